@@ -1,0 +1,418 @@
+/* Result-type inference for fuser ops: nvFuser's shape and dtype rules.
+ * The importer uses it to build ops, the verifier to check them, so the two
+ * can never disagree. */
+#include "dialects/fuser.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+/* What inference needs to know about one operand. */
+typedef struct {
+  bool tensor;
+  fuser_dtype dtype;
+  int rank;
+  int64_t shape[FUSER_MAX_RANK];
+} operand_info;
+
+typedef struct {
+  MlirContext ctx;
+  const fuser_op_desc *desc;
+  operand_info ops[8];
+  char *err;
+  size_t errlen;
+} infer_state;
+
+static bool fail(infer_state *s, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(s->err, s->errlen, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+static int64_t dyn(void) { return mlirShapedTypeGetDynamicSize(); }
+static bool is_dyn(int64_t d) { return d == mlirShapedTypeGetDynamicSize(); }
+
+static MlirAttribute find_attr(const fuser_op_desc *d, const char *name) {
+  for (int i = 0; i < d->num_attrs; i++) {
+    MlirStringRef n = mlirIdentifierStr(d->attrs[i].name);
+    if (n.length == strlen(name) && memcmp(n.data, name, n.length) == 0) return d->attrs[i].attribute;
+  }
+  return mlirAttributeGetNull();
+}
+
+/* Reads a dense integer-array attribute; -1 if missing or not one. */
+static int attr_array(infer_state *s, const char *name, int64_t *out, int cap) {
+  MlirAttribute a = find_attr(s->desc, name);
+  if (mlirAttributeIsNull(a)) return -1;
+  intptr_t n;
+  if (mlirAttributeIsADenseI64Array(a)) {
+    n = mlirDenseArrayGetNumElements(a);
+    for (intptr_t i = 0; i < n && i < cap; i++) out[i] = mlirDenseI64ArrayGetElement(a, i);
+  } else if (mlirAttributeIsADenseBoolArray(a)) {
+    n = mlirDenseArrayGetNumElements(a);
+    for (intptr_t i = 0; i < n && i < cap; i++) out[i] = mlirDenseBoolArrayGetElement(a, i);
+  } else {
+    return -1;
+  }
+  return n > cap ? cap + 1 : (int)n;
+}
+
+static bool need_array(infer_state *s, const char *name, int64_t *out, int cap, int *n, bool want_bool) {
+  MlirAttribute a = find_attr(s->desc, name);
+  if (mlirAttributeIsNull(a)) return fail(s, "requires attribute '%s'", name);
+  if (want_bool ? !mlirAttributeIsADenseBoolArray(a) : !mlirAttributeIsADenseI64Array(a))
+    return fail(s, "attribute '%s' must be an array<%s>", name, want_bool ? "i1" : "i64");
+  *n = attr_array(s, name, out, cap);
+  if (*n > cap) return fail(s, "attribute '%s' has more than %d elements", name, cap);
+  return true;
+}
+
+static bool need_int(infer_state *s, const char *name, int64_t *out) {
+  MlirAttribute a = find_attr(s->desc, name);
+  if (mlirAttributeIsNull(a)) return fail(s, "requires attribute '%s'", name);
+  if (mlirAttributeIsABool(a)) {
+    *out = mlirBoolAttrGetValue(a);
+    return true;
+  }
+  if (!mlirAttributeIsAInteger(a)) return fail(s, "attribute '%s' must be an integer", name);
+  *out = mlirIntegerAttrGetValueInt(a);
+  return true;
+}
+
+static MlirType tensor_type(infer_state *s, int rank, const int64_t *shape, fuser_dtype dt) {
+  return mlirRankedTensorTypeGet(rank, shape, fuser_dtype_to_type(s->ctx, dt), mlirAttributeGetNull());
+}
+
+static bool need_tensor(infer_state *s, int i, const char *what) {
+  if (!s->ops[i].tensor) return fail(s, "%s must be a tensor", what);
+  return true;
+}
+
+static bool need_i64_scalars(infer_state *s, int first, const char *what) {
+  for (int i = first; i < s->desc->num_operands; i++)
+    if (s->ops[i].tensor || s->ops[i].dtype != FUSER_DTYPE_I64)
+      return fail(s, "%s operand #%d must be an i64 scalar", what, i);
+  return true;
+}
+
+/* Extents of two operands along one dim, nvFuser style: a static 1 is a
+ * broadcast and takes the other side; `?` is a symbolic non-broadcast extent. */
+static bool combine_extent(infer_state *s, int64_t a, int64_t b, int dim, int64_t *out) {
+  if (a == 1) { *out = b; return true; }
+  if (b == 1) { *out = a; return true; }
+  if (is_dyn(a)) { *out = b; return true; }
+  if (is_dyn(b)) { *out = a; return true; }
+  if (a != b) return fail(s, "operand extents %lld and %lld differ in dim %d", (long long)a, (long long)b, dim);
+  *out = a;
+  return true;
+}
+
+/* Element-wise ops: every tensor operand has the same rank. */
+static bool infer_elementwise(infer_state *s, MlirType *res, fuser_dtype dt) {
+  int rank = -1;
+  int64_t shape[FUSER_MAX_RANK];
+  for (int i = 0; i < s->desc->num_operands; i++) {
+    operand_info *o = &s->ops[i];
+    if (!o->tensor) continue;
+    if (rank < 0) {
+      rank = o->rank;
+      memcpy(shape, o->shape, sizeof(int64_t) * rank);
+      continue;
+    }
+    if (o->rank != rank) return fail(s, "operand ranks differ (%d and %d)", rank, o->rank);
+    for (int d = 0; d < rank; d++)
+      if (!combine_extent(s, shape[d], o->shape[d], d, &shape[d])) return false;
+  }
+  res[0] = rank < 0 ? fuser_dtype_to_type(s->ctx, dt) : tensor_type(s, rank, shape, dt);
+  return true;
+}
+
+static fuser_dtype promoted(infer_state *s, fuser_rule rule) {
+  fuser_dtype dts[8];
+  bool tens[8];
+  int n = s->desc->num_operands;
+  for (int i = 0; i < n; i++) dts[i] = s->ops[i].dtype, tens[i] = s->ops[i].tensor;
+  const char *why = NULL;
+  fuser_dtype r = fuser_promote(rule, n, dts, tens, &why);
+  if (r == FUSER_DTYPE_INVALID) fail(s, "%s", why ? why : "operand dtypes cannot be promoted");
+  return r;
+}
+
+static bool infer_shaped(infer_state *s, MlirType *res) {
+  const fuser_op_desc *d = s->desc;
+  operand_info *in = &s->ops[0];
+  if (!need_tensor(s, 0, "input") || !need_i64_scalars(s, 1, "shape")) return false;
+  int rank = d->hint_rank;
+  if (rank < 0 || rank > FUSER_MAX_RANK || !d->hint_shape) return fail(s, "needs a result shape of rank <= %d", FUSER_MAX_RANK);
+  const int64_t *out = d->hint_shape;
+  int ndyn = 0;
+  for (int i = 0; i < rank; i++) {
+    if (is_dyn(out[i])) ndyn++;
+    else if (out[i] < 0) return fail(s, "result extent %lld of dim %d is negative", (long long)out[i], i);
+  }
+  if (ndyn != d->num_operands - 1)
+    return fail(s, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 1);
+
+  if (d->id == FUSER_OP_reshape) {
+    bool all_static = true;
+    int64_t a = 1, b = 1;
+    for (int i = 0; i < in->rank; i++) all_static &= !is_dyn(in->shape[i]), a *= in->shape[i];
+    for (int i = 0; i < rank; i++) all_static &= !is_dyn(out[i]), b *= out[i];
+    if (all_static && a != b)
+      return fail(s, "reshape changes the element count from %lld to %lld", (long long)a, (long long)b);
+  } else if (d->id == FUSER_OP_expand) {
+    if (rank != in->rank) return fail(s, "expand keeps the rank (%d), result has rank %d", in->rank, rank);
+    for (int i = 0; i < rank; i++)
+      if (in->shape[i] != 1 && !is_dyn(in->shape[i]) && !is_dyn(out[i]) && out[i] != in->shape[i])
+        return fail(s, "expand of dim %d: extent %lld is not a broadcast and cannot become %lld", i,
+                    (long long)in->shape[i], (long long)out[i]);
+  } else { /* broadcast_in_dim */
+    int64_t bd[FUSER_MAX_RANK + 1];
+    int n;
+    if (!need_array(s, "broadcast_dims", bd, FUSER_MAX_RANK, &n, false)) return false;
+    if (n != in->rank) return fail(s, "broadcast_dims has %d entries for an input of rank %d", n, in->rank);
+    for (int i = 0; i < n; i++) {
+      if (bd[i] < 0 || bd[i] >= rank) return fail(s, "broadcast_dims[%d] = %lld is out of range [0, %d)", i, (long long)bd[i], rank);
+      if (i > 0 && bd[i] <= bd[i - 1]) return fail(s, "broadcast_dims must be strictly increasing");
+      int64_t e = in->shape[i], o = out[bd[i]];
+      if (e != 1 && !is_dyn(e) && !is_dyn(o) && e != o)
+        return fail(s, "input dim %d of extent %lld cannot broadcast to extent %lld", i, (long long)e, (long long)o);
+    }
+  }
+  res[0] = tensor_type(s, rank, out, in->dtype);
+  return true;
+}
+
+static bool infer_meta(infer_state *s, MlirType *res) {
+  const fuser_op_desc *d = s->desc;
+  if (d->num_operands != 1 || !need_tensor(s, 0, "input")) return false;
+  operand_info *in = &s->ops[0];
+  int64_t shape[FUSER_MAX_RANK];
+  int rank = in->rank;
+  memcpy(shape, in->shape, sizeof shape);
+  int64_t a[FUSER_MAX_RANK + 1], b[FUSER_MAX_RANK + 1], c[FUSER_MAX_RANK + 1];
+  int n, m, k;
+  switch (d->id) {
+  case FUSER_OP_broadcast: {
+    if (!need_array(s, "is_broadcast_dim", a, FUSER_MAX_RANK, &n, true)) return false;
+    int kept = 0;
+    for (int i = 0; i < n; i++) kept += !a[i];
+    if (kept != in->rank) return fail(s, "is_broadcast_dim keeps %d dims of an input of rank %d", kept, in->rank);
+    for (int i = 0, j = 0; i < n; i++) shape[i] = a[i] ? 1 : in->shape[j++];
+    rank = n;
+    break;
+  }
+  case FUSER_OP_permute: {
+    if (!need_array(s, "dims", a, FUSER_MAX_RANK, &n, false)) return false;
+    bool seen[FUSER_MAX_RANK] = {0};
+    if (n != rank) return fail(s, "dims has %d entries for an input of rank %d", n, rank);
+    for (int i = 0; i < n; i++) {
+      if (a[i] < 0 || a[i] >= rank || seen[a[i]]) return fail(s, "dims is not a permutation of [0, %d)", rank);
+      seen[a[i]] = true;
+      shape[i] = in->shape[a[i]];
+    }
+    break;
+  }
+  case FUSER_OP_slice: {
+    if (!need_array(s, "start_indices", a, FUSER_MAX_RANK, &n, false) ||
+        !need_array(s, "end_indices", b, FUSER_MAX_RANK, &m, false) ||
+        !need_array(s, "strides", c, FUSER_MAX_RANK, &k, false))
+      return false;
+    if (n != rank || m != rank || k != rank)
+      return fail(s, "start_indices, end_indices and strides need %d entries each", rank);
+    for (int i = 0; i < rank; i++) {
+      if (c[i] != 1) return fail(s, "slice stride %lld in dim %d is not supported (only 1)", (long long)c[i], i);
+      if (a[i] < 0 || b[i] < a[i] || (!is_dyn(in->shape[i]) && b[i] > in->shape[i]))
+        return fail(s, "slice [%lld, %lld) is out of bounds for dim %d of extent %lld", (long long)a[i],
+                    (long long)b[i], i, (long long)in->shape[i]);
+      shape[i] = b[i] - a[i];
+    }
+    break;
+  }
+  case FUSER_OP_squeeze: {
+    if (!need_array(s, "dims", a, FUSER_MAX_RANK, &n, false)) return false;
+    bool drop[FUSER_MAX_RANK] = {0};
+    for (int i = 0; i < n; i++) {
+      if (a[i] < 0 || a[i] >= rank || drop[a[i]]) return fail(s, "squeeze dims must be distinct dims in [0, %d)", rank);
+      if (in->shape[a[i]] != 1) return fail(s, "squeeze of dim %lld whose extent is not 1", (long long)a[i]);
+      drop[a[i]] = true;
+    }
+    int j = 0;
+    for (int i = 0; i < rank; i++)
+      if (!drop[i]) shape[j++] = in->shape[i];
+    rank = j;
+    break;
+  }
+  default: /* set, segment_set */
+    break;
+  }
+  res[0] = tensor_type(s, rank, shape, in->dtype);
+  return true;
+}
+
+static bool infer_pad(infer_state *s, MlirType *res) {
+  if (s->desc->num_operands != 2 || !need_tensor(s, 0, "input")) return false;
+  if (s->ops[1].tensor) return fail(s, "pad value must be a scalar");
+  operand_info *in = &s->ops[0];
+  int64_t w[2 * FUSER_MAX_RANK + 1], shape[FUSER_MAX_RANK];
+  int n;
+  if (!need_array(s, "pad_widths", w, 2 * FUSER_MAX_RANK, &n, false)) return false;
+  if (n % 2 || n > 2 * in->rank)
+    return fail(s, "pad_widths needs an even number of entries, at most %d", 2 * in->rank);
+  memcpy(shape, in->shape, sizeof shape);
+  for (int p = 0; p < n / 2; p++) {
+    int dim = in->rank - 1 - p;
+    if (is_dyn(shape[dim])) continue;
+    shape[dim] += w[2 * p] + w[2 * p + 1];
+    if (shape[dim] < 0) return fail(s, "pad widths make dim %d negative", dim);
+  }
+  res[0] = tensor_type(s, in->rank, shape, in->dtype);
+  return true;
+}
+
+static bool infer_cat(infer_state *s, MlirType *res) {
+  if (s->desc->num_operands != 2 || !need_tensor(s, 0, "lhs") || !need_tensor(s, 1, "rhs")) return false;
+  operand_info *a = &s->ops[0], *b = &s->ops[1];
+  int64_t dim;
+  if (!need_int(s, "dim", &dim)) return false;
+  if (a->rank != b->rank) return fail(s, "cat operands have ranks %d and %d", a->rank, b->rank);
+  if (dim < 0 || dim >= a->rank) return fail(s, "cat dim %lld is out of range [0, %d)", (long long)dim, a->rank);
+  if (a->dtype != b->dtype)
+    return fail(s, "cat operands have dtypes %s and %s", fuser_dtype_mlir_name(a->dtype), fuser_dtype_mlir_name(b->dtype));
+  int64_t shape[FUSER_MAX_RANK];
+  for (int i = 0; i < a->rank; i++) {
+    int64_t x = a->shape[i], y = b->shape[i];
+    if (i == dim) {
+      shape[i] = is_dyn(x) || is_dyn(y) ? dyn() : x + y;
+    } else if (!is_dyn(x) && !is_dyn(y) && x != y) {
+      return fail(s, "cat operands differ in dim %d (%lld and %lld), not the cat dim", i, (long long)x, (long long)y);
+    } else {
+      shape[i] = is_dyn(x) ? y : x;
+    }
+  }
+  res[0] = tensor_type(s, a->rank, shape, a->dtype);
+  return true;
+}
+
+static bool reduced_shape(infer_state *s, int64_t *shape, int *rank) {
+  operand_info *in = &s->ops[0];
+  int64_t dims[FUSER_MAX_RANK + 1], keep;
+  int n;
+  if (!need_array(s, "dims", dims, FUSER_MAX_RANK, &n, false) || !need_int(s, "keepdim", &keep)) return false;
+  bool red[FUSER_MAX_RANK] = {0};
+  for (int i = 0; i < n; i++) {
+    if (dims[i] < 0 || dims[i] >= in->rank || red[dims[i]])
+      return fail(s, "reduction dims must be distinct dims in [0, %d)", in->rank);
+    red[dims[i]] = true;
+  }
+  int j = 0;
+  for (int i = 0; i < in->rank; i++) {
+    if (!red[i]) shape[j++] = in->shape[i];
+    else if (keep) shape[j++] = 1;
+  }
+  *rank = j;
+  return true;
+}
+
+static bool infer_reduction(infer_state *s, MlirType *res) {
+  if (s->desc->num_operands != 1 || !need_tensor(s, 0, "input")) return false;
+  int64_t shape[FUSER_MAX_RANK];
+  int rank = 0;
+  if (!reduced_shape(s, shape, &rank)) return false;
+  if (s->desc->id == FUSER_OP_var_mean) {
+    int64_t corr;
+    if (!need_int(s, "correction", &corr)) return false;
+    if (corr < 0) return fail(s, "correction must be >= 0");
+    fuser_dtype dt = promoted(s, FUSER_RULE_FLOAT);
+    if (dt == FUSER_DTYPE_INVALID) return false;
+    res[0] = res[1] = tensor_type(s, rank, shape, dt);
+    return true;
+  }
+  if (s->desc->hint_dtype == FUSER_DTYPE_INVALID) return fail(s, "needs a result dtype");
+  res[0] = tensor_type(s, rank, shape, s->desc->hint_dtype);
+  return true;
+}
+
+static bool infer_factory(infer_state *s, MlirType *res) {
+  const fuser_op_desc *d = s->desc;
+  if (d->hint_dtype == FUSER_DTYPE_INVALID) return fail(s, "needs a result dtype");
+  if (d->num_operands < 1 || s->ops[0].tensor) return fail(s, "first operand must be a scalar");
+  if (d->id == FUSER_OP_iota) {
+    if (d->num_operands != 3 || s->ops[0].dtype != FUSER_DTYPE_I64 || s->ops[1].tensor || s->ops[2].tensor)
+      return fail(s, "iota takes (length: i64, start, step) scalars");
+    if (d->hint_rank != 1) return fail(s, "iota produces a 1-D tensor");
+    res[0] = tensor_type(s, 1, d->hint_shape, d->hint_dtype);
+    return true;
+  }
+  if (!need_i64_scalars(s, 1, "shape")) return false;
+  int ndyn = 0;
+  for (int i = 0; i < d->hint_rank; i++) ndyn += is_dyn(d->hint_shape[i]);
+  if (ndyn != d->num_operands - 1)
+    return fail(s, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 1);
+  res[0] = tensor_type(s, d->hint_rank, d->hint_shape, d->hint_dtype);
+  return true;
+}
+
+static bool infer_scalar(infer_state *s, MlirType *res) {
+  MlirAttribute v = find_attr(s->desc, "value");
+  if (mlirAttributeIsNull(v)) return fail(s, "requires attribute 'value'");
+  if (!mlirAttributeIsAInteger(v) && !mlirAttributeIsAFloat(v) && !mlirAttributeIsABool(v))
+    return fail(s, "attribute 'value' must be an integer, float or bool");
+  MlirType t = mlirAttributeGetType(v);
+  if (fuser_dtype_of_type(t) == FUSER_DTYPE_INVALID) return fail(s, "attribute 'value' has an unsupported type");
+  res[0] = t;
+  return true;
+}
+
+bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirType *results, char *err,
+                              size_t errlen) {
+  infer_state s = {.ctx = ctx, .desc = desc, .err = err, .errlen = errlen};
+  if (desc->num_operands > 8) return fail(&s, "too many operands");
+  for (int i = 0; i < desc->num_operands; i++) {
+    MlirType t = mlirValueGetType(desc->operands[i]);
+    operand_info *o = &s.ops[i];
+    o->tensor = mlirTypeIsARankedTensor(t);
+    o->dtype = fuser_dtype_of_type(o->tensor ? mlirShapedTypeGetElementType(t) : t);
+    if (o->dtype == FUSER_DTYPE_INVALID) return fail(&s, "operand #%d has an unsupported type", i);
+    if (o->tensor) {
+      o->rank = (int)mlirShapedTypeGetRank(t);
+      if (o->rank > FUSER_MAX_RANK) return fail(&s, "operand #%d has rank > %d", i, FUSER_MAX_RANK);
+      for (int d = 0; d < o->rank; d++) o->shape[d] = mlirShapedTypeGetDimSize(t, d);
+    }
+  }
+  fuser_op_kind kind = fuser_op_kind_of(desc->id);
+  switch (kind) {
+  case FUSER_KIND_SCALAR: return infer_scalar(&s, results);
+  case FUSER_KIND_UNARY:
+  case FUSER_KIND_BINARY:
+  case FUSER_KIND_TERNARY: {
+    int want = kind == FUSER_KIND_UNARY ? 1 : kind == FUSER_KIND_BINARY ? 2 : 3;
+    if (desc->num_operands != want) return fail(&s, "expects %d operands", want);
+    if (desc->id == FUSER_OP_where && s.ops[0].dtype != FUSER_DTYPE_I1)
+      return fail(&s, "where condition must be i1 (bool)");
+    fuser_dtype dt;
+    if (desc->id == FUSER_OP_cast) {
+      dt = desc->hint_dtype;
+      if (dt == FUSER_DTYPE_INVALID) return fail(&s, "cast needs a result dtype");
+    } else {
+      dt = promoted(&s, fuser_op_rule_of(desc->id));
+      if (dt == FUSER_DTYPE_INVALID) return false;
+    }
+    return infer_elementwise(&s, results, dt);
+  }
+  case FUSER_KIND_SHAPED: return infer_shaped(&s, results);
+  case FUSER_KIND_META: return infer_meta(&s, results);
+  case FUSER_KIND_PAD: return infer_pad(&s, results);
+  case FUSER_KIND_CAT: return infer_cat(&s, results);
+  case FUSER_KIND_REDUCTION:
+  case FUSER_KIND_VAR_MEAN: return infer_reduction(&s, results);
+  case FUSER_KIND_FULL:
+  case FUSER_KIND_IOTA: return infer_factory(&s, results);
+  }
+  return fail(&s, "unknown op kind");
+}

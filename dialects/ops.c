@@ -1,0 +1,32 @@
+/* The op table (ops.def) as data: names, kinds and dtype rules. */
+#include "dialects/fuser.h"
+
+#include <string.h>
+
+static const struct {
+  const char *mnemonic;
+  const char *full_name;
+  fuser_op_kind kind;
+  fuser_rule rule;
+} op_table[FUSER_OP_COUNT] = {
+#define FUSER_OP(name, kind, rule) {#name, "fuser." #name, FUSER_KIND_##kind, FUSER_RULE_##rule},
+#include "ops.def"
+};
+
+const char *fuser_op_mnemonic(fuser_op_id id) { return op_table[id].mnemonic; }
+const char *fuser_op_full_name(fuser_op_id id) { return op_table[id].full_name; }
+fuser_op_kind fuser_op_kind_of(fuser_op_id id) { return op_table[id].kind; }
+fuser_rule fuser_op_rule_of(fuser_op_id id) { return op_table[id].rule; }
+
+fuser_op_id fuser_op_from_mnemonic(const char *mnemonic, size_t len) {
+  for (int i = 0; i < FUSER_OP_COUNT; i++)
+    if (strlen(op_table[i].mnemonic) == len && memcmp(op_table[i].mnemonic, mnemonic, len) == 0)
+      return (fuser_op_id)i;
+  return FUSER_OP_NONE;
+}
+
+fuser_op_id fuser_op_id_of(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length < 7 || memcmp(name.data, "fuser.", 6) != 0) return FUSER_OP_NONE;
+  return fuser_op_from_mnemonic(name.data + 6, name.length - 6);
+}

@@ -1,0 +1,207 @@
+/* The C verifier: what IRDL cannot state. Checks every fuser op's result
+ * types against nvFuser's rules (infer.c) and every fusion function's input
+ * layouts, emitting one located error per violation. */
+#include "dialects/fuser.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+
+typedef struct {
+  char *buf;
+  size_t cap, len;
+} strbuf;
+
+static void append(MlirStringRef s, void *ud) {
+  strbuf *b = ud;
+  for (size_t i = 0; i < s.length && b->len + 1 < b->cap; i++) b->buf[b->len++] = s.data[i];
+  b->buf[b->len] = 0;
+}
+
+static void type_str(MlirType t, char *buf, size_t cap) {
+  strbuf b = {buf, cap, 0};
+  buf[0] = 0;
+  mlirTypePrint(t, append, &b);
+}
+
+/* Equal up to the tensor encoding (layouts live in attributes). */
+static bool same_type(MlirType a, MlirType b) {
+  if (mlirTypeIsARankedTensor(a) != mlirTypeIsARankedTensor(b)) return false;
+  if (!mlirTypeIsARankedTensor(a)) return mlirTypeEqual(a, b);
+  if (!mlirTypeEqual(mlirShapedTypeGetElementType(a), mlirShapedTypeGetElementType(b))) return false;
+  intptr_t r = mlirShapedTypeGetRank(a);
+  if (r != mlirShapedTypeGetRank(b)) return false;
+  for (intptr_t i = 0; i < r; i++)
+    if (mlirShapedTypeGetDimSize(a, i) != mlirShapedTypeGetDimSize(b, i)) return false;
+  return true;
+}
+
+bool fuser_verify_op(MlirOperation op, char *err, size_t errlen) {
+  fuser_op_id id = fuser_op_id_of(op);
+  if (id == FUSER_OP_NONE) return true;
+  intptr_t nres = mlirOperationGetNumResults(op);
+  intptr_t want_res = fuser_op_kind_of(id) == FUSER_KIND_VAR_MEAN ? 2 : 1;
+  if (nres != want_res) {
+    snprintf(err, errlen, "expects %ld result(s)", (long)want_res);
+    return false;
+  }
+  int nops = (int)mlirOperationGetNumOperands(op);
+  if (nops > 8) {
+    snprintf(err, errlen, "has too many operands (%d)", nops);
+    return false;
+  }
+  MlirValue operands[8];
+  for (int i = 0; i < nops; i++) operands[i] = mlirOperationGetOperand(op, i);
+  int nattrs = (int)mlirOperationGetNumDiscardableAttributes(op);
+  MlirNamedAttribute attrs[16];
+  if (nattrs > 16) nattrs = 16;
+  for (int i = 0; i < nattrs; i++) attrs[i] = mlirOperationGetDiscardableAttribute(op, i);
+
+  MlirType r0 = mlirValueGetType(mlirOperationGetResult(op, 0));
+  int64_t hint_shape[FUSER_MAX_RANK];
+  fuser_op_desc d = {.id = id, .num_operands = nops, .operands = operands, .num_attrs = nattrs, .attrs = attrs,
+                     .hint_rank = -1, .hint_shape = hint_shape, .hint_dtype = FUSER_DTYPE_INVALID};
+  if (mlirTypeIsARankedTensor(r0)) {
+    d.hint_rank = (int)mlirShapedTypeGetRank(r0);
+    if (d.hint_rank > FUSER_MAX_RANK) {
+      snprintf(err, errlen, "result rank %d exceeds %d", d.hint_rank, FUSER_MAX_RANK);
+      return false;
+    }
+    for (int i = 0; i < d.hint_rank; i++) hint_shape[i] = mlirShapedTypeGetDimSize(r0, i);
+    d.hint_dtype = fuser_dtype_of_type(mlirShapedTypeGetElementType(r0));
+  } else {
+    d.hint_dtype = fuser_dtype_of_type(r0);
+  }
+  MlirType expect[2];
+  char why[256];
+  if (!fuser_infer_result_types(mlirOperationGetContext(op), &d, expect, why, sizeof why)) {
+    snprintf(err, errlen, "%s", why);
+    return false;
+  }
+  for (intptr_t i = 0; i < nres; i++) {
+    MlirType got = mlirValueGetType(mlirOperationGetResult(op, i));
+    if (!same_type(got, expect[i])) {
+      char g[128], e[128];
+      type_str(got, g, sizeof g);
+      type_str(expect[i], e, sizeof e);
+      snprintf(err, errlen, "result #%ld has type %s but nvFuser's rules give %s", (long)i, g, e);
+      return false;
+    }
+  }
+  return true;
+}
+
+static int array_attr(MlirAttribute a, int64_t *out, int cap) {
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a)) return -1;
+  intptr_t n = mlirDenseArrayGetNumElements(a);
+  for (intptr_t i = 0; i < n && i < cap; i++) out[i] = mlirDenseI64ArrayGetElement(a, i);
+  return (int)n;
+}
+
+/* Checks one argument's layout attributes; `arg_attrs` is its dictionary. */
+static bool verify_layout(MlirType t, MlirAttribute dict, int argno, char *err, size_t errlen) {
+  if (mlirAttributeIsNull(dict) || !mlirAttributeIsADictionary(dict)) return true;
+  MlirAttribute so = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.stride_order"));
+  MlirAttribute co = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.contiguity"));
+  if (mlirAttributeIsNull(so) && mlirAttributeIsNull(co)) return true;
+  if (!mlirTypeIsARankedTensor(t)) {
+    snprintf(err, errlen, "argument #%d is a scalar but has a tensor layout", argno);
+    return false;
+  }
+  int rank = (int)mlirShapedTypeGetRank(t);
+  int64_t order[FUSER_MAX_RANK + 1], contig[FUSER_MAX_RANK + 1];
+  int nso = rank, nco = rank;
+  for (int i = 0; i < rank; i++) order[i] = rank - 1 - i;
+  if (!mlirAttributeIsNull(so)) nso = array_attr(so, order, FUSER_MAX_RANK);
+  if (nso != rank) {
+    snprintf(err, errlen, "argument #%d: fuser.stride_order must be an array<i64> of %d entries", argno, rank);
+    return false;
+  }
+  bool seen[FUSER_MAX_RANK] = {0};
+  for (int i = 0; i < rank; i++) {
+    if (order[i] < 0 || order[i] >= rank || seen[order[i]]) {
+      snprintf(err, errlen, "argument #%d: fuser.stride_order is not a permutation of [0, %d)", argno, rank);
+      return false;
+    }
+    seen[order[i]] = true;
+  }
+  if (mlirAttributeIsNull(co)) return true;
+  nco = array_attr(co, contig, FUSER_MAX_RANK);
+  if (nco != rank) {
+    snprintf(err, errlen, "argument #%d: fuser.contiguity must be an array<i64> of %d entries", argno, rank);
+    return false;
+  }
+  /* contiguity is listed in allocation order: position rank-1-order[d] holds dim d */
+  for (int d = 0; d < rank; d++) {
+    int64_t c = contig[rank - 1 - order[d]];
+    int64_t extent = mlirShapedTypeGetDimSize(t, d);
+    if (c < -1 || c > 1) {
+      snprintf(err, errlen, "argument #%d: fuser.contiguity entries are 1 (True), 0 (False) or -1 (None)", argno);
+      return false;
+    }
+    if (extent == 1 && c != -1) {
+      snprintf(err, errlen, "argument #%d: dim %d has extent 1 (a broadcast) so its contiguity must be None (-1)", argno, d);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool fuser_verify_function(MlirOperation func, char *err, size_t errlen) {
+  MlirAttribute ft = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("function_type"));
+  if (mlirAttributeIsNull(ft) || !mlirAttributeIsAType(ft)) return true;
+  MlirType fty = mlirTypeAttrGetValue(ft);
+  MlirAttribute arg_attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("arg_attrs"));
+  intptr_t n = mlirFunctionTypeGetNumInputs(fty);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirType t = mlirFunctionTypeGetInput(fty, i);
+    MlirType elt = mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetElementType(t) : t;
+    if (fuser_dtype_of_type(elt) == FUSER_DTYPE_INVALID) {
+      snprintf(err, errlen, "argument #%ld has an unsupported type (tensors and scalars of bf16 f16 f32 f64 i1 i32 i64)", (long)i);
+      return false;
+    }
+    if (mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) > FUSER_MAX_RANK) {
+      snprintf(err, errlen, "argument #%ld has rank > %d", (long)i, FUSER_MAX_RANK);
+      return false;
+    }
+    if (!mlirAttributeIsNull(arg_attrs) && mlirAttributeIsAArray(arg_attrs) && i < mlirArrayAttrGetNumElements(arg_attrs))
+      if (!verify_layout(t, mlirArrayAttrGetElement(arg_attrs, i), (int)i, err, errlen)) return false;
+  }
+  return true;
+}
+
+typedef struct {
+  int errors;
+} verify_state;
+
+static bool is_fusion_function(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length != 9 || memcmp(name.data, "func.func", 9) != 0) return false;
+  return !mlirAttributeIsNull(
+      mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.fusion")));
+}
+
+static MlirWalkResult verify_one(MlirOperation op, void *ud) {
+  verify_state *st = ud;
+  char err[512];
+  bool ok = true;
+  if (is_fusion_function(op)) ok = fuser_verify_function(op, err, sizeof err);
+  else if (fuser_op_id_of(op) != FUSER_OP_NONE) ok = fuser_verify_op(op, err, sizeof err);
+  if (!ok) {
+    char msg[640];
+    snprintf(msg, sizeof msg, "'%.*s' op %s", (int)mlirIdentifierStr(mlirOperationGetName(op)).length,
+             mlirIdentifierStr(mlirOperationGetName(op)).data, err);
+    mlirEmitError(mlirOperationGetLocation(op), msg);
+    st->errors++;
+  }
+  return MlirWalkResultAdvance;
+}
+
+int fuser_verify(MlirOperation root) {
+  verify_state st = {0};
+  mlirOperationWalk(root, verify_one, &st, MlirWalkPreOrder);
+  return st.errors;
+}

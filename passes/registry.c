@@ -1,0 +1,20 @@
+/* The pass registry: one line per pass. */
+#include "passes/pass.h"
+
+#include <string.h>
+
+extern const fuser_pass_info fuser_verify_pass;
+
+static const fuser_pass_info *const registry[] = {
+    &fuser_verify_pass,
+};
+
+int fuser_pass_count(void) { return (int)(sizeof registry / sizeof registry[0]); }
+const fuser_pass_info *fuser_pass_at(int i) { return registry[i]; }
+
+const fuser_pass_info *fuser_pass_lookup(const char *argument, size_t len) {
+  for (int i = 0; i < fuser_pass_count(); i++)
+    if (strlen(registry[i]->argument) == len && memcmp(registry[i]->argument, argument, len) == 0)
+      return registry[i];
+  return NULL;
+}

@@ -1,0 +1,28 @@
+# lit configuration for fuser: every test under test/ is a lit test (.mlir,
+# .test, or a .py fusion script with RUN lines). Inputs/ folders hold data.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "fuser"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".py"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.fuser_obj_root, "test")
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.fuser_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tools = ["fuser-opt", "fuser-translate", "fuser-run", "mlir-opt"]
+llvm_config.add_tool_substitutions(tools, [config.fuser_tools_dir, config.llvm_tools_dir])
+
+config.substitutions.append(("%corpus", config.fuser_corpus_dir))
+config.substitutions.append(("%src", config.fuser_src_root))
+if config.fuser_corpus_dir and os.path.isdir(config.fuser_corpus_dir):
+    config.available_features.add("corpus")
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))

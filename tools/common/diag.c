@@ -1,0 +1,145 @@
+/* Diagnostics as mlir-opt prints them: `file:line:col: error: message`, the
+ * source line and a caret, then the notes. The parser names its buffer "-";
+ * the handler shows the real path instead. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/Diagnostics.h"
+#include "tools/common/tool_support.h"
+
+static const char *severity_name(int s) {
+  switch (s) {
+  case MlirDiagnosticError: return "error";
+  case MlirDiagnosticWarning: return "warning";
+  case MlirDiagnosticNote: return "note";
+  default: return "remark";
+  }
+}
+
+/* The innermost file:line:col of a location, through names, call sites and
+ * fused locations. */
+static bool file_loc(MlirLocation loc, MlirStringRef *file, int *line, int *col) {
+  for (int depth = 0; depth < 16; depth++) {
+    if (mlirLocationIsAFileLineColRange(loc)) {
+      *file = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+      *line = mlirLocationFileLineColRangeGetStartLine(loc);
+      *col = mlirLocationFileLineColRangeGetStartColumn(loc);
+      return true;
+    }
+    if (mlirLocationIsAName(loc)) loc = mlirLocationNameGetChildLoc(loc);
+    else if (mlirLocationIsACallSite(loc)) loc = mlirLocationCallSiteGetCallee(loc);
+    else if (mlirLocationIsAFused(loc) && mlirLocationFusedGetNumLocations(loc) > 0) {
+      MlirLocation first[1];
+      if (mlirLocationFusedGetNumLocations(loc) != 1) {
+        intptr_t n = mlirLocationFusedGetNumLocations(loc);
+        MlirLocation *all = malloc(sizeof *all * n);
+        mlirLocationFusedGetLocations(loc, all);
+        first[0] = all[0];
+        free(all);
+      } else {
+        mlirLocationFusedGetLocations(loc, first);
+      }
+      loc = first[0];
+    } else return false;
+  }
+  return false;
+}
+
+typedef struct {
+  char *buf;
+  size_t len, cap;
+} strbuf;
+
+static void append(MlirStringRef s, void *ud) {
+  strbuf *b = ud;
+  if (b->len + s.length + 1 > b->cap) {
+    b->cap = (b->len + s.length + 1) * 2;
+    b->buf = realloc(b->buf, b->cap);
+  }
+  memcpy(b->buf + b->len, s.data, s.length);
+  b->len += s.length;
+  b->buf[b->len] = 0;
+}
+
+static char *message_of(MlirDiagnostic d) {
+  strbuf b = {calloc(1, 64), 0, 64};
+  mlirDiagnosticPrint(d, append, &b);
+  return b.buf;
+}
+
+static void print_source_line(const char *source, int line, int col) {
+  if (!source || line < 1) return;
+  const char *p = source;
+  for (int l = 1; l < line && p; l++) {
+    p = strchr(p, '\n');
+    if (p) p++;
+  }
+  if (!p || !*p) return;
+  const char *eol = strchr(p, '\n');
+  int len = eol ? (int)(eol - p) : (int)strlen(p);
+  fprintf(stderr, "%.*s\n", len, p);
+  for (int i = 1; i < col && i <= len; i++) fputc(p[i - 1] == '\t' ? '\t' : ' ', stderr);
+  fputs("^\n", stderr);
+}
+
+static void print_diag(fuser_diag_state *st, MlirDiagnostic d, int severity) {
+  MlirStringRef file;
+  int line = 0, col = 0;
+  char *msg = message_of(d);
+  if (file_loc(mlirDiagnosticGetLocation(d), &file, &line, &col)) {
+    bool ours = file.length == 1 && file.data[0] == '-';
+    if (ours) fprintf(stderr, "%s:%d:%d: %s: %s\n", st->path, line, col, severity_name(severity), msg);
+    else fprintf(stderr, "%.*s:%d:%d: %s: %s\n", (int)file.length, file.data, line, col, severity_name(severity), msg);
+    if (ours) print_source_line(st->source, line, col);
+  } else {
+    fprintf(stderr, "%s: %s: %s\n", st->path, severity_name(severity), msg);
+  }
+  free(msg);
+}
+
+static void record(fuser_diag_state *st, MlirDiagnostic d, int severity) {
+  if (st->count == st->cap) {
+    st->cap = st->cap ? st->cap * 2 : 16;
+    st->records = realloc(st->records, sizeof *st->records * st->cap);
+  }
+  fuser_diag_record *r = &st->records[st->count++];
+  MlirStringRef file;
+  r->severity = severity;
+  r->line = r->col = 0;
+  file_loc(mlirDiagnosticGetLocation(d), &file, &r->line, &r->col);
+  r->message = message_of(d);
+  r->matched = false;
+}
+
+static MlirLogicalResult handle(MlirDiagnostic d, void *ud) {
+  fuser_diag_state *st = ud;
+  int sev = mlirDiagnosticGetSeverity(d);
+  if (sev == MlirDiagnosticError) st->errors++;
+  if (st->collect) {
+    record(st, d, sev);
+    for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++)
+      record(st, mlirDiagnosticGetNote(d, i), MlirDiagnosticNote);
+  } else {
+    print_diag(st, d, sev);
+    for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++)
+      print_diag(st, mlirDiagnosticGetNote(d, i), MlirDiagnosticNote);
+  }
+  return mlirLogicalResultSuccess();
+}
+
+void fuser_diag_attach(MlirContext ctx, fuser_diag_state *st) {
+  mlirContextAttachDiagnosticHandler(ctx, handle, st, NULL);
+}
+
+void fuser_diag_reset(fuser_diag_state *st) {
+  for (int i = 0; i < st->count; i++) free(st->records[i].message);
+  st->count = 0;
+  st->errors = 0;
+}
+
+void fuser_diag_free(fuser_diag_state *st) {
+  fuser_diag_reset(st);
+  free(st->records);
+  st->records = NULL;
+  st->cap = 0;
+}

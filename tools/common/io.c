@@ -1,0 +1,56 @@
+/* Reading inputs and printing IR. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/common/tool_support.h"
+
+char *fuser_read_file(const char *tool, const char *path, size_t *len) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "%s: error: cannot read '%s': %s\n", tool, path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  for (;;) {
+    if (n + 1 >= cap) {
+      cap *= 2;
+      char *grown = realloc(buf, cap);
+      if (!grown) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = grown;
+    }
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+  }
+  bool failed = !buf || ferror(f);
+  if (f != stdin) fclose(f);
+  if (failed) {
+    fprintf(stderr, "%s: error: cannot read '%s'\n", tool, path);
+    free(buf);
+    return NULL;
+  }
+  if (memchr(buf, 0, n)) {
+    fprintf(stderr, "%s: error: '%s' contains a NUL byte; expected text\n", tool, path);
+    free(buf);
+    return NULL;
+  }
+  buf[n] = 0;
+  if (len) *len = n;
+  return buf;
+}
+
+static void write_chunk(MlirStringRef s, void *ud) { fwrite(s.data, 1, s.length, (FILE *)ud); }
+
+void fuser_print_op(MlirOperation op, FILE *out, bool debug_info) {
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  if (debug_info) mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+  mlirOperationPrintWithFlags(op, flags, write_chunk, out);
+  mlirOpPrintingFlagsDestroy(flags);
+  fputc('\n', out);
+}
