@@ -87,7 +87,9 @@ static void print_diag(fuser_diag_state *st, MlirDiagnostic d, int severity) {
   int line = 0, col = 0;
   char *msg = message_of(d);
   if (file_loc(mlirDiagnosticGetLocation(d), &file, &line, &col)) {
-    bool ours = file.length == 1 && file.data[0] == '-';
+    /* the parser's "-" buffer, or a location that names our input file */
+    bool ours = (file.length == 1 && file.data[0] == '-') ||
+                (file.length == strlen(st->path) && memcmp(file.data, st->path, file.length) == 0);
     if (ours) fprintf(stderr, "%s:%d:%d: %s: %s\n", st->path, line, col, severity_name(severity), msg);
     else fprintf(stderr, "%.*s:%d:%d: %s: %s\n", (int)file.length, file.data, line, col, severity_name(severity), msg);
     if (ours) print_source_line(st->source, line, col);
