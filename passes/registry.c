@@ -4,9 +4,13 @@
 #include <string.h>
 
 extern const fuser_pass_info fuser_verify_pass;
+extern const fuser_pass_info fuser_alias_meta_ops_pass;
+extern const fuser_pass_info fuser_allocation_order_pass;
 
 static const fuser_pass_info *const registry[] = {
     &fuser_verify_pass,
+    &fuser_alias_meta_ops_pass,
+    &fuser_allocation_order_pass,
 };
 
 int fuser_pass_count(void) { return (int)(sizeof registry / sizeof registry[0]); }
