@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dialects/fuser.h"
 #include "mlir-c/IR.h"
 
 MlirNamedAttribute fuser_named(MlirContext ctx, const char *name, MlirAttribute a);
