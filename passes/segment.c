@@ -63,6 +63,8 @@ typedef struct {
   fuser_ptr_map has_red;    /* value -> 1 when its inline cone has a reduction */
   fuser_ptr_map root_index; /* value -> index in roots */
   fuser_ptr_map position;   /* value -> definition order in the plan (arguments first) */
+  intptr_t next_position;
+  fuser_ptr_map written;    /* call result -> the fuser.strides it was written with */
   root_info *roots;
   int nroots, cap;
   int nkernels;
@@ -107,6 +109,7 @@ static void classify(seg_state *st) {
        op = mlirOperationGetNextInBlock(op)) {
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
       fuser_ptr_map_put(&st->position, mlirOperationGetResult(op, r).ptr, pos++);
+    st->next_position = pos;
     fuser_op_id id = fuser_op_id_of(op);
     if (id == FUSER_OP_NONE) continue;
     bool host = id == FUSER_OP_view || !is_tensor(mlirOperationGetResult(op, 0));
@@ -178,7 +181,8 @@ static void collect_cone(seg_state *st, kernel_cone *k, MlirValue root, int kern
   while (sp) {
     MlirValue v = stack[--sp];
     intptr_t ri;
-    bool other_root = fuser_ptr_map_get(&st->root_index, v.ptr, &ri) && st->roots[ri].kernel != kernel;
+    bool other_root = !mlirValueEqual(v, root) && fuser_ptr_map_get(&st->root_index, v.ptr, &ri) &&
+                      st->roots[ri].kernel != kernel;
     if (role(st, v) != ROLE_COMPUTE || other_root) {
       if (!is_constant_scalar(v)) add_input(k, v);
       else fuser_ptr_map_put(&k->in_cone, mlirOpResultGetOwner(v).ptr, 1);
@@ -240,6 +244,8 @@ static MlirAttribute strides_of(seg_state *st, MlirValue v) {
     fuser_layout_static_strides(&l, strides);
     return mlirDenseI64ArrayGet(st->ctx, rank, strides);
   }
+  intptr_t written;
+  if (fuser_ptr_map_get(&st->written, v.ptr, &written)) return (MlirAttribute){(const void *)written};
   MlirOperation def = mlirOpResultGetOwner(v);
   if (fuser_op_id_of(def) == FUSER_OP_view)
     return mlirOperationGetDiscardableAttributeByName(def, mlirStringRefCreateFromCString("static_strides"));
@@ -388,6 +394,9 @@ static void outline(seg_state *st, int kernel) {
   fuser_insert_before(mlirBlockGetTerminator(st->body), call);
   for (int i = 0; i < nres; i++) {
     MlirValue cr = mlirOperationGetResult(call, i);
+    fuser_ptr_map_put(&st->position, cr.ptr, st->next_position++);
+    MlirAttribute written = mlirDictionaryAttrGetElementByName(res_attrs[i], mlirStringRefCreateFromCString("fuser.strides"));
+    fuser_ptr_map_put(&st->written, cr.ptr, (intptr_t)written.ptr);
     /* replace uses outside this kernel's cone (other kernels, the return) */
     MlirOpOperand u = mlirValueGetFirstUse(results[i]);
     while (!mlirOpOperandIsNull(u)) {
@@ -417,6 +426,7 @@ static bool segment_fusion(MlirOperation func, void *ud) {
   fuser_ptr_map_init(&st.has_red);
   fuser_ptr_map_init(&st.root_index);
   fuser_ptr_map_init(&st.position);
+  fuser_ptr_map_init(&st.written);
   classify(&st);
   find_roots(&st);
   group_roots(&st);
@@ -427,6 +437,7 @@ static bool segment_fusion(MlirOperation func, void *ud) {
   fuser_ptr_map_free(&st.has_red);
   fuser_ptr_map_free(&st.root_index);
   fuser_ptr_map_free(&st.position);
+  fuser_ptr_map_free(&st.written);
   fuser_dim_graph_free(&st.g);
   free(st.roots);
   return true;

@@ -36,31 +36,43 @@ func.func @reshape_split(%arg0: tensor<6x8xf32>) -> tensor<2x3x8xf32> attributes
 
 // -----
 
-// Reshape that merges dims of a sliced (not contiguous) input, where the
-// merged dims are contiguous with each other.
+// Reshape that merges dims of a sliced (not dense) input, where the merged
+// dims are contiguous with each other (PyTorch's view rule, general path).
 // CHECK-LABEL: func.func @reshape_merge
-// CHECK: "fuser.view"(%arg0) {static_offset = 8 : i64, static_strides = array<i64: 64, 1>} : (tensor<4x2x4x8xf32>) -> tensor<2x32xf32>
-func.func @reshape_merge(%arg0: tensor<4x2x4x8xf32>) -> tensor<2x32xf32> attributes {fuser.fusion} {
+// CHECK-DAG: "fuser.view"(%arg0) {static_offset = 0 : i64, static_strides = array<i64: 64, 1>} : (tensor<4x2x4x8xf32>) -> tensor<2x32xf32>
+// CHECK-DAG: "fuser.view"(%arg0) {static_offset = 8 : i64, static_strides = array<i64: 64, 1>} : (tensor<4x2x4x8xf32>) -> tensor<2x24xf32>
+func.func @reshape_merge(%arg0: tensor<4x2x4x8xf32>) -> (tensor<2x32xf32>, tensor<2x24xf32>) attributes {fuser.fusion} {
   %0 = "fuser.slice"(%arg0) {start_indices = array<i64: 0, 0, 0, 0>, end_indices = array<i64: 2, 1, 4, 8>, strides = array<i64: 1, 1, 1, 1>} : (tensor<4x2x4x8xf32>) -> tensor<2x1x4x8xf32>
   %1 = "fuser.reshape"(%0) : (tensor<2x1x4x8xf32>) -> tensor<2x32xf32>
-  %2 = "fuser.slice"(%arg0) {start_indices = array<i64: 0, 0, 0, 0>, end_indices = array<i64: 2, 1, 4, 8>, strides = array<i64: 1, 1, 1, 1>} : (tensor<4x2x4x8xf32>) -> tensor<2x1x4x8xf32>
-  %3 = "fuser.reshape"(%2) : (tensor<2x1x4x8xf32>) -> tensor<2x32xf32>
-  %4 = "fuser.slice"(%arg0) {start_indices = array<i64: 0, 0, 1, 0>, end_indices = array<i64: 2, 1, 4, 8>, strides = array<i64: 1, 1, 1, 1>} : (tensor<4x2x4x8xf32>) -> tensor<2x1x3x8xf32>
-  %5 = "fuser.reshape"(%4) : (tensor<2x1x3x8xf32>) -> tensor<2x24xf32>
-  %6 = "fuser.neg"(%5) : (tensor<2x24xf32>) -> tensor<2x24xf32>
-  %7 = "fuser.add"(%1, %3) : (tensor<2x32xf32>, tensor<2x32xf32>) -> tensor<2x32xf32>
-  return %7 : tensor<2x32xf32>
+  %2 = "fuser.neg"(%1) : (tensor<2x32xf32>) -> tensor<2x32xf32>
+  %3 = "fuser.slice"(%arg0) {start_indices = array<i64: 0, 0, 1, 0>, end_indices = array<i64: 2, 1, 4, 8>, strides = array<i64: 1, 1, 1, 1>} : (tensor<4x2x4x8xf32>) -> tensor<2x1x3x8xf32>
+  %4 = "fuser.reshape"(%3) : (tensor<2x1x3x8xf32>) -> tensor<2x24xf32>
+  %5 = "fuser.neg"(%4) : (tensor<2x24xf32>) -> tensor<2x24xf32>
+  return %2, %5 : tensor<2x32xf32>, tensor<2x24xf32>
 }
 
 // -----
 
-// Reshape that splits one dim and merges two others of a column-major input.
+// Reshape that splits a dim of a column-major input.
+// CHECK-LABEL: func.func @reshape_split_column_major
+// CHECK: "fuser.view"(%arg0) {static_offset = 0 : i64, static_strides = array<i64: 2, 1, 4>} : (tensor<4x3xf32>) -> tensor<2x2x3xf32>
+func.func @reshape_split_column_major(%arg0: tensor<4x3xf32> {fuser.contiguity = array<i64: 1, 1>, fuser.stride_order = array<i64: 0, 1>}) -> tensor<2x2x3xf32> attributes {fuser.fusion} {
+  %0 = "fuser.reshape"(%arg0) : (tensor<4x3xf32>) -> tensor<2x2x3xf32>
+  %1 = "fuser.neg"(%0) : (tensor<2x2x3xf32>) -> tensor<2x2x3xf32>
+  return %1 : tensor<2x2x3xf32>
+}
+
+// -----
+
+// Reshape that splits one dim and merges two others: after the permute, dims
+// 1 and 2 are contiguous with each other, dim 0 is not.
 // CHECK-LABEL: func.func @reshape_split_and_merge
-// CHECK: "fuser.view"(%arg0) {static_offset = 0 : i64, static_strides = array<i64: 2, 1, 4>} : (tensor<4x3x2xf32>) -> tensor<2x2x6xf32>
-func.func @reshape_split_and_merge(%arg0: tensor<4x3x2xf32> {fuser.contiguity = array<i64: 1, 1, 1>, fuser.stride_order = array<i64: 0, 1, 2>}) -> tensor<2x2x6xf32> attributes {fuser.fusion} {
-  %0 = "fuser.reshape"(%arg0) : (tensor<4x3x2xf32>) -> tensor<2x2x6xf32>
-  %1 = "fuser.neg"(%0) : (tensor<2x2x6xf32>) -> tensor<2x2x6xf32>
-  return %1 : tensor<2x2x6xf32>
+// CHECK: "fuser.view"(%arg0) {static_offset = 0 : i64, static_strides = array<i64: 2, 1, 4>} : (tensor<2x3x4xf32>) -> tensor<2x2x6xf32>
+func.func @reshape_split_and_merge(%arg0: tensor<2x3x4xf32>) -> tensor<2x2x6xf32> attributes {fuser.fusion} {
+  %0 = "fuser.permute"(%arg0) {dims = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  %1 = "fuser.reshape"(%0) : (tensor<4x2x3xf32>) -> tensor<2x2x6xf32>
+  %2 = "fuser.neg"(%1) : (tensor<2x2x6xf32>) -> tensor<2x2x6xf32>
+  return %2 : tensor<2x2x6xf32>
 }
 
 // -----
@@ -68,7 +80,7 @@ func.func @reshape_split_and_merge(%arg0: tensor<4x3x2xf32> {fuser.contiguity = 
 // A reshape that merges dims which are not contiguous with each other is not
 // a view: it stays a real op, reading a view of what came before it.
 // CHECK-LABEL: func.func @reshape_not_a_view
-// CHECK: %[[V:.*]] = "fuser.view"(%arg0) {static_offset = 0 : i64, static_strides = array<i64: 1, 4>} : (tensor<4x6xf32>) -> tensor<6x4xf32>
+// CHECK: %[[V:.*]] = "fuser.view"(%arg0) {static_offset = 0 : i64, static_strides = array<i64: 1, 6>} : (tensor<4x6xf32>) -> tensor<6x4xf32>
 // CHECK: "fuser.reshape"(%[[V]]) : (tensor<6x4xf32>) -> tensor<24xf32>
 func.func @reshape_not_a_view(%arg0: tensor<4x6xf32>) -> tensor<24xf32> attributes {fuser.fusion} {
   %0 = "fuser.permute"(%arg0) {dims = array<i64: 1, 0>} : (tensor<4x6xf32>) -> tensor<6x4xf32>
@@ -166,8 +178,8 @@ func.func @permute_permute(%arg0: tensor<2x3x4xf32>) -> tensor<4x3x2xf32> attrib
 
 // Zero-size dims (the seed's (2, 16, 1024, 0) input): views of empty tensors.
 // CHECK-LABEL: func.func @zero_size
-// CHECK: "fuser.view"(%arg0) {static_offset = 0 : i64, static_strides = array<i64: 0, 1, 0>} : (tensor<2x0xbf16>) -> tensor<0x4x1xbf16>
-// CHECK-SAME: fuser.alias_of
+// CHECK-SAME: fuser.alias_of = 0
+// CHECK: "fuser.view"(%arg0) {static_offset = 0 : i64, static_strides = array<i64: 4, 1, 0>} : (tensor<2x0xbf16>) -> tensor<0x4x1xbf16>
 func.func @zero_size(%arg0: tensor<2x0xbf16>) -> tensor<0x4x1xbf16> attributes {fuser.fusion} {
   %0 = "fuser.reshape"(%arg0) : (tensor<2x0xbf16>) -> tensor<0x4xbf16>
   %1 = "fuser.broadcast"(%0) {is_broadcast_dim = array<i1: false, false, true>} : (tensor<0x4xbf16>) -> tensor<0x4x1xbf16>
