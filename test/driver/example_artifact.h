@@ -14,7 +14,7 @@ static const char example_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64
  * view of in0 from element scalar(2) on, kernel "add" with a vec4 variant
  * (needs both inputs 16-byte aligned and the inner size % 4 == 0) and, when
  * with_fallback, a scalar fallback. Input 2 is an i64 scalar. */
-static fuser_artifact *example_add_artifact(int with_fallback, fuser_error *err) {
+static inline fuser_artifact *example_add_artifact(int with_fallback, fuser_error *err) {
   fuser_builder *b = fuser_builder_create();
   int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
   int64_t sizes[2] = {-1, -1}, contig[2] = {1, 1};
@@ -41,7 +41,7 @@ static fuser_artifact *example_add_artifact(int with_fallback, fuser_error *err)
 }
 
 /* A kDLCUDA device-0 f32 tensor over caller-owned shape/strides arrays. */
-static DLTensor example_tensor(void *data, int ndim, int64_t *shape, int64_t *strides) {
+static inline DLTensor example_tensor(void *data, int ndim, int64_t *shape, int64_t *strides) {
   DLTensor t;
   memset(&t, 0, sizeof t);
   t.data = data;
