@@ -34,6 +34,8 @@ static const entry entries[] = {
     E(cuMemFree, "cuMemFree_v2"),
     E(cuMemAllocAsync, "cuMemAllocAsync"),
     E(cuMemFreeAsync, "cuMemFreeAsync"),
+    E(cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool"),
+    E(cuMemPoolSetAttribute, "cuMemPoolSetAttribute"),
     E(cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
     E(cuMemcpyDtoH, "cuMemcpyDtoH_v2"),
     E(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),

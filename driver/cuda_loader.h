@@ -25,6 +25,7 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUgraph_st *CUgraph;
 typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
 
 enum {
   FUSER_CUDA_SUCCESS = 0,
@@ -40,6 +41,8 @@ enum {
   FUSER_CU_STREAM_CAPTURE_MODE_GLOBAL = 0,
   FUSER_CU_STREAM_CAPTURE_MODE_RELAXED = 2,
   FUSER_CU_STREAM_NON_BLOCKING = 1,
+  /* CUmemPool_attribute */
+  FUSER_CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
 };
 
 /* One pointer per driver entry point, named like the driver's function
@@ -65,6 +68,8 @@ typedef struct fuser_cuda_api {
   CUresult (*cuMemFree)(CUdeviceptr ptr);
   CUresult (*cuMemAllocAsync)(CUdeviceptr *ptr, size_t bytes, CUstream stream);
   CUresult (*cuMemFreeAsync)(CUdeviceptr ptr, CUstream stream);
+  CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *pool, CUdevice dev);
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool pool, int attr, void *value);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
   CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream);

@@ -151,7 +151,11 @@ typedef struct fuser_runtime fuser_runtime;
 /* A runtime on CUDA device `device` (ordinal) in its primary context, queuing
  * work on `stream` (a CUstream; NULL = the legacy default stream). With
  * allocator == NULL outputs and intermediates come from cuMemAllocAsync /
- * cuMemFreeAsync on the stream; otherwise from the callbacks (copied). */
+ * cuMemFreeAsync on the stream, and the device's default memory pool is set
+ * to keep freed memory (release threshold UINT64_MAX) so that calls reuse
+ * it; otherwise from the callbacks (copied). The primary context becomes
+ * current on the calling thread; fuser_execute makes it current again where
+ * another thread calls it. */
 int fuser_runtime_create(int device, void *stream, const fuser_allocator *allocator,
                          fuser_runtime **out, fuser_error *err);
 /* Changes the stream later calls queue on (frameworks switch streams). */

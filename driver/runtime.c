@@ -71,6 +71,17 @@ int fuser_runtime_create(int device, void *stream, const fuser_allocator *alloca
     free(rt);
     return cuda_fail(cu, err, r, "cuCtxSetCurrent");
   }
+  if (!allocator) {
+    /* cuMemAllocAsync draws on the device's default pool, which by default
+     * gives memory back to the OS at every synchronisation (threshold 0), so
+     * the next call would map fresh memory. Keep freed memory cached, as a
+     * framework's caching allocator does. Best effort: a failure only costs
+     * speed. */
+    CUmemoryPool pool;
+    uint64_t keep = UINT64_MAX;
+    if (cu->cuDeviceGetDefaultMemPool(&pool, rt->dev) == FUSER_CUDA_SUCCESS)
+      cu->cuMemPoolSetAttribute(pool, FUSER_CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
+  }
   *out = rt;
   fuser_clear_error(err);
   return FUSER_OK;
