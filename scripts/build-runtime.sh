@@ -48,7 +48,10 @@ done
 rm -f "$out/libfuser_runtime.a"
 ar rcs "$out/libfuser_runtime.a" "${objs[@]}"
 
-# GPU tools: the self-test (its kernels are built by scripts/gpu-selftest.sh).
+# Tools: the GPU self-test (its kernels are built by scripts/gpu-selftest.sh)
+# and the artifact dumper.
 "$cc" "${flags[@]}" "$root/test/driver/gpu/gpu_selftest.c" "$out/libfuser_runtime.a" -ldl -lpthread \
   -o "$out/gpu_selftest"
-echo "build-runtime.sh: built $out/libfuser_runtime.a and $out/gpu_selftest"
+"$cc" "${flags[@]}" "$root/driver/tools/fuser-artifact.c" "$out/libfuser_runtime.a" -ldl -lpthread \
+  -o "$out/fuser-artifact"
+echo "build-runtime.sh: built $out/libfuser_runtime.a, $out/gpu_selftest and $out/fuser-artifact"
