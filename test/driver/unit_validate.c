@@ -263,7 +263,42 @@ static void test_condition_error(void) {
   fuser_artifact_release(a);
 }
 
+/* The builder sequence of docs/runtime.md (bf16 add, v8 and v1 variants). */
+static void test_doc_example(void) {
+  fuser_builder *b = fuser_builder_create();
+  int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
+  int64_t sizes[2] = {-1, -1}, contig[2] = {1, 1}, order[2] = {1, 0};
+  fuser_builder_add_tensor_input(b, "T0", FUSER_DTYPE_BF16, 2, sizes, contig, order);
+  fuser_builder_add_tensor_input(b, "T1", FUSER_DTYPE_BF16, 2, sizes, contig, order);
+  const char *osz[2] = {"size(0, 0)", "size(0, 1)"};
+  fuser_builder_add_output(b, FUSER_DTYPE_F32, 2, osz, order);
+  int k = fuser_builder_add_kernel(b, "add");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 1, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_OUTPUT, 0, "0");
+  fuser_builder_param_value(b, k, FUSER_PARAM_I64, "size(0, 0) * size(0, 1)");
+  const char *vec[3] = {"addr(0) % 16 == 0", "addr(1) % 16 == 0", "(size(0, 0) * size(0, 1)) % 8 == 0"};
+  fuser_builder_add_variant(b, k, m, "add_v8", "ceildiv(size(0, 0) * size(0, 1), 8 * 256)", 256, 3, vec);
+  fuser_builder_add_variant(b, k, m, "add_v1", "ceildiv(size(0, 0) * size(0, 1), 256)", 256, 0, NULL);
+  fuser_artifact *a;
+  CHECK_EQ_INT(fuser_builder_finish(b, &a, &err), FUSER_OK);
+  if (!a) return;
+  int64_t shape[2] = {3, 8};
+  DLTensor x = example_tensor(ALIGNED_A, 2, shape, NULL), y = example_tensor(ALIGNED_B, 2, shape, NULL);
+  x.dtype.code = y.dtype.code = kDLBfloat;
+  x.dtype.bits = y.dtype.bits = 16;
+  fuser_arg args[2] = {fuser_arg_tensor(&x), fuser_arg_tensor(&y)};
+  int v = -1;
+  CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 2, &v, &err), FUSER_OK);
+  CHECK_EQ_INT(v, 0);
+  y.byte_offset = 2; /* one bf16 off */
+  CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 2, &v, &err), FUSER_OK);
+  CHECK_EQ_INT(v, 1);
+  fuser_artifact_release(a);
+}
+
 int main(void) {
+  test_doc_example();
   test_add_signature();
   test_no_fallback();
   test_nvfuser_layouts();
