@@ -196,8 +196,87 @@ static void test_print(void) {
   fuser_expr_free(&e);
 }
 
+/* Random well-formed expressions (and the same text with one character
+ * dropped): parse must answer; what parses must check, print, re-parse to
+ * the same program, and evaluate without crashing. */
+static uint64_t lcg = 12345;
+static unsigned rnd(unsigned n) {
+  lcg = lcg * 6364136223846793005u + 1442695040888963407u;
+  return (unsigned)(lcg >> 33) % n;
+}
+
+static void gen(char *out, size_t size, int depth) {
+  static const char *const binops[] = {"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||"};
+  static const char *const funcs[] = {"ceildiv", "min", "max"};
+  static const char *const leaves[] = {"0", "1", "16", "size(0, 1)", "stride(input 0, dim 2)", "addr(1)",
+                                       "scalar(2)", "size(1, 0)", "stride(1, 1)"};
+  size_t len = strlen(out);
+  if (len + 64 >= size) return;
+  unsigned pick = depth > 5 ? 0 : rnd(5);
+  char a[256] = {0}, b[256] = {0};
+  switch (pick) {
+  case 0: snprintf(out + len, size - len, "%s", leaves[rnd(sizeof leaves / sizeof leaves[0])]); return;
+  case 1:
+    gen(a, sizeof a, depth + 1);
+    gen(b, sizeof b, depth + 1);
+    snprintf(out + len, size - len, "%s %s %s", a, binops[rnd(13)], b);
+    return;
+  case 2:
+    gen(a, sizeof a, depth + 1);
+    gen(b, sizeof b, depth + 1);
+    snprintf(out + len, size - len, "%s(%s, %s)", funcs[rnd(3)], a, b);
+    return;
+  case 3:
+    gen(a, sizeof a, depth + 1);
+    snprintf(out + len, size - len, "%s(%s)", rnd(2) ? "-" : "!", a);
+    return;
+  default:
+    gen(a, sizeof a, depth + 1);
+    snprintf(out + len, size - len, "(%s)", a);
+  }
+}
+
+static void test_random_text(void) {
+  int parsed = 0, refused = 0;
+  for (int iter = 0; iter < 20000; iter++) {
+    char text[1024] = {0};
+    gen(text, sizeof text, 0);
+    if (iter % 2) { /* drop one character */
+      size_t n = strlen(text), at = rnd((unsigned)n);
+      memmove(text + at, text + at + 1, n - at);
+    }
+    fuser_expr e, again;
+    char msg[128], printed[4096];
+    if (fuser_expr_parse(text, &e, msg, sizeof msg) != 0) {
+      refused++;
+      CHECK(strncmp(msg, "column ", 7) == 0);
+      continue;
+    }
+    parsed++;
+    CHECK(fuser_expr_check(&e, msg, sizeof msg) == 0);
+    fuser_expr_print(&e, printed, sizeof printed);
+    if (fuser_expr_parse(printed, &again, msg, sizeof msg) == 0) {
+      if (!fuser_expr_equal(&e, &again)) {
+        fprintf(stderr, "'%s' printed as '%s' re-parses differently\n", text, printed);
+        CHECK(0);
+      }
+      fuser_expr_free(&again);
+    } else {
+      fprintf(stderr, "'%s' printed as '%s' does not re-parse: %s\n", text, printed, msg);
+      CHECK(0);
+    }
+    int64_t v;
+    fuser_expr_eval(&e, args, 3, &v);
+    fuser_expr_free(&e);
+  }
+  CHECK(parsed > 10000);
+  CHECK(refused > 1000);
+  printf("random expressions: %d parsed, %d refused\n", parsed, refused);
+}
+
 int main(void) {
   setup();
+  test_random_text();
   test_eval();
   test_eval_errors();
   test_parse_errors();
