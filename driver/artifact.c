@@ -105,6 +105,11 @@ void fuser_artifact_destroy_(fuser_artifact *a) {
     free(kn->variants);
   }
   free(a->kernels);
+  for (size_t i = 0; i < a->nmetadata; i++) {
+    free(a->metadata[i].key);
+    free(a->metadata[i].value);
+  }
+  free(a->metadata);
   free(a);
 }
 
@@ -119,6 +124,17 @@ void fuser_artifact_release(fuser_artifact *a) {
 size_t fuser_artifact_num_inputs(const fuser_artifact *a) { return a ? a->ninputs : 0; }
 size_t fuser_artifact_num_outputs(const fuser_artifact *a) { return a ? a->noutputs : 0; }
 size_t fuser_artifact_num_kernels(const fuser_artifact *a) { return a ? a->nkernels : 0; }
+
+const void *fuser_artifact_metadata(const fuser_artifact *a, const char *key, size_t *size) {
+  if (size) *size = 0;
+  if (!a || !key) return NULL;
+  for (size_t i = 0; i < a->nmetadata; i++)
+    if (!strcmp(a->metadata[i].key, key)) {
+      if (size) *size = a->metadata[i].size;
+      return a->metadata[i].value;
+    }
+  return NULL;
+}
 
 int fuser_alloc_order_from_stride_order(int rank, const int8_t *stride_order, int8_t *alloc_order) {
   int seen[FUSER_MAX_RANK] = {0};
@@ -348,6 +364,16 @@ int fuser_artifact_validate_(fuser_artifact *a, fuser_error *err) {
     rc = check_expr(a, &a->temps[t].bytes, what, err);
   }
   if (!rc) rc = validate_kernels(a, err);
+  if (!rc && a->nmetadata > FUSER_MAX_METADATA)
+    rc = fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "%zu metadata entries, at most %d", a->nmetadata,
+                         FUSER_MAX_METADATA);
+  for (size_t i = 0; !rc && i < a->nmetadata; i++) {
+    if (!valid_name(a->metadata[i].key))
+      rc = fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "metadata %zu: missing or too long key", i);
+    for (size_t j = 0; !rc && j < i; j++)
+      if (!strcmp(a->metadata[i].key, a->metadata[j].key))
+        rc = fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "metadata key '%s' given twice", a->metadata[i].key);
+  }
   if (rc) return err ? err->code : rc;
   fuser_clear_error(err);
   return FUSER_OK;
@@ -376,8 +402,8 @@ static const char *param_kind_name(int kind) {
 
 void fuser_artifact_describe(const fuser_artifact *a, FILE *out) {
   if (!a) return;
-  fprintf(out, "fuser artifact: %zu modules, %zu inputs, %zu outputs, %zu temps, %zu kernels\n",
-          a->nmodules, a->ninputs, a->noutputs, a->ntemps, a->nkernels);
+  fprintf(out, "fuser artifact: %zu modules, %zu inputs, %zu outputs, %zu temps, %zu kernels, %zu metadata\n",
+          a->nmodules, a->ninputs, a->noutputs, a->ntemps, a->nkernels, a->nmetadata);
   for (size_t m = 0; m < a->nmodules; m++)
     fprintf(out, "module %zu: %s, %zu bytes\n", m,
             a->modules[m].format == FUSER_MODULE_PTX ? "ptx" : "cubin", a->modules[m].size);
@@ -462,5 +488,13 @@ void fuser_artifact_describe(const fuser_artifact *a, FILE *out) {
         fputc('\n', out);
       }
     }
+  }
+  for (size_t i = 0; i < a->nmetadata; i++) {
+    const fuser_metadata *m = &a->metadata[i];
+    int text = m->size <= 200;
+    for (size_t j = 0; text && j < m->size; j++)
+      if (m->value[j] < 0x20 || m->value[j] > 0x7e) text = 0;
+    if (text) fprintf(out, "metadata %s: \"%s\"\n", m->key, (const char *)m->value);
+    else fprintf(out, "metadata %s: %zu bytes\n", m->key, m->size);
   }
 }

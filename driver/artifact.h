@@ -92,6 +92,16 @@ typedef struct fuser_kernel {
   fuser_variant *variants;
 } fuser_kernel;
 
+/* A named blob the compiler attaches (source script, fusion name, input
+ * recipes...): carried and returned, never interpreted by the runtime. */
+typedef struct fuser_metadata {
+  char *key;
+  size_t size;
+  uint8_t *value; /* size + 1 bytes, value[size] == 0 */
+} fuser_metadata;
+
+#define FUSER_MAX_METADATA 256
+
 struct fuser_artifact {
   int refcount;
   size_t nmodules;
@@ -104,6 +114,8 @@ struct fuser_artifact {
   fuser_temp *temps;
   size_t nkernels;
   fuser_kernel *kernels;
+  size_t nmetadata;
+  fuser_metadata *metadata;
 };
 
 /* Frees every part (not refcounted; fuser_artifact_release calls it). */

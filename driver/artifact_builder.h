@@ -122,6 +122,11 @@ int fuser_builder_add_variant_3d(fuser_builder *b, int kernel, int module, const
                                  unsigned shared_bytes, int nconditions,
                                  const char *const *conditions);
 
+/* Attaches a named blob (replacing one of the same key): the source script,
+ * the fusion's name, how to make its inputs... The runtime carries it and
+ * returns it (fuser_artifact_metadata) but never interprets it. */
+int fuser_builder_set_metadata(fuser_builder *b, const char *key, const void *value, size_t size);
+
 /* Validates and returns the artifact (one reference); frees the builder in
  * every case. */
 int fuser_builder_finish(fuser_builder *b, fuser_artifact **out, fuser_error *err);

@@ -149,6 +149,12 @@ static void put_payload(wbuf *w, const fuser_artifact *a) {
       for (size_t c = 0; c < va->nconditions; c++) put_expr(w, &va->conditions[c]);
     }
   }
+  put_u32(w, a->nmetadata);
+  for (size_t i = 0; i < a->nmetadata; i++) {
+    put_str(w, a->metadata[i].key);
+    put_u64(w, a->metadata[i].size);
+    put_bytes(w, a->metadata[i].value, a->metadata[i].size);
+  }
 }
 
 int fuser_artifact_write_bytes(const fuser_artifact *a, void **data, size_t *size, fuser_error *err) {
@@ -434,6 +440,30 @@ static void get_payload(rbuf *r, fuser_artifact *a) {
       if (va->conditions) va->nconditions = nc;
       for (size_t c = 0; c < va->nconditions && !r->bad; c++) get_expr(r, &va->conditions[c]);
     }
+  }
+  set_what0(r, "metadata count");
+  a->nmetadata = get_count(r, 13, FUSER_MAX_METADATA);
+  a->metadata = alloc_items(r, a->nmetadata, sizeof *a->metadata);
+  for (size_t i = 0; i < a->nmetadata && !r->bad; i++) {
+    set_what(r, "metadata %zu", i);
+    fuser_metadata *m = &a->metadata[i];
+    m->key = get_str(r, 1);
+    uint64_t size = get_u64(r);
+    if (r->bad) break;
+    if (size > r->len - r->pos) {
+      malformed(r, "value of %llu bytes, %zu left", (unsigned long long)size, r->len - r->pos);
+      break;
+    }
+    m->value = malloc((size_t)size + 1);
+    if (!m->value) {
+      r->bad = 1;
+      fuser_set_error(r->err, FUSER_ERR_OUT_OF_MEMORY, "out of memory reading the artifact");
+      break;
+    }
+    memcpy(m->value, r->p + r->pos, (size_t)size);
+    m->value[size] = 0;
+    m->size = (size_t)size;
+    r->pos += (size_t)size;
   }
   set_what0(r, "end of payload");
   if (!r->bad && r->pos != r->len) malformed(r, "%zu unexpected bytes after the plan", r->len - r->pos);

@@ -326,3 +326,26 @@ int fuser_builder_finish(fuser_builder *b, fuser_artifact **out, fuser_error *er
   fuser_builder_destroy(b);
   return rc;
 }
+
+int fuser_builder_set_metadata(fuser_builder *b, const char *key, const void *value, size_t size) {
+  if (!b || b->err.code) return -1;
+  if (!key || !*key || strlen(key) >= FUSER_MAX_NAME)
+    return fail(b, FUSER_ERR_INVALID_ARGUMENT, "metadata: missing or too long key");
+  if (size && !value) return fail(b, FUSER_ERR_INVALID_ARGUMENT, "metadata %s: NULL value", key);
+  fuser_metadata *m = NULL;
+  for (size_t i = 0; i < b->a->nmetadata; i++)
+    if (!strcmp(b->a->metadata[i].key, key)) m = &b->a->metadata[i];
+  if (!m) {
+    m = grow(b, (void **)&b->a->metadata, &b->a->nmetadata, sizeof *m);
+    if (!m) return -1;
+    m->key = dup_string(b, key);
+  }
+  uint8_t *copy = malloc(size + 1);
+  if (!copy) return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
+  if (size) memcpy(copy, value, size);
+  copy[size] = 0;
+  free(m->value);
+  m->value = copy;
+  m->size = size;
+  return 0;
+}

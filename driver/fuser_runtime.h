@@ -188,6 +188,10 @@ void fuser_artifact_describe(const fuser_artifact *a, FILE *out);
 size_t fuser_artifact_num_inputs(const fuser_artifact *a);
 size_t fuser_artifact_num_outputs(const fuser_artifact *a);
 size_t fuser_artifact_num_kernels(const fuser_artifact *a);
+/* The metadata the compiler attached under `key` (fuser_builder_set_metadata),
+ * or NULL; *size gets its length. The bytes are followed by a NUL (so text
+ * can be used as a C string) and live as long as the artifact. */
+const void *fuser_artifact_metadata(const fuser_artifact *a, const char *key, size_t *size);
 
 /* Checks inputs against the signature (kind, dtype, rank, static sizes,
  * strides against contiguity and stride order, device type) and picks each

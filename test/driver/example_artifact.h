@@ -35,6 +35,10 @@ static inline fuser_artifact *example_add_artifact(int with_fallback, fuser_erro
   fuser_builder_add_variant(b, k, m, "add_vec4", "ceildiv(size(0, 0) * size(0, 1) / 4, 256)", 256, 3, vec);
   if (with_fallback)
     fuser_builder_add_variant(b, k, m, "add_scalar", "ceildiv(size(0, 0) * size(0, 1), 256)", 256, 0, NULL);
+  fuser_builder_set_metadata(b, "fusion", "replaced", 8);
+  fuser_builder_set_metadata(b, "fusion", "add_test", 8);
+  static const uint8_t blob[4] = {0, 1, 2, 0xff};
+  fuser_builder_set_metadata(b, "blob", blob, sizeof blob);
   fuser_artifact *a = NULL;
   fuser_builder_finish(b, &a, err);
   return a;

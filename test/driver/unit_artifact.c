@@ -38,6 +38,10 @@ static void test_round_trip(void) {
   size_t size;
   CHECK_EQ_INT(fuser_artifact_write_bytes(a, &bytes, &size, &err), FUSER_OK);
   CHECK(size > 32 && memcmp(bytes, "FUSERART", 8) == 0);
+  size_t msize;
+  const char *fusion = fuser_artifact_metadata(a, "fusion", &msize);
+  CHECK(fusion && msize == 8 && strcmp(fusion, "add_test") == 0);
+  CHECK(fuser_artifact_metadata(a, "missing", &msize) == NULL && msize == 0);
   fuser_artifact *b = NULL;
   CHECK_EQ_INT(fuser_artifact_read_bytes(bytes, size, &b, &err), FUSER_OK);
   void *bytes2;
@@ -45,9 +49,11 @@ static void test_round_trip(void) {
   CHECK_EQ_INT(fuser_artifact_write_bytes(b, &bytes2, &size2, &err), FUSER_OK);
   CHECK_EQ_INT(size2, size);
   CHECK(memcmp(bytes, bytes2, size) == 0);
+  const uint8_t *blob = fuser_artifact_metadata(b, "blob", &msize);
+  CHECK(blob && msize == 4 && blob[0] == 0 && blob[3] == 0xff && blob[4] == 0);
   char *da = describe(a), *db = describe(b);
   CHECK(strcmp(da, db) == 0);
-  CHECK(contains(da, "fuser artifact: 1 modules, 3 inputs, 2 outputs, 0 temps, 1 kernels"));
+  CHECK(contains(da, "fuser artifact: 1 modules, 3 inputs, 2 outputs, 0 temps, 1 kernels, 2 metadata"));
   CHECK(contains(da, "input 0 T0: tensor f32 rank 2 sizes [-1, -1] contiguity [True, True] stride_order [1, 0]"));
   CHECK(contains(da, "input 2 S2: scalar i64"));
   CHECK(contains(da, "output 1: f32 rank 1 alias of input 0 offset scalar(2)"));
@@ -56,6 +62,7 @@ static void test_round_trip(void) {
   CHECK(contains(da, "    when (addr(1) % 16) == 0\n"));
   CHECK(contains(da, "variant 1: module 0 entry add_scalar"));
   CHECK(contains(da, "    when always\n"));
+  CHECK(contains(da, "metadata fusion: \"add_test\"\nmetadata blob: 4 bytes\n"));
   free(da);
   free(db);
 
@@ -278,7 +285,12 @@ static void bad_scalar_param(fuser_builder *b) {
   fuser_builder_add_variant(b, k, 0, "entry", "1", 128, 0, NULL);
 }
 
+static void bad_metadata_key(fuser_builder *b) { fuser_builder_set_metadata(b, "", "x", 1); }
+static void null_metadata(fuser_builder *b) { fuser_builder_set_metadata(b, "k", NULL, 3); }
+
 static void test_builder_errors(void) {
+  builder_error("metadata: missing or too long key", bad_metadata_key);
+  builder_error("metadata k: NULL value", null_metadata);
   builder_error("output 0 size of dim 0: in 'size(0, 0) +': column 13: unexpected end of expression", bad_expression);
   builder_error("output 0 size of dim 0: dim 2 of input 0 (rank 2) does not exist", bad_dim);
   builder_error("output 0 size of dim 0: refers to input 5 of 2", bad_input_ref);

@@ -92,6 +92,96 @@ static fuser_artifact *build_artifact(const char *ptx, size_t size, fuser_error 
   return a;
 }
 
+/* y = alpha * x; count = #(y > 0) through a zero-initialised temp counter:
+ * three kernels, i32 and f32 parameters, a 2-D grid, metadata. */
+static fuser_artifact *build_pipeline(const char *ptx, size_t size, fuser_error *err) {
+  fuser_builder *b = fuser_builder_create();
+  int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, ptx, size);
+  int64_t sizes[1] = {-1}, contig[1] = {1};
+  fuser_builder_add_tensor_input(b, "x", FUSER_DTYPE_F32, 1, sizes, contig, NULL);
+  fuser_builder_add_scalar_input(b, "alpha", FUSER_DTYPE_F64);
+  const char *ysz[1] = {"size(0, 0)"}, *csz[1] = {"1"};
+  fuser_builder_add_output(b, FUSER_DTYPE_F32, 1, ysz, NULL);
+  fuser_builder_add_output(b, FUSER_DTYPE_I32, 1, csz, NULL);
+  fuser_builder_add_temp(b, "4", 1);
+  int k = fuser_builder_add_kernel(b, "scale");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_OUTPUT, 0, "0");
+  fuser_builder_param_value(b, k, FUSER_PARAM_I32, "size(0, 0)");
+  fuser_builder_param_scalar(b, k, FUSER_PARAM_F32, 1);
+  fuser_builder_add_variant(b, k, m, "scale", "ceildiv(size(0, 0), 256)", 256, 0, NULL);
+  k = fuser_builder_add_kernel(b, "count_positive");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_OUTPUT, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_TEMP, 0, "0");
+  fuser_builder_param_value(b, k, FUSER_PARAM_I32, "size(0, 0)");
+  const char *grid[3] = {"ceildiv(ceildiv(size(0, 0), 256), 4)", "4", "1"};
+  const unsigned block[3] = {256, 1, 1};
+  fuser_builder_add_variant_3d(b, k, m, "count_positive", grid, block, 0, 0, NULL);
+  k = fuser_builder_add_kernel(b, "store_count");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_TEMP, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_OUTPUT, 1, "0");
+  fuser_builder_add_variant(b, k, m, "store_count", "1", 32, 0, NULL);
+  fuser_builder_set_metadata(b, "fusion", "selftest_pipeline", 17);
+  fuser_artifact *a = NULL;
+  fuser_builder_finish(b, &a, err);
+  return a;
+}
+
+/* Runs the pipeline twice (alpha 2 then -0.5: the second count is right
+ * only if the temp counter was cleared again) and checks y and the count. */
+static void check_pipeline(fuser_runtime *rt, fuser_artifact *art, CUdeviceptr dx, const float *hx, int64_t n,
+                           CUstream stream) {
+  fuser_error err;
+  fuser_function *fn;
+  expect(fuser_load(rt, art, &fn, &err) == FUSER_OK, "pipeline artifact loads (module shared with the add artifact)");
+  if (err.code) {
+    printf("  %s\n", err.message);
+    return;
+  }
+  size_t msize;
+  const char *name = fuser_artifact_metadata(art, "fusion", &msize);
+  expect(name && !strcmp(name, "selftest_pipeline"), "metadata survives the file round trip");
+  int64_t shape[1] = {n};
+  DLTensor tx;
+  memset(&tx, 0, sizeof tx);
+  tx.data = (void *)(uintptr_t)dx;
+  tx.device.device_type = kDLCUDA;
+  tx.ndim = 1;
+  tx.dtype.code = kDLFloat;
+  tx.dtype.bits = 32;
+  tx.dtype.lanes = 1;
+  tx.shape = shape;
+  const double alphas[2] = {2.0, -0.5};
+  float *hy = malloc((size_t)n * sizeof *hy);
+  for (int t = 0; t < 2; t++) {
+    fuser_arg args[2] = {fuser_arg_tensor(&tx), fuser_arg_double(alphas[t])};
+    fuser_output out[2];
+    if (fuser_execute(fn, args, 2, out, 2, &err) != FUSER_OK) {
+      expect(0, err.message);
+      break;
+    }
+    CU(cu->cuStreamSynchronize(stream));
+    int count = -1;
+    CU(cu->cuMemcpyDtoH(hy, (CUdeviceptr)(uintptr_t)out[0].tensor.data, (size_t)n * sizeof *hy));
+    CU(cu->cuMemcpyDtoH(&count, (CUdeviceptr)(uintptr_t)out[1].tensor.data, sizeof count));
+    float alpha = (float)alphas[t];
+    int64_t bad = 0, want = 0;
+    for (int64_t i = 0; i < n; i++) {
+      float y = alpha * hx[i];
+      if (hy[i] != y) bad++;
+      if (y > 0.0f) want++;
+    }
+    char what[160];
+    snprintf(what, sizeof what, "pipeline alpha %.1f: y = alpha * x (%lld wrong), count %d (expected %lld)", alphas[t],
+             (long long)bad, count, (long long)want);
+    expect(bad == 0 && count == want, what);
+    fuser_output_release(rt, &out[0]);
+    fuser_output_release(rt, &out[1]);
+  }
+  free(hy);
+  fuser_function_destroy(fn);
+}
+
 static DLTensor f32_tensor(CUdeviceptr data, uint64_t byte_offset, int64_t *shape) {
   DLTensor t;
   memset(&t, 0, sizeof t);
@@ -189,6 +279,16 @@ int main(int argc, char **argv) {
   }
   fuser_artifact_release(built);
   fuser_artifact_describe(art, stdout);
+  fuser_artifact *pipe_built = build_pipeline(ptx, ptx_size, &err), *pipe = NULL;
+  if (!pipe_built) {
+    fprintf(stderr, "pipeline builder: %s\n", err.message);
+    return 1;
+  }
+  OK(fuser_artifact_write_file(pipe_built, "pipeline.fart", &err));
+  OK(fuser_artifact_read_file("pipeline.fart", &pipe, &err));
+  fuser_artifact_release(pipe_built);
+  expect(1, "pipeline artifact built, written, read back");
+  fuser_artifact_describe(pipe, stdout);
 
   /* runtime on device 0 with its own stream */
   int status;
@@ -270,6 +370,10 @@ int main(int argc, char **argv) {
   printf("  message: %s\n", err.message);
   tb.dtype.bits = 32;
   CU(cu->cuStreamSynchronize(stream));
+
+  /* several kernels, a temp, i32/f32 parameters, 2-D grid */
+  check_pipeline(rt, pipe, da, ha, n, stream);
+  fuser_artifact_release(pipe);
 
   if (!quick) {
     enum { WARM = 5, ITERS = 50 };
