@@ -173,6 +173,15 @@ static void test_corrupt(void) {
   CHECK_EQ_INT(bad_codes, 0);
   printf("repaired-checksum flips: %d rejected, %d accepted\n", errors, accepted);
 
+  /* a NULL fuser_error is allowed everywhere: codes still come back */
+  CHECK_EQ_INT(fuser_artifact_read_bytes(bytes, size / 2, &b, NULL), FUSER_ERR_ARTIFACT_FORMAT);
+  memcpy(copy, bytes, size);
+  copy[size - 1] ^= 0x10;
+  fix_checksum(copy, size);
+  int null_rc = fuser_artifact_read_bytes(copy, size, &b, NULL);
+  CHECK(null_rc == FUSER_OK || null_rc == FUSER_ERR_ARTIFACT_FORMAT || null_rc == FUSER_ERR_ARTIFACT_INVALID);
+  if (null_rc == FUSER_OK) fuser_artifact_release(b);
+
   /* specific header errors */
   memcpy(copy, bytes, size);
   copy[0] = 'X';

@@ -137,7 +137,7 @@ static void test_add_signature(void) {
 
 /* Without a scalar fallback a misaligned input is an error, never a launch. */
 static void test_no_fallback(void) {
-  fuser_artifact *a = example_add_artifact(0, &err);
+  fuser_artifact *a = example_add_artifact(0, NULL);
   int64_t shape[2] = {8, 16};
   DLTensor x = example_tensor(ALIGNED_A, 2, shape, NULL);
   DLTensor y = example_tensor(ALIGNED_B, 2, shape, NULL);
@@ -145,6 +145,7 @@ static void test_no_fallback(void) {
   int variants[1] = {-1};
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_OK);
   y.byte_offset = 4;
+  CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, NULL), FUSER_ERR_NO_VARIANT);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_NO_VARIANT);
   CHECK(contains(err.message, "kernel 0 (add): no variant applies to these inputs; the last, add_vec4, needs "
                               "`(addr(1) % 16) == 0`, which is false"));
@@ -258,6 +259,7 @@ static void test_condition_error(void) {
   fuser_artifact *a;
   CHECK_EQ_INT(fuser_builder_finish(b, &a, &err), FUSER_OK);
   fuser_arg args[1] = {fuser_arg_int(0)};
+  CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 1, NULL, NULL), FUSER_ERR_EXPRESSION);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 1, NULL, &err), FUSER_ERR_EXPRESSION);
   CHECK(contains(err.message, "kernel 0 (k) variant 0 condition 0: `(16 % scalar(0)) == 0`: division by zero"));
   fuser_artifact_release(a);
