@@ -8,7 +8,10 @@
 
 #include <string.h>
 
-static const char example_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n// kernels elided\n";
+/* Not real PTX (the CPU tests never JIT it); the "entry NAME NPARAMS"
+ * comments tell test/driver/fake_cuda.c which kernels the module has. */
+static const char example_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n// entry add_vec4 4\n// entry add_scalar 4\n";
 
 /* out0 = in0 + in1 (f32, rank 2, [-1, -1], row-major contiguous), out1 = a
  * view of in0 from element scalar(2) on, kernel "add" with a vec4 variant
