@@ -252,14 +252,18 @@ int fuser_function_registers(const fuser_function *fn, size_t kernel, size_t var
 /* Runs the fusion: validates the inputs (see fuser_artifact_check_inputs),
  * allocates outputs and intermediates (allocator or cuMemAllocAsync), queues
  * the kernels on the runtime's stream, queues the intermediates' free, and
- * returns without synchronising. On error nothing is launched and nothing
- * stays allocated. outputs[k] is filled for k < noutputs (noutputs must equal
- * fuser_artifact_num_outputs). */
+ * returns without synchronising. Every check, every expression and every
+ * allocation happens before the first launch: an error there launches
+ * nothing and leaves nothing allocated. Only a driver failure of
+ * cuLaunchKernel itself can come after earlier kernels of the same call were
+ * queued; the outputs are released then too. outputs[k] is filled for
+ * k < noutputs (noutputs must equal fuser_artifact_num_outputs). */
 int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser_output *outputs,
                   size_t noutputs, fuser_error *err);
 
 /* Returns an output's memory, stream-ordered on the runtime's current stream,
- * through whoever allocated it; a no-op for aliases and empty outputs. */
+ * through whoever allocated it (pass the runtime that executed the call: its
+ * allocator callbacks are used); a no-op for aliases and empty outputs. */
 void fuser_output_release(fuser_runtime *rt, fuser_output *out);
 
 #ifdef __cplusplus
