@@ -161,8 +161,17 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
   if (d->id == FUSER_OP_reshape) {
     bool all_static = true;
     int64_t a = 1, b = 1;
-    for (int i = 0; i < in->rank; i++) all_static &= !is_dyn(in->shape[i]), a *= in->shape[i];
-    for (int i = 0; i < rank; i++) all_static &= !is_dyn(out[i]), b *= out[i];
+    /* extents are any int64 >= 0, so the products may overflow: checked */
+    for (int i = 0; i < in->rank; i++) {
+      all_static &= !is_dyn(in->shape[i]);
+      if (all_static && __builtin_mul_overflow(a, in->shape[i], &a))
+        return fail(s, "element count of the input overflows int64");
+    }
+    for (int i = 0; i < rank; i++) {
+      all_static &= !is_dyn(out[i]);
+      if (all_static && __builtin_mul_overflow(b, out[i], &b))
+        return fail(s, "element count of the result overflows int64");
+    }
     if (all_static && a != b)
       return fail(s, "reshape changes the element count from %lld to %lld", (long long)a, (long long)b);
   } else if (d->id == FUSER_OP_expand) {
@@ -268,7 +277,9 @@ static bool infer_pad(infer_state *s, MlirType *res) {
   for (int p = 0; p < n / 2; p++) {
     int dim = in->rank - 1 - p;
     if (is_dyn(shape[dim])) continue;
-    shape[dim] += w[2 * p] + w[2 * p + 1];
+    if (__builtin_add_overflow(shape[dim], w[2 * p], &shape[dim]) ||
+        __builtin_add_overflow(shape[dim], w[2 * p + 1], &shape[dim]))
+      return fail(s, "pad widths overflow the extent of dim %d", dim);
     if (shape[dim] < 0) return fail(s, "pad widths make dim %d negative", dim);
   }
   res[0] = tensor_type(s, in->rank, shape, in->dtype);
@@ -288,7 +299,9 @@ static bool infer_cat(infer_state *s, MlirType *res) {
   for (int i = 0; i < a->rank; i++) {
     int64_t x = a->shape[i], y = b->shape[i];
     if (i == dim) {
-      shape[i] = is_dyn(x) || is_dyn(y) ? dyn() : x + y;
+      if (is_dyn(x) || is_dyn(y)) shape[i] = dyn();
+      else if (__builtin_add_overflow(x, y, &shape[i]))
+        return fail(s, "cat result extent in dim %d overflows int64", i);
     } else if (!is_dyn(x) && !is_dyn(y) && x != y) {
       return fail(s, "cat operands differ in dim %d (%lld and %lld), not the cat dim", i, (long long)x, (long long)y);
     } else {

@@ -200,3 +200,21 @@ func.func @set_keeps_type(%a: tensor<2x8xf32>) {
   %0 = "fuser.segment_set"(%a) : (tensor<2x8xf32>) -> tensor<2x8xbf16>
   return
 }
+
+// -----
+
+// Regression: the widths used to overflow int64 silently.
+func.func @pad_overflow(%a: tensor<2x8xf32>, %v: f32) {
+  // expected-error@+1 {{'fuser.pad' op pad widths overflow the extent of dim 1}}
+  %0 = "fuser.pad"(%a, %v) {pad_widths = array<i64: 9223372036854775807, 1>} : (tensor<2x8xf32>, f32) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+// Regression: the sum of the extents used to wrap to a negative extent.
+func.func @cat_overflow(%a: tensor<9223372036854775806xf32>) {
+  // expected-error@+1 {{'fuser.cat' op cat result extent in dim 0 overflows int64}}
+  %0 = "fuser.cat"(%a, %a) {dim = 0 : i64} : (tensor<9223372036854775806xf32>, tensor<9223372036854775806xf32>) -> tensor<4xf32>
+  return
+}

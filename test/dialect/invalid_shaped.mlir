@@ -96,3 +96,20 @@ func.func @broadcast_dims_length(%a: tensor<8xf32>) {
   %0 = "fuser.broadcast_in_dim"(%a) {broadcast_dims = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 8>} : (tensor<8xf32>) -> tensor<3x8xf32>
   return
 }
+
+// -----
+
+// Regression: the element count used to wrap to 0.
+func.func @reshape_overflow(%a: tensor<4294967296x4294967296x4xf32>) {
+  // expected-error@+1 {{'fuser.reshape' op element count of the input overflows int64}}
+  %0 = "fuser.reshape"(%a) : (tensor<4294967296x4294967296x4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_result_overflow(%a: tensor<4xf32>) {
+  // expected-error@+1 {{'fuser.reshape' op element count of the result overflows int64}}
+  %0 = "fuser.reshape"(%a) : (tensor<4xf32>) -> tensor<4294967296x4294967296x4xf32>
+  return
+}
