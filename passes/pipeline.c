@@ -80,6 +80,13 @@ static bool parse_elem(parser *p, MlirOpPassManager opm, const char *anchor) {
   }
   if (p->pos < p->len && p->text[p->pos] == '(') {
     if (opt_end) return fail(p, "an op pipeline takes no options");
+    /* Only ops nest pipelines; without this, `pass(...)` would nest under
+     * ops named like the pass and silently run nothing. */
+    if (!memchr(name, '.', name_len) || fuser_pass_lookup(name, name_len)) {
+      char msg[256];
+      snprintf(msg, sizeof msg, "'%.*s' is not an op name (dialect.op) to nest a pipeline under", (int)name_len, name);
+      return fail(p, msg);
+    }
     char op_name[128];
     if (name_len >= sizeof op_name) return fail(p, "op name too long");
     memcpy(op_name, name, name_len);
@@ -102,6 +109,13 @@ static bool parse_elem(parser *p, MlirOpPassManager opm, const char *anchor) {
       target = mlirOpPassManagerGetNestedUnder(opm, mlirStringRefCreateFromCString(info->anchor));
     mlirOpPassManagerAddOwnedPass(target, fuser_pass_create(info, &opts));
     return true;
+  }
+  static const char prefix[] = "fuser-";
+  if (name_len >= sizeof prefix - 1 && memcmp(name, prefix, sizeof prefix - 1) == 0) {
+    char unknown[256];
+    snprintf(unknown, sizeof unknown, "unknown fuser pass '%.*s' (see --list-passes)", (int)name_len, name);
+    p->pos = start;
+    return fail(p, unknown);
   }
   char msg[512];
   strbuf b = {msg, sizeof msg, 0};
