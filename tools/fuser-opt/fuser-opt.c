@@ -48,7 +48,10 @@ static bool parse_args(int argc, char **argv, options *o) {
     else if (strcmp(a, "-mlir-print-debuginfo") == 0) o->debug_info = true;
     else if (strcmp(a, "-list-passes") == 0) o->list_passes = true;
     else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) { usage(stdout); exit(0); }
-    else if (a[0] == '-' && a[1]) {
+    else if (strcmp(a, "-o") == 0 || strcmp(a, "-pass-pipeline") == 0) {
+      fprintf(stderr, "fuser-opt: error: option '%s' needs a value\n", argv[i]);
+      return false;
+    } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "fuser-opt: error: unknown option '%s'\n", argv[i]);
       usage(stderr);
       return false;
