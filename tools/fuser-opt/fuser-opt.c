@@ -68,9 +68,8 @@ static void list_passes(void) {
   printf("fuser passes (upstream MLIR passes are accepted too):\n");
   for (int i = 0; i < fuser_pass_count(); i++) {
     const fuser_pass_info *p = fuser_pass_at(i);
-    printf("  %-28s %s%s%s\n", p->argument, p->description, p->anchor[0] ? "  [on " : "",
-           p->anchor[0] ? p->anchor : "");
-    if (p->anchor[0]) printf("\b]\n");
+    if (p->anchor[0]) printf("  %-28s %s  [on %s]\n", p->argument, p->description, p->anchor);
+    else printf("  %-28s %s\n", p->argument, p->description);
     for (int k = 0; k < FUSER_PASS_MAX_OPTIONS && p->options[k].name; k++)
       printf("      %s=<%s>  %s\n", p->options[k].name, p->options[k].default_value, p->options[k].help);
   }
@@ -86,6 +85,9 @@ static MlirPassManager make_pass_manager(MlirContext ctx, const options *o) {
     return (MlirPassManager){NULL};
   }
   if (o->print_before || o->print_after) {
+    /* Module-scope printing needs one thread (MLIR aborts otherwise); it
+     * also keeps the dumps of parallel func.func passes in order. */
+    mlirContextEnableMultithreading(ctx, false);
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
     mlirPassManagerEnableIRPrinting(pm, o->print_before, o->print_after, true, false, false, flags,
                                     mlirStringRefCreate(NULL, 0));
