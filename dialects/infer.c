@@ -199,7 +199,8 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
 
 static bool infer_meta(infer_state *s, MlirType *res) {
   const fuser_op_desc *d = s->desc;
-  if (d->num_operands != 1 || !need_tensor(s, 0, "input")) return false;
+  if (d->num_operands != 1) return fail(s, "expects 1 operand");
+  if (!need_tensor(s, 0, "input")) return false;
   operand_info *in = &s->ops[0];
   int64_t shape[FUSER_MAX_RANK];
   int rank = in->rank;
@@ -265,7 +266,8 @@ static bool infer_meta(infer_state *s, MlirType *res) {
 }
 
 static bool infer_pad(infer_state *s, MlirType *res) {
-  if (s->desc->num_operands != 2 || !need_tensor(s, 0, "input")) return false;
+  if (s->desc->num_operands != 2) return fail(s, "expects 2 operands");
+  if (!need_tensor(s, 0, "input")) return false;
   if (s->ops[1].tensor) return fail(s, "pad value must be a scalar");
   operand_info *in = &s->ops[0];
   int64_t w[2 * FUSER_MAX_RANK + 1], shape[FUSER_MAX_RANK];
@@ -287,7 +289,8 @@ static bool infer_pad(infer_state *s, MlirType *res) {
 }
 
 static bool infer_cat(infer_state *s, MlirType *res) {
-  if (s->desc->num_operands != 2 || !need_tensor(s, 0, "lhs") || !need_tensor(s, 1, "rhs")) return false;
+  if (s->desc->num_operands != 2) return fail(s, "expects 2 operands");
+  if (!need_tensor(s, 0, "lhs") || !need_tensor(s, 1, "rhs")) return false;
   operand_info *a = &s->ops[0], *b = &s->ops[1];
   int64_t dim;
   if (!need_int(s, "dim", &dim)) return false;
@@ -333,7 +336,8 @@ static bool reduced_shape(infer_state *s, int64_t *shape, int *rank) {
 }
 
 static bool infer_reduction(infer_state *s, MlirType *res) {
-  if (s->desc->num_operands != 1 || !need_tensor(s, 0, "input")) return false;
+  if (s->desc->num_operands != 1) return fail(s, "expects 1 operand");
+  if (!need_tensor(s, 0, "input")) return false;
   int64_t shape[FUSER_MAX_RANK];
   int rank = 0;
   if (!reduced_shape(s, shape, &rank)) return false;
