@@ -3,7 +3,7 @@
 // fuser.contiguity (allocation order; 1, 0, -1 = None) and fuser.stride_order.
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics
 
-// expected-error@+1 {{'func.func' op argument #0 has an unsupported type}}
+// expected-error@+1 {{'func.func' op argument #0 has an unsupported type (tensors and scalars of bf16 f16 f32 f64 i1 i32 i64)}}
 func.func @unsupported_arg(%a: tensor<4xi8>) attributes {fuser.fusion} {
   return
 }

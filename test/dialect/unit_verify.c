@@ -93,6 +93,25 @@ static void test_operand_kinds(void) {
   CHECK(strcmp(verify_built("fuser.neg", 1, one, 0, NULL, 1, neg), "") == 0);
 }
 
+/* The importer calls the inference directly with the script's shape, which
+ * may hold a negative extent that no MLIR type can. */
+static const char *infer_reshape_to(int64_t extent) {
+  static char err[256];
+  MlirValue x = arg(0);
+  int64_t shape[1] = {extent};
+  fuser_op_desc d = {.id = FUSER_OP_reshape, .num_operands = 1, .operands = &x, .hint_rank = 1,
+                     .hint_shape = shape, .hint_dtype = FUSER_DTYPE_INVALID};
+  MlirType result;
+  err[0] = 0;
+  if (fuser_infer_result_types(ctx, &d, &result, err, sizeof err)) strcpy(err, "");
+  return err;
+}
+
+static void test_inference_from_c(void) {
+  check_message(infer_reshape_to(-5), "result extent -5 of dim 0 is negative");
+  CHECK(strcmp(infer_reshape_to(6), "") == 0);
+}
+
 int main(void) {
   ctx = fuser_context_create();
   CHECK(!mlirContextIsNull(ctx));
@@ -104,6 +123,7 @@ int main(void) {
   body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   test_missing_attributes();
   test_operand_kinds();
+  test_inference_from_c();
   mlirModuleDestroy(module);
   mlirContextDestroy(ctx);
   UNIT_MAIN_END();
