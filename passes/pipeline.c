@@ -16,9 +16,13 @@
 
 #include "passes/pass.h"
 
+/* Nesting limit: the parser recurses once per level. */
+#define MAX_PIPELINE_DEPTH 32
+
 typedef struct {
   const char *text;
   size_t pos, len;
+  int depth;
   char *err;
   size_t errlen;
 } parser;
@@ -91,9 +95,15 @@ static bool parse_elem(parser *p, MlirOpPassManager opm, const char *anchor) {
     if (name_len >= sizeof op_name) return fail(p, "op name too long");
     memcpy(op_name, name, name_len);
     op_name[name_len] = 0;
+    if (++p->depth > MAX_PIPELINE_DEPTH) {
+      char msg[64];
+      snprintf(msg, sizeof msg, "pipelines nested deeper than %d levels", MAX_PIPELINE_DEPTH);
+      return fail(p, msg);
+    }
     MlirOpPassManager nested = mlirOpPassManagerGetNestedUnder(opm, mlirStringRefCreate(name, name_len));
     p->pos++;
     if (!parse_list(p, nested, op_name)) return false;
+    p->depth--;
     skip_space(p);
     if (p->pos >= p->len || p->text[p->pos] != ')') return fail(p, "expected ')'");
     p->pos++;
@@ -144,7 +154,7 @@ static bool parse_list(parser *p, MlirOpPassManager opm, const char *anchor) {
 }
 
 bool fuser_pipeline_parse(MlirPassManager pm, const char *text, char *err, size_t errlen) {
-  parser p = {text, 0, strlen(text), err, errlen};
+  parser p = {text, 0, strlen(text), 0, err, errlen};
   static const char top[] = "builtin.module";
   skip_space(&p);
   if (strncmp(text + p.pos, top, sizeof top - 1) != 0) return fail(&p, "the pipeline must be builtin.module(...)");

@@ -126,6 +126,11 @@ int main(int argc, char **argv) {
   }
   char *text = fuser_read_file("fuser-opt", o.input, NULL);
   if (!text) return 1;
+  const char *shown_path = strcmp(o.input, "-") == 0 ? "<stdin>" : o.input;
+  if (!fuser_check_nesting(shown_path, text, FUSER_MAX_NESTING)) {
+    free(text);
+    return 1;
+  }
   MlirContext ctx = fuser_context_create();
   if (mlirContextIsNull(ctx)) return 1;
   /* Check the pipeline once before touching the input. */
@@ -139,7 +144,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "fuser-opt: error: cannot write '%s'\n", o.output);
     return 1;
   }
-  fuser_diag_state diag = {.path = strcmp(o.input, "-") == 0 ? "<stdin>" : o.input, .source = text,
+  fuser_diag_state diag = {.path = shown_path, .source = text,
                            .collect = o.verify_diagnostics};
   fuser_diag_attach(ctx, &diag);
   fuser_chunk *chunks;
