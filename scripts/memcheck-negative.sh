@@ -3,8 +3,8 @@
 # under -verify-diagnostics, every malformed input, every bad pipeline and
 # command line) through valgrind's memcheck. Fails when memcheck reports an
 # invalid read/write, a use of uninitialized memory or a definite leak, or
-# when fuser-opt's exit status is not the expected one. Opt-in (about 15 s
-# per run, several minutes in all); not part of CI. docs/testing.md has the
+# when fuser-opt's exit status is not the expected one. Opt-in (10-20 s
+# per run, 10-15 minutes in all on 2 cores); not part of CI. docs/testing.md has the
 # last result and the ASan alternative.
 #
 #   bash scripts/memcheck-negative.sh            # builds ./build first
@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 MEMCHECK_RC=99
 vg=(valgrind --error-exitcode=$MEMCHECK_RC --leak-check=full --errors-for-leak-kinds=definite
-    --show-leak-kinds=definite --track-origins=yes -q)
+    --show-leak-kinds=definite -q)   # add --track-origins=yes to investigate a report
 runs=0 failures=0
 
 # run EXPECTED_RC [STDIN_FILE|-] ARGS...: one fuser-opt run under memcheck

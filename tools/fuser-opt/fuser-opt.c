@@ -132,16 +132,26 @@ int main(int argc, char **argv) {
     return 1;
   }
   MlirContext ctx = fuser_context_create();
-  if (mlirContextIsNull(ctx)) return 1;
-  /* Check the pipeline once before touching the input. */
+  if (mlirContextIsNull(ctx)) {
+    free(text);
+    return 1;
+  }
+  /* Check the pipeline once before touching the input; on these early
+   * failures free what is held (memcheck counts it as a leak otherwise). */
+  FILE *out = stdout;
+  bool setup_ok = true;
   if (o.pipeline) {
     MlirPassManager pm = make_pass_manager(ctx, &o);
-    if (mlirPassManagerIsNull(pm)) return 1;
-    mlirPassManagerDestroy(pm);
+    if (mlirPassManagerIsNull(pm)) setup_ok = false;
+    else mlirPassManagerDestroy(pm);
   }
-  FILE *out = stdout;
-  if (o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
+  if (setup_ok && o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
     fprintf(stderr, "fuser-opt: error: cannot write '%s'\n", o.output);
+    setup_ok = false;
+  }
+  if (!setup_ok) {
+    mlirContextDestroy(ctx);
+    free(text);
     return 1;
   }
   fuser_diag_state diag = {.path = shown_path, .source = text,
