@@ -39,13 +39,15 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # The suite that carries the 22.x packages, added only when no source lists it.
+# (FUSER_APT_ETC replaces /etc/apt, for testing this script.)
+apt_etc=${FUSER_APT_ETC:-/etc/apt}
 security_listed() {
-  grep -rqs "debian-security" /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null &&
-    grep -rqs "bookworm-security" /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null
+  grep -rqs "debian-security" "$apt_etc/sources.list" "$apt_etc/sources.list.d/" 2>/dev/null &&
+    grep -rqs "bookworm-security" "$apt_etc/sources.list" "$apt_etc/sources.list.d/" 2>/dev/null
 }
 if ! security_listed; then
   echo "install-deps: adding the bookworm-security source"
-  "${sudo[@]}" tee /etc/apt/sources.list.d/fuser-bookworm-security.sources >/dev/null <<'SRC'
+  "${sudo[@]}" tee "$apt_etc/sources.list.d/fuser-bookworm-security.sources" >/dev/null <<'SRC'
 Types: deb
 URIs: http://deb.debian.org/debian-security
 Suites: bookworm-security
