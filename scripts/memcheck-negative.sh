@@ -52,6 +52,8 @@ run 1 - "$tmp/garbage.bin"
 printf 'module {\n  %%0 = \000\n}\n' >"$tmp/nul.mlir"
 run 1 - "$tmp/nul.mlir"
 run 1 - "$tmp/does-not-exist.mlir"
+python3 -c "print('module attributes {fuser.a = ' + '[' * 20000 + ']' * 20000 + '} {}')" >"$tmp/deep.mlir"
+run 1 - "$tmp/deep.mlir"
 # Bad pipelines and command lines.
 for p in 'builtin.module(' 'builtin.module(cse' 'func.func(cse)' '' 'builtin.module(cse) junk' \
          'builtin.module(canonicalize,,cse)' 'builtin.module(cse{' 'builtin.module(func.func{x=1}(cse))' \
@@ -59,6 +61,7 @@ for p in 'builtin.module(' 'builtin.module(cse' 'func.func(cse)' '' 'builtin.mod
          'builtin.module(fuser-verify{x})' 'builtin.module(canonicalize{nosuch=1})' 'builtin.module(fuser-verify(cse))'; do
   run 1 - test/tools/Inputs/empty_module.mlir --pass-pipeline="$p"
 done
+run 1 - test/tools/Inputs/empty_module.mlir --pass-pipeline="builtin.module($(python3 -c "print('a.b(' * 20000 + ')' * 20000)"))"
 run 1 - --no-such-flag test/tools/Inputs/empty_module.mlir
 run 1 - test/tools/Inputs/empty_module.mlir -o
 run 1 - test/tools/Inputs/empty_module.mlir -o "$tmp/no-such-dir/out.mlir"
