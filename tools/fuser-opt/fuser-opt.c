@@ -52,7 +52,10 @@ static bool parse_args(int argc, char **argv, options *o) {
     else if (strcmp(a, "-list-passes") == 0) o->list_passes = true;
     else if (strcmp(a, "-fuser-report") == 0) o->report = true;
     else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) { usage(stdout); exit(0); }
-    else if (a[0] == '-' && a[1]) {
+    else if (strcmp(a, "-o") == 0 || strcmp(a, "-pass-pipeline") == 0) {
+      fprintf(stderr, "fuser-opt: error: option '%s' needs a value\n", argv[i]);
+      return false;
+    } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "fuser-opt: error: unknown option '%s'\n", argv[i]);
       usage(stderr);
       return false;
@@ -69,9 +72,8 @@ static void list_passes(void) {
   printf("fuser passes (upstream MLIR passes are accepted too):\n");
   for (int i = 0; i < fuser_pass_count(); i++) {
     const fuser_pass_info *p = fuser_pass_at(i);
-    printf("  %-28s %s%s%s\n", p->argument, p->description, p->anchor[0] ? "  [on " : "",
-           p->anchor[0] ? p->anchor : "");
-    if (p->anchor[0]) printf("\b]\n");
+    if (p->anchor[0]) printf("  %-28s %s  [on %s]\n", p->argument, p->description, p->anchor);
+    else printf("  %-28s %s\n", p->argument, p->description);
     for (int k = 0; k < FUSER_PASS_MAX_OPTIONS && p->options[k].name; k++)
       printf("      %s=<%s>  %s\n", p->options[k].name, p->options[k].default_value, p->options[k].help);
   }
@@ -87,6 +89,9 @@ static MlirPassManager make_pass_manager(MlirContext ctx, const options *o) {
     return (MlirPassManager){NULL};
   }
   if (o->print_before || o->print_after) {
+    /* Module-scope printing needs one thread (MLIR aborts otherwise); it
+     * also keeps the dumps of parallel func.func passes in order. */
+    mlirContextEnableMultithreading(ctx, false);
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
     mlirPassManagerEnableIRPrinting(pm, o->print_before, o->print_after, true, false, false, flags,
                                     mlirStringRefCreate(NULL, 0));
@@ -126,20 +131,35 @@ int main(int argc, char **argv) {
   }
   char *text = fuser_read_file("fuser-opt", o.input, NULL);
   if (!text) return 1;
-  MlirContext ctx = fuser_context_create();
-  if (mlirContextIsNull(ctx)) return 1;
-  /* Check the pipeline once before touching the input. */
-  if (o.pipeline) {
-    MlirPassManager pm = make_pass_manager(ctx, &o);
-    if (mlirPassManagerIsNull(pm)) return 1;
-    mlirPassManagerDestroy(pm);
-  }
-  FILE *out = stdout;
-  if (o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
-    fprintf(stderr, "fuser-opt: error: cannot write '%s'\n", o.output);
+  const char *shown_path = strcmp(o.input, "-") == 0 ? "<stdin>" : o.input;
+  if (!fuser_check_nesting(shown_path, text, FUSER_MAX_NESTING)) {
+    free(text);
     return 1;
   }
-  fuser_diag_state diag = {.path = strcmp(o.input, "-") == 0 ? "<stdin>" : o.input, .source = text,
+  MlirContext ctx = fuser_context_create();
+  if (mlirContextIsNull(ctx)) {
+    free(text);
+    return 1;
+  }
+  /* Check the pipeline once before touching the input; on these early
+   * failures free what is held (memcheck counts it as a leak otherwise). */
+  FILE *out = stdout;
+  bool setup_ok = true;
+  if (o.pipeline) {
+    MlirPassManager pm = make_pass_manager(ctx, &o);
+    if (mlirPassManagerIsNull(pm)) setup_ok = false;
+    else mlirPassManagerDestroy(pm);
+  }
+  if (setup_ok && o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
+    fprintf(stderr, "fuser-opt: error: cannot write '%s'\n", o.output);
+    setup_ok = false;
+  }
+  if (!setup_ok) {
+    mlirContextDestroy(ctx);
+    free(text);
+    return 1;
+  }
+  fuser_diag_state diag = {.path = shown_path, .source = text,
                            .collect = o.verify_diagnostics};
   fuser_diag_attach(ctx, &diag);
   fuser_chunk *chunks;
