@@ -159,10 +159,19 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
     return fail(s, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 1);
 
   if (d->id == FUSER_OP_reshape) {
-    bool all_static = true;
+    /* Only fully static reshapes can be checked; multiply static extents
+     * only (kDynamic is INT64_MIN) and catch overflow. */
+    bool all_static = true, overflow = false;
     int64_t a = 1, b = 1;
-    for (int i = 0; i < in->rank; i++) all_static &= !is_dyn(in->shape[i]), a *= in->shape[i];
-    for (int i = 0; i < rank; i++) all_static &= !is_dyn(out[i]), b *= out[i];
+    for (int i = 0; i < in->rank; i++) {
+      if (is_dyn(in->shape[i])) all_static = false;
+      else overflow |= __builtin_mul_overflow(a, in->shape[i], &a);
+    }
+    for (int i = 0; i < rank; i++) {
+      if (is_dyn(out[i])) all_static = false;
+      else overflow |= __builtin_mul_overflow(b, out[i], &b);
+    }
+    if (all_static && overflow) return fail(s, "reshape element count overflows int64");
     if (all_static && a != b)
       return fail(s, "reshape changes the element count from %lld to %lld", (long long)a, (long long)b);
   } else if (d->id == FUSER_OP_expand) {

@@ -108,12 +108,12 @@ bool imp_bind_args(importer *imp, const py_expr *call, const char *what, const c
       char list[256] = "";
       for (int i = 0; i < n_params; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", params[i]);
-      return imp_error(imp, arg->value->line, arg->value->col,
+      return imp_error(imp, arg->kw_line, arg->kw_col,
                        "%s got an unexpected keyword argument '%.*s' (parameters: %s)", what, (int)arg->keyword.len,
                        arg->keyword.data, n_params ? list : "none");
     }
     if (out[k])
-      return imp_error(imp, arg->value->line, arg->value->col, "%s got multiple values for argument '%s'", what,
+      return imp_error(imp, arg->kw_line, arg->kw_col, "%s got multiple values for argument '%s'", what,
                        params[k]);
     out[k] = arg->value;
   }
@@ -264,7 +264,7 @@ bool imp_eval_dtype(importer *imp, const py_expr *e, const char *what, bool allo
                                       "Float4_e2m1fn", "Float4_e2m1fn_x2", "ComplexFloat", "ComplexDouble"};
   for (size_t i = 0; i < sizeof known / sizeof *known; i++)
     if (py_str_eq(e->name, known[i]))
-      return imp_error(imp, e->col ? e->line : e->line, e->col,
+      return imp_error(imp, e->line, e->col,
                        "%s: unsupported dtype DataType.%s (fuser supports Double, Float, Half, BFloat16, Int, Int32, Bool)",
                        what, known[i]);
   return imp_error(imp, e->line, e->col, "%s: unknown dtype DataType.%.*s", what, (int)e->name.len, e->name.data);

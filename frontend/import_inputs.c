@@ -72,7 +72,7 @@ static bool torch_factory(importer *imp, const py_expr *call, torch_tensor *t) {
   for (size_t i = 0; i < sizeof factories / sizeof *factories; i++)
     if (py_str_eq(callee->name, factories[i])) t->factory = factories[i];
   if (!t->factory)
-    return imp_error(imp, callee->line, callee->col, "inputs: unsupported torch factory 'torch.%.*s' (randn, rand, ones, zeros, full, arange, empty)",
+    return imp_error(imp, callee->name_line, callee->name_col, "inputs: unsupported torch factory 'torch.%.*s' (randn, rand, ones, zeros, full, arange, empty)",
                      (int)callee->name.len, callee->name.data);
   int positional = 0;
   t->dtype = FUSER_DTYPE_INVALID;
@@ -91,7 +91,7 @@ static bool torch_factory(importer *imp, const py_expr *call, torch_tensor *t) {
       bool v;
       if (!imp_eval_bool(imp, a->value, "requires_grad", &v)) return false;
     } else {
-      return imp_error(imp, a->value->line, a->value->col, "inputs: torch.%s got an unexpected keyword argument '%.*s'",
+      return imp_error(imp, a->kw_line, a->kw_col, "inputs: torch.%s got an unexpected keyword argument '%.*s'",
                        t->factory, (int)a->keyword.len, a->keyword.data);
     }
   }

@@ -443,7 +443,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   c.id = fuser_op_from_mnemonic(op_name.data, op_name.len);
   snprintf(c.what, sizeof c.what, "fd.ops.%.*s", (int)(op_name.len > 40 ? 40 : op_name.len), op_name.data);
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
-    return imp_error(imp, call->base->line, call->base->col, "unsupported op '%s' (not in the fuser dialect)", c.what);
+    return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
   switch (fuser_op_kind_of(c.id)) {
   case FUSER_KIND_UNARY: return elementwise(&c, 1);
   case FUSER_KIND_BINARY: return elementwise(&c, 2);

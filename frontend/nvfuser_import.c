@@ -266,7 +266,7 @@ static bool body_statement(importer *imp, const py_stmt *s) {
     if (py_str_eq(m, "define_tensor")) return define_tensor(imp, s, v);
     if (py_str_eq(m, "define_scalar") || py_str_eq(m, "define_constant")) return define_scalar(imp, s, v);
     if (py_str_eq(m, "define_vector")) return define_vector(imp, s, v);
-    return imp_error(imp, v->line, v->col, "unsupported FusionDefinition method 'fd.%.*s'", (int)m.len, m.data);
+    return imp_error(imp, v->base->name_line, v->base->name_col, "unsupported FusionDefinition method 'fd.%.*s'", (int)m.len, m.data);
   }
   if (v->kind == PY_NAME) { /* an alias: T1 = T0 */
     binding *from = imp_lookup(imp, v->name);

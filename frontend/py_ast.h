@@ -53,6 +53,7 @@ typedef struct py_expr py_expr;
 
 typedef struct {
   py_str keyword; /* len 0: positional */
+  int kw_line, kw_col;
   py_expr *value;
 } py_arg;
 
@@ -60,6 +61,7 @@ struct py_expr {
   py_expr_kind kind;
   int line, col;
   py_str name;       /* PY_NAME, PY_ATTR (the attribute), PY_STRING (the text) */
+  int name_line, name_col; /* PY_ATTR: where the attribute name is (line/col: where base starts) */
   int64_t ival;      /* PY_INT */
   double fval;       /* PY_FLOAT */
   py_expr *base;     /* PY_ATTR base, PY_CALL callee, PY_NEG operand */

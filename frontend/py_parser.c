@@ -181,13 +181,15 @@ static bool parse_call_args(parser *p, py_expr *call) {
   int cap = 0;
   bool seen_keyword = false;
   while (!is_op(cur(p), ")")) {
-    py_arg arg = {{NULL, 0}, NULL};
+    py_arg arg = {{NULL, 0}, 0, 0, NULL};
     if (is_op(cur(p), "*") || is_op(cur(p), "**"))
       return fail_at(p, cur(p)->line, cur(p)->col, "unsupported Python: argument unpacking '%.*s'",
                      (int)cur(p)->text.len, cur(p)->text.data);
     if (cur(p)->kind == PY_T_NAME && is_op(ahead(p, 1), "=")) {
       if (is_keyword(cur(p)->text)) return expected(p, "an argument");
       arg.keyword = cur(p)->text;
+      arg.kw_line = cur(p)->line;
+      arg.kw_col = cur(p)->col;
       for (int i = 0; i < call->n; i++)
         if (call->args[i].keyword.len && call->args[i].keyword.len == arg.keyword.len &&
             memcmp(call->args[i].keyword.data, arg.keyword.data, arg.keyword.len) == 0)
@@ -280,6 +282,10 @@ static py_expr *parse_postfix(parser *p) {
       next(p);
       py_expr *a = new_expr(p, PY_ATTR, t);
       a->base = e;
+      a->line = e->line;
+      a->col = e->col;
+      a->name_line = cur(p)->line;
+      a->name_col = cur(p)->col;
       if (!expect_identifier(p, "an attribute name after '.'", &a->name)) return NULL;
       e = a;
     } else if (is_op(t, "(")) {
