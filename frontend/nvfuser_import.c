@@ -327,8 +327,9 @@ static bool check_with(importer *imp, const py_stmt *s, const py_stmt *def) {
   const py_expr *c = s->body[0]->value;
   if (c->base->kind != PY_NAME || c->base->name.len != def->name.len ||
       memcmp(c->base->name.data, def->name.data, def->name.len) != 0)
-    return imp_error(imp, c->line, c->col, "the 'with' block calls '%s', but the fusion definition is '%.*s'",
-                     c->base->kind == PY_NAME ? "a function" : "an expression", (int)def->name.len, def->name.data);
+    return imp_error(imp, c->line, c->col, "the 'with' block calls '%.*s', but the fusion definition is '%.*s'",
+                     c->base->kind == PY_NAME ? (int)c->base->name.len : 12,
+                     c->base->kind == PY_NAME ? c->base->name.data : "an expression", (int)def->name.len, def->name.data);
   if (c->n != 1 || c->args[0].keyword.len || c->args[0].value->kind != PY_NAME ||
       c->args[0].value->name.len != s->names[0].len ||
       memcmp(c->args[0].value->name.data, s->names[0].data, s->names[0].len) != 0)

@@ -7,7 +7,7 @@ from nvfuser import FusionDefinition, DataType
 
 def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
     T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
-# CHECK: contiguity-entry.py:[[@LINE+1]]:35: error: define_tensor contiguity entries must be True, False or None
+# CHECK: contiguity-entry.py:[[@LINE+1]]:51: error: define_tensor contiguity entries must be True, False or None
     T1 = fd.define_tensor(shape=[-1], contiguity=[1], dtype=DataType.Float)
     fd.add_output(T0)
 

@@ -2,7 +2,7 @@
 # RUN: rm -f %t.mlir
 # RUN: not fuser-translate --import-nvfuser %s -o %t.mlir 2>&1 | FileCheck %s
 # RUN: not test -e %t.mlir
-# CHECK: truncated-call.py:{{[0-9]+}}:{{[0-9]+}}: error: unexpected end of file: unclosed bracket
+# CHECK: truncated-call.py:[[@LINE+6]]:32: error: unexpected end of file: unclosed bracket
 import torch
 from nvfuser import FusionDefinition, DataType
 

@@ -2,7 +2,7 @@
 # RUN: rm -f %t.mlir
 # RUN: not fuser-translate --import-nvfuser %s -o %t.mlir 2>&1 | FileCheck %s
 # RUN: not test -e %t.mlir
-# CHECK: truncated-def.py:{{[0-9]+}}:{{[0-9]+}}: error: unexpected end of file: expected an indented block
+# CHECK: truncated-def.py:[[@LINE+4]]:56: error: unexpected end of file: expected an indented block
 import torch
 from nvfuser import FusionDefinition, DataType
 

@@ -10,5 +10,5 @@ def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
     fd.add_output(T0)
 
 with FusionDefinition() as fd:
-# CHECK: with-wrong-call.py:[[@LINE+1]]:5: error: the 'with' block calls 'a function', but the fusion definition is 'nvfuser_fusion_id0'
+# CHECK: with-wrong-call.py:[[@LINE+1]]:5: error: the 'with' block calls 'other_fusion', but the fusion definition is 'nvfuser_fusion_id0'
     other_fusion(fd)
