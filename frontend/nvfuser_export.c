@@ -418,13 +418,16 @@ static bool export_op(exporter *e, int index) {
     put(o, ", value=%s", name_of(e, mlirOperationGetOperand(op, 1)));
     break;
   case FUSER_KIND_CAT: {
-    MlirValue items[256];
-    int n = cat_chain(e, index, items, 256);
+    int links = 1;
+    while (index - links >= 0 && e->folded[index - links]) links++;
+    MlirValue *items = malloc(sizeof *items * (links + 1));
+    int n = cat_chain(e, index, items, links + 1);
     int64_t dim = 0;
     fuser_get_i64(op, "dim", &dim);
     put(o, "[");
     for (int i = 0; i < n; i++) put(o, "%s%s", i ? ", " : "", name_of(e, items[i]));
     put(o, "], dim=%lld", (long long)dim);
+    free(items);
     break;
   }
   case FUSER_KIND_REDUCTION:
