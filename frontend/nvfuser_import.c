@@ -94,9 +94,8 @@ static bool define_tensor(importer *imp, const py_stmt *s, const py_expr *call) 
   }
   /* contiguity: a list in allocation order, or one bool for every non-broadcast dim */
   const py_expr *c = a[1];
-  if (c->kind == PY_TRUE || c->kind == PY_FALSE || c->kind == PY_NONE) {
-    for (int d = 0; d < rank; d++)
-      contig[rank - 1 - order[d]] = shape[d] == 1 || c->kind == PY_NONE ? -1 : c->kind == PY_TRUE;
+  if (c->kind == PY_TRUE || c->kind == PY_FALSE) {
+    for (int d = 0; d < rank; d++) contig[rank - 1 - order[d]] = shape[d] == 1 ? -1 : c->kind == PY_TRUE;
   } else if (c->kind == PY_LIST || c->kind == PY_TUPLE) {
     if (c->n != rank)
       return imp_error(imp, c->line, c->col, "define_tensor contiguity has %d entries but shape has rank %d", c->n, rank);
