@@ -52,6 +52,11 @@ typedef struct {
   int n_results, cap_results;
   MlirValue *results;
   MlirAttribute *result_attrs;
+  /* an output that is a not yet materialized constant: its binding index
+   * (else -1); materialized after the body, so that where its fuser.scalar
+   * lands does not depend on where add_output stood (the exporter prints
+   * every add_output last) */
+  int *result_consts;
   /* the Python environment of the def body; later bindings shadow earlier */
   int n_bindings, cap_bindings;
   binding *bindings;

@@ -209,13 +209,16 @@ static bool add_output(importer *imp, const py_expr *call) {
   if (!imp_bind_args(imp, call, what, params, 3, 1, a)) return false;
   if (a[1])
     return imp_error(imp, a[1]->line, a[1]->col, "fd.add_output alias_input= (writing into an input's buffer) is not supported");
-  MlirValue v;
-  if (!imp_eval_value(imp, a[0], "fd.add_output output", &v)) return false;
+  MlirValue v = {NULL};
+  int pending = -1;
+  binding *b = a[0]->kind == PY_NAME ? imp_lookup(imp, a[0]->name) : NULL;
+  if (b && b->kind == BIND_CONST && mlirValueIsNull(b->value)) pending = (int)(b - imp->bindings);
+  else if (!imp_eval_value(imp, a[0], "fd.add_output output", &v)) return false;
   MlirAttribute attrs = mlirDictionaryAttrGet(imp->ctx, 0, NULL);
   if (a[2]) {
     int64_t order[FUSER_MAX_RANK];
     int n;
-    if (!fuser_value_is_tensor(v))
+    if (pending >= 0 || !fuser_value_is_tensor(v))
       return imp_error(imp, a[2]->line, a[2]->col, "fd.add_output stride_order= needs a tensor output");
     if (!imp_eval_int_list(imp, a[2], "add_output stride_order", order, FUSER_MAX_RANK, &n)) return false;
     int rank = (int)mlirShapedTypeGetRank(mlirValueGetType(v));
@@ -235,7 +238,9 @@ static bool add_output(importer *imp, const py_expr *call) {
     imp->cap_results = imp->cap_results ? imp->cap_results * 2 : 8;
     imp->results = realloc(imp->results, sizeof *imp->results * imp->cap_results);
     imp->result_attrs = realloc(imp->result_attrs, sizeof *imp->result_attrs * imp->cap_results);
+    imp->result_consts = realloc(imp->result_consts, sizeof *imp->result_consts * imp->cap_results);
   }
+  imp->result_consts[imp->n_results] = pending;
   imp->results[imp->n_results] = v;
   imp->result_attrs[imp->n_results++] = attrs;
   return true;
@@ -293,6 +298,16 @@ static bool fusion_def(importer *imp, const py_stmt *def) {
   imp->fd_name = p->name;
   for (int i = 0; i < def->n_body; i++)
     if (!body_statement(imp, def->body[i])) return false;
+  /* constants that are outputs and were never used by an op */
+  for (int r = 0; r < imp->n_results; r++) {
+    if (imp->result_consts[r] < 0) continue;
+    binding *b = &imp->bindings[imp->result_consts[r]];
+    if (mlirValueIsNull(b->value)) {
+      b->value = imp_scalar(imp, b->loc, b->dtype, b->is_float, b->ival, b->fval, def->line, def->col);
+      if (mlirValueIsNull(b->value)) return false;
+    }
+    imp->results[r] = b->value;
+  }
   return true;
 }
 
@@ -464,6 +479,7 @@ done:
   free(imp.arg_attrs);
   free(imp.results);
   free(imp.result_attrs);
+  free(imp.result_consts);
   free(imp.bindings);
   py_arena_destroy(imp.arena);
   return module;
