@@ -163,9 +163,12 @@ static bool broadcast_in_dim(op_call *c) {
   if (!imp_eval_int_list(c->imp, a[2], "broadcast_in_dim broadcast_dims", bd, FUSER_MAX_RANK, &n)) return false;
   int src[FUSER_MAX_RANK];
   for (int i = 0; i < FUSER_MAX_RANK; i++) src[i] = -1;
-  /* output dim bd[i] comes from input dim i (only dims the input has) */
+  /* output dim bd[i] comes from input dim i */
   int in_rank = rank_of(c->operands[0]);
-  for (int i = 0; i < n && i < in_rank; i++)
+  if (n != in_rank)
+    return imp_error(c->imp, c->call->line, c->call->col, "%s: broadcast_dims has %d entries for an input of rank %d",
+                     c->what, n, in_rank);
+  for (int i = 0; i < n; i++)
     if (bd[i] >= 0 && bd[i] < FUSER_MAX_RANK) src[bd[i]] = i;
   add_attr(c, "broadcast_dims", mlirDenseI64ArrayGet(c->imp->ctx, n, bd));
   return target_shape(c, a[1], "shape", src) && finish(c);

@@ -1,7 +1,7 @@
 # Error: broadcast_dims longer than the input's rank, with a -1 extent that
 # would be read from the (missing) input dim 2. The importer once read that
-# extent out of bounds (inside libMLIR, so no sanitizer saw it); it now only
-# maps dims the input has and the rank mismatch is reported.
+# extent out of bounds (inside libMLIR, so no sanitizer saw it); the rank
+# mismatch is now reported before any extent is read.
 # RUN: rm -f %t.mlir
 # RUN: not fuser-translate --import-nvfuser %s -o %t.mlir 2>&1 | FileCheck %s
 # RUN: not test -e %t.mlir
