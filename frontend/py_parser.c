@@ -324,9 +324,11 @@ static py_expr *parse_expr(parser *p) {
     if (!operand) return NULL;
     e = new_expr(p, PY_NEG, t);
     e->base = operand;
-  } else if (is_op(t, "+") || is_op(t, "~") || is_name(t, "not") || is_name(t, "lambda") ||
-             is_name(t, "await") || is_name(t, "yield")) {
+  } else if (is_op(t, "+") || is_op(t, "~") || is_name(t, "not")) {
     fail_at(p, t->line, t->col, "unsupported Python: unary operator '%.*s'", (int)t->text.len, t->text.data);
+    return NULL;
+  } else if (is_name(t, "lambda") || is_name(t, "await") || is_name(t, "yield")) {
+    fail_at(p, t->line, t->col, "unsupported Python: '%.*s' expression", (int)t->text.len, t->text.data);
     return NULL;
   } else {
     e = parse_postfix(p);

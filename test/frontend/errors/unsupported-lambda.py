@@ -7,7 +7,7 @@ from nvfuser import FusionDefinition, DataType
 
 def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
     T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
-# CHECK: unsupported-lambda.py:[[@LINE+1]]:10: error: unsupported Python: unary operator 'lambda'
+# CHECK: unsupported-lambda.py:[[@LINE+1]]:10: error: unsupported Python: 'lambda' expression
     T1 = lambda: T0
     fd.add_output(T1)
 
