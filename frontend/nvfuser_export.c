@@ -141,8 +141,11 @@ static named_value *find_name(exporter *e, const char *name) {
   return NULL;
 }
 
+/* A Python identifier that the script's own names cannot shadow (the def
+ * name and every value name avoid these; the importer rejects them as def
+ * names too). */
 static bool is_identifier(MlirStringRef s) {
-  if (s.length == 0 || s.length >= 48) return false;
+  if (s.length == 0) return false;
   for (size_t i = 0; i < s.length; i++) {
     char c = s.data[i];
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i > 0 && c >= '0' && c <= '9');
@@ -184,7 +187,7 @@ static const char *name_value(exporter *e, MlirValue v, MlirLocation loc, int re
   nv->value = v;
   nv->last_use = last_use(e, v);
   MlirStringRef rec;
-  bool have = recorded_name(loc, result_index, &rec) && is_identifier(rec) &&
+  bool have = recorded_name(loc, result_index, &rec) && rec.length < sizeof nv->name && is_identifier(rec) &&
               !(strlen(e->def_name) == rec.length && memcmp(e->def_name, rec.data, rec.length) == 0);
   if (have) {
     snprintf(nv->name, sizeof nv->name, "%.*s", (int)rec.length, rec.data);
@@ -574,14 +577,24 @@ static MlirOperation find_fusion(exporter *e, MlirOperation op) {
   return found;
 }
 
+static bool export_body(exporter *e, MlirOperation func, const char *def_name);
+
 static bool export_func(exporter *e, MlirOperation func) {
   MlirAttribute sym = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
   MlirStringRef fname = mlirStringAttrGetValue(sym);
-  char def_name[128];
-  snprintf(def_name, sizeof def_name, "%.*s", (int)(fname.length > 100 ? 100 : fname.length), fname.data);
-  if (!is_identifier(mlirStringRefCreateFromCString(def_name)))
-    return exp_error(e, mlirOperationGetLocation(func), "fusion name '%s' is not a Python identifier", def_name);
+  if (!is_identifier(fname))
+    return exp_error(e, mlirOperationGetLocation(func), "fusion name '%.*s' is not a Python identifier the script can use",
+                     (int)(fname.length > 200 ? 200 : fname.length), fname.data);
+  char *def_name = malloc(fname.length + 1);
+  memcpy(def_name, fname.data, fname.length);
+  def_name[fname.length] = 0;
   e->def_name = def_name;
+  bool ok = export_body(e, func, def_name);
+  free(def_name);
+  return ok;
+}
+
+static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   if (mlirBlockIsNull(body)) return exp_error(e, mlirOperationGetLocation(func), "cannot export a fusion without a body");
   MlirOperation ret = mlirBlockGetTerminator(body);

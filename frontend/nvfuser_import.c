@@ -295,6 +295,12 @@ static bool fusion_def(importer *imp, const py_stmt *def) {
     return imp_error(imp, p->annotation->line, p->annotation->col, "parameter annotation must be FusionDefinition");
   if (def->value && def->value->kind != PY_NONE)
     return imp_error(imp, def->value->line, def->value->col, "the fusion definition's return annotation must be None");
+  /* names the script itself needs at module level cannot name the fusion */
+  static const char *const taken[] = {"fd", "torch", "nvfuser", "FusionDefinition", "DataType", "inputs", "float"};
+  for (size_t i = 0; i < sizeof taken / sizeof *taken; i++)
+    if (py_str_eq(def->name, taken[i]))
+      return imp_error(imp, def->line, def->col, "the fusion definition cannot be named '%s' (the script needs that name)",
+                       taken[i]);
   imp->fd_name = p->name;
   for (int i = 0; i < def->n_body; i++)
     if (!body_statement(imp, def->body[i])) return false;
