@@ -6,6 +6,7 @@
  * kind, dtype, rank, static extents, and that the strided view fits its
  * storage. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -237,6 +238,11 @@ static bool scalar_input(importer *imp, const py_expr *e, int argno, MlirType ar
   MlirAttribute v;
   if (fuser_dtype_is_float(dt)) v = mlirFloatAttrDoubleGet(imp->ctx, arg, f);
   else if (is_float) return imp_error(imp, e->line, e->col, "inputs: entry %d is a float but fusion input %d is %s", argno, argno, fuser_dtype_mlir_name(dt));
+  else if (dt == FUSER_DTYPE_I1 && !is_bool && i != 0 && i != 1)
+    return imp_error(imp, e->line, e->col, "inputs: entry %d is %lld but fusion input %d is a Bool", argno, (long long)i, argno);
+  else if (dt == FUSER_DTYPE_I32 && (i < INT32_MIN || i > INT32_MAX))
+    return imp_error(imp, e->line, e->col, "inputs: entry %d is %lld, out of range for fusion input %d (i32)", argno,
+                     (long long)i, argno);
   else if (dt == FUSER_DTYPE_I1) v = mlirBoolAttrGet(imp->ctx, i != 0);
   else v = mlirIntegerAttrGet(arg, i);
   MlirNamedAttribute a = imp_named(imp, "value", v);
