@@ -1,6 +1,7 @@
 /* fuser-opt: the fuser pass driver, with mlir-opt's conventions.
  *
  *   fuser-opt [options] [input]        input: a .mlir file, or '-' (stdin)
+ *                                      or an nvFuser script (.py), imported first
  *
  * Every input is parsed, checked by the C verifier (fuser-verify), run
  * through --pass-pipeline (fuser and upstream passes mixed in one pass
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "frontend/nvfuser_import.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"
 #include "passes/report.h"
@@ -21,7 +23,7 @@ typedef struct {
 } options;
 
 static void usage(FILE *f) {
-  fputs("usage: fuser-opt [options] [input.mlir|-]\n"
+  fputs("usage: fuser-opt [options] [input.mlir|script.py|-]\n"
         "  --pass-pipeline=<text>      builtin.module(...) of fuser and upstream passes\n"
         "  -o <file>                   output file (default stdout)\n"
         "  --split-input-file          process each '// -----' chunk separately\n"
@@ -102,9 +104,17 @@ static MlirPassManager make_pass_manager(MlirContext ctx, const options *o) {
 }
 
 /* Parses, verifies and transforms one chunk. Returns true on success. */
+static bool is_script(const char *path) {
+  size_t n = strlen(path);
+  return n > 3 && strcmp(path + n - 3, ".py") == 0;
+}
+
 static bool process_chunk(MlirContext ctx, const options *o, const fuser_chunk *chunk, fuser_diag_state *diag,
                           FILE *out) {
-  MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(chunk->text));
+  /* an nvFuser script is imported (and verified) instead of parsed */
+  MlirModule module = is_script(o->input)
+                          ? fuser_import_nvfuser(ctx, chunk->text, strlen(chunk->text), diag->path)
+                          : mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(chunk->text));
   if (mlirModuleIsNull(module)) return false;
   MlirOperation op = mlirModuleGetOperation(module);
   bool ok = fuser_verify(op) == 0;
@@ -163,7 +173,7 @@ int main(int argc, char **argv) {
                            .collect = o.verify_diagnostics};
   fuser_diag_attach(ctx, &diag);
   fuser_chunk *chunks;
-  int n = fuser_split_input(text, o.split, &chunks);
+  int n = fuser_split_input(text, o.split && !is_script(o.input), &chunks);
   bool all_ok = true;
   for (int i = 0; i < n; i++) {
     if (i > 0 && !o.verify_diagnostics) fputs("// -----\n", out);
