@@ -18,7 +18,7 @@ static MlirContext test_ctx;
 
 /* Parses `text` (a module with one fusion) and runs it. The module stays
  * alive in *module for the caller to destroy (outputs do not need it). */
-static fuser_ref_status run_text(const char *text, const fuser_ref_value *args, int nargs, bool f64,
+static inline fuser_ref_status run_text(const char *text, const fuser_ref_value *args, int nargs, bool f64,
                                  fuser_ref_outputs *out, fuser_ref_error *err) {
   MlirModule m = mlirModuleCreateParse(test_ctx, mlirStringRefCreateFromCString(text));
   if (mlirModuleIsNull(m)) {
@@ -36,7 +36,7 @@ static fuser_ref_status run_text(const char *text, const fuser_ref_value *args, 
 }
 
 /* A fusion with the given signature and body (which ends in `return`). */
-static fuser_ref_status run_fusion(const char *args_sig, const char *results_sig, const char *body,
+static inline fuser_ref_status run_fusion(const char *args_sig, const char *results_sig, const char *body,
                                    const fuser_ref_value *args, int nargs, bool f64, fuser_ref_outputs *out,
                                    fuser_ref_error *err) {
   char text[8192];
@@ -45,22 +45,22 @@ static fuser_ref_status run_fusion(const char *args_sig, const char *results_sig
   return run_text(text, args, nargs, f64, out, err);
 }
 
-static DLTensor *make_tensor(fuser_dtype dt, int rank, const int64_t *sizes, const double *values) {
+static inline DLTensor *make_tensor(fuser_dtype dt, int rank, const int64_t *sizes, const double *values) {
   DLTensor *t = fuser_ref_tensor_alloc(dt, rank, sizes);
   int64_t n = fuser_ref_tensor_numel(t);
   for (int64_t i = 0; i < n; i++) ref_put_f64(t->data, dt, i, values[i]);
   return t;
 }
 
-static fuser_ref_value tensor_arg(DLTensor *t) {
+static inline fuser_ref_value tensor_arg(DLTensor *t) {
   return (fuser_ref_value){.is_tensor = true, .tensor = t, .dtype = fuser_ref_dtype_from_dl(t->dtype)};
 }
 
-static fuser_ref_value scalar_arg(fuser_dtype dt, double v) {
+static inline fuser_ref_value scalar_arg(fuser_dtype dt, double v) {
   return (fuser_ref_value){.dtype = dt, .f = v, .i = (int64_t)v};
 }
 
-static bool same_value(double got, double want, double ulps) {
+static inline bool same_value(double got, double want, double ulps) {
   if (isnan(want)) return isnan(got);
   if (got == want) return ulps > 0 || signbit(got) == signbit(want);
   if (ulps <= 0 || isinf(want)) return false;
@@ -70,7 +70,7 @@ static bool same_value(double got, double want, double ulps) {
 
 /* Checks every element of t (row-major) against want[]. */
 #define CHECK_VALUES(t, want, n, ulps) check_values(__FILE__, __LINE__, t, want, n, ulps)
-static void check_values(const char *file, int line, const DLTensor *t, const double *want, int64_t n, double ulps) {
+static inline void check_values(const char *file, int line, const DLTensor *t, const double *want, int64_t n, double ulps) {
   if (!t) {
     unit_failed++;
     fprintf(stderr, "%s:%d: no tensor\n", file, line);

@@ -8,7 +8,9 @@
  * mode so far, and each mode is one `run_<mode>` function beside
  * run_cpu. For each output it prints the dtype, shape, strides, a checksum
  * (sum in double and FNV-1a of the bytes) and the first values; --save
- * writes NumPy .npy files. */
+ * writes the outputs and the inputs as NumPy .npy files, so that anyone can
+ * rerun the fusion elsewhere (PyTorch: scripts/compare_torch.py) on the same
+ * data. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +38,8 @@ static void usage(FILE *f) {
         "  --cpu          run on the CPU reference evaluator\n"
         "  --seed N       seed of the input generator (default 0)\n"
         "  --f64          float64 mode: every op in double, casts still round\n"
-        "  --save DIR     write each output as DIR/out<i>.npy (NumPy format 1.0)\n"
+        "  --save DIR     write each output as DIR/out<i>.npy and each input as\n"
+        "                 DIR/in<i>.npy (NumPy format 1.0; bf16 as float32)\n"
         "  --first N      print the first N values of each output (default 8)\n",
         f);
 }
@@ -149,6 +152,28 @@ static bool func_name(MlirOperation func, char *buf, size_t cap) {
   return true;
 }
 
+/* DIR/<stem><i>.npy, or DIR/<fusion>_<stem><i>.npy when the input holds
+ * several fusions. */
+static void npy_path(char *buf, size_t cap, const options *o, const char *fusion, int nfusions, const char *stem,
+                     int i) {
+  if (nfusions > 1) snprintf(buf, cap, "%s/%s_%s%d.npy", o->save_dir, fusion, stem, i);
+  else snprintf(buf, cap, "%s/%s%d.npy", o->save_dir, stem, i);
+}
+
+static bool save_inputs(const options *o, const fuser_ref_inputs *in, const char *fusion, int nfusions) {
+  char path[4096];
+  for (int i = 0; i < in->count; i++) {
+    if (!in->values[i].is_tensor) continue;
+    npy_path(path, sizeof path, o, fusion, nfusions, "in", i);
+    fuser_ref_error err;
+    if (fuser_ref_save_npy(in->values[i].tensor, path, &err) != FUSER_REF_OK) {
+      report_error(&err);
+      return false;
+    }
+  }
+  return true;
+}
+
 static bool run_cpu(const options *o, MlirOperation func, int nfusions) {
   char name[256], path[4096];
   func_name(func, name, sizeof name);
@@ -164,11 +189,9 @@ static bool run_cpu(const options *o, MlirOperation func, int nfusions) {
   fuser_ref_outputs outs;
   bool ran = fuser_ref_run(func, inputs.values, inputs.count, &ropt, &outs, &err) == FUSER_REF_OK, ok = ran;
   if (!ran) report_error(&err);
+  if (ok && o->save_dir) ok = save_inputs(o, &inputs, name, nfusions);
   for (int i = 0; ok && i < outs.count; i++) {
-    if (o->save_dir) {
-      if (nfusions > 1) snprintf(path, sizeof path, "%s/%s_out%d.npy", o->save_dir, name, i);
-      else snprintf(path, sizeof path, "%s/out%d.npy", o->save_dir, i);
-    }
+    if (o->save_dir) npy_path(path, sizeof path, o, name, nfusions, "out", i);
     ok = print_output(o, i, &outs.values[i], o->save_dir && outs.values[i].is_tensor ? path : NULL);
   }
   if (ran) fuser_ref_outputs_free(&outs);
