@@ -4,9 +4,19 @@
 #include <string.h>
 
 extern const fuser_pass_info fuser_verify_pass;
+extern const fuser_pass_info fuser_alias_meta_ops_pass;
+extern const fuser_pass_info fuser_allocation_order_pass;
+extern const fuser_pass_info fuser_segment_pass;
+extern const fuser_pass_info fuser_remove_empty_pass;
+extern const fuser_pass_info fuser_report_pass;
 
 static const fuser_pass_info *const registry[] = {
     &fuser_verify_pass,
+    &fuser_remove_empty_pass,
+    &fuser_alias_meta_ops_pass,
+    &fuser_allocation_order_pass,
+    &fuser_segment_pass,
+    &fuser_report_pass,
 };
 
 int fuser_pass_count(void) { return (int)(sizeof registry / sizeof registry[0]); }
