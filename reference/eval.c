@@ -79,7 +79,9 @@ static ref_op_fn handler_of(fuser_op_id id) {
   case FUSER_KIND_BINARY:
   case FUSER_KIND_TERNARY: return ref_eval_elementwise;
   case FUSER_KIND_SHAPED:
-  case FUSER_KIND_META: return ref_eval_view;
+  case FUSER_KIND_META:
+  case FUSER_KIND_VIEW: return ref_eval_view;
+  case FUSER_KIND_QUERY: return ref_eval_query;
   case FUSER_KIND_PAD: return ref_eval_pad;
   case FUSER_KIND_CAT: return ref_eval_cat;
   case FUSER_KIND_REDUCTION:
@@ -145,7 +147,7 @@ static void map_free(value_map *m) {
 
 /* ---- arguments ------------------------------------------------------------- */
 
-static bool bind_argument(ref_ctx *c, value_map *m, MlirValue arg, int i, const fuser_ref_value *v) {
+static bool bind_argument(ref_ctx *c, MlirValue arg, int i, const fuser_ref_value *v, ref_tensor *out) {
   ref_type want;
   if (!ref_type_of(c, mlirValueGetType(arg), &want)) return false;
   ref_tensor t;
@@ -182,10 +184,7 @@ static bool bind_argument(ref_ctx *c, value_map *m, MlirValue arg, int i, const 
                       fuser_dtype_mlir_name(v->dtype), fuser_dtype_mlir_name(want.dtype));
     if (!ref_make_scalar(c, ref_storage_dtype(c, want.dtype), v->f, v->i, &t)) return false;
   }
-  if (!map_put(m, arg, t)) {
-    ref_release(&t);
-    return ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
-  }
+  *out = t;
   return true;
 }
 
@@ -258,22 +257,58 @@ static bool check_result(ref_ctx *c, int i, const ref_tensor *t) {
   return true;
 }
 
-static bool run_op(ref_ctx *c, value_map *m, MlirOperation op) {
+static bool run_body(ref_ctx *c, MlirOperation func, const ref_tensor *args, int nargs, ref_tensor *results,
+                     int *nresults, int depth);
+
+/* func.call of a function of the same module (the kernels fuser-segment
+ * outlines): its body runs on the operands, its results bind to the call's. */
+static bool run_call(ref_ctx *c, value_map *m, MlirOperation op, const ref_tensor *operands, int n, int depth) {
+  MlirAttribute callee = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee"));
+  MlirOperation module = mlirOperationGetParentOperation(mlirOperationGetParentOperation(op));
+  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee) || mlirOperationIsNull(module))
+    return ref_fail(c, FUSER_REF_ERR_FUSION, "func.call without a callee in this module");
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  MlirOperation fn = mlirSymbolTableIsNull(table) ? (MlirOperation){NULL} : mlirSymbolTableLookup(table, name);
+  if (!mlirSymbolTableIsNull(table)) mlirSymbolTableDestroy(table);
+  if (mlirOperationIsNull(fn) || !is_named(fn, "func.func"))
+    return ref_fail(c, FUSER_REF_ERR_FUSION, "func.call of '%.*s', which is not a function of this module",
+                    (int)name.length, name.data);
+  if (depth >= 16) return ref_fail(c, FUSER_REF_ERR_FUSION, "calls nested more than 16 deep");
+  ref_tensor results[16];
+  int nres = 0;
+  MlirOperation call = op;
+  if (!run_body(c, fn, operands, n, results, &nres, depth + 1)) return false;
+  c->op = call;
+  bool ok = nres == mlirOperationGetNumResults(call);
+  if (!ok) ref_fail(c, FUSER_REF_ERR_FUSION, "the callee returns %d values, the call has %d", nres,
+                    (int)mlirOperationGetNumResults(call));
+  for (int k = 0; k < nres; k++) {
+    if (ok && !map_put(m, mlirOperationGetResult(call, k), results[k])) ok = ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
+    else if (!ok) ref_release(&results[k]);
+  }
+  return ok;
+}
+
+static bool run_op(ref_ctx *c, value_map *m, MlirOperation op, int depth) {
   c->op = op;
   fuser_op_id id = fuser_op_id_of(op);
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  bool call = is_named(op, "func.call");
   ref_op_fn fn = id == FUSER_OP_NONE ? NULL : handler_of(id);
-  if (!fn)
+  if (!fn && !call)
     return ref_fail(c, FUSER_REF_ERR_UNSUPPORTED, "the reference evaluator does not know the op '%.*s'",
                     (int)name.length, name.data);
   int n = (int)mlirOperationGetNumOperands(op), nres = (int)mlirOperationGetNumResults(op);
-  if (n > 16 || nres > 2 || nres < 1) return ref_fail(c, FUSER_REF_ERR_FUSION, "op has %d operands and %d results", n, nres);
+  if (n > 16 || nres > (call ? 16 : 2) || (nres < 1 && !call))
+    return ref_fail(c, FUSER_REF_ERR_FUSION, "op has %d operands and %d results", n, nres);
   ref_tensor operands[16], results[2];
   for (int k = 0; k < n; k++) {
     const ref_tensor *t = map_get(m, mlirOperationGetOperand(op, k));
     if (!t) return ref_fail(c, FUSER_REF_ERR_FUSION, "operand #%d is not defined before its use", k);
     operands[k] = *t;
   }
+  if (call) return run_call(c, m, op, operands, n, depth);
   memset(results, 0, sizeof results);
   if (!fn(c, operands, n, results)) return false;
   bool ok = true;
@@ -282,6 +317,58 @@ static bool run_op(ref_ctx *c, value_map *m, MlirOperation op) {
     if (ok && !map_put(m, mlirOperationGetResult(op, k), results[k])) ok = ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
     else if (!ok) ref_release(&results[k]);
   }
+  return ok;
+}
+
+/* Runs a function's body on already-bound arguments (borrowed) and returns
+ * the values of its func.return (new references, at most 16). */
+static bool run_body(ref_ctx *c, MlirOperation func, const ref_tensor *args, int nargs, ref_tensor *results,
+                     int *nresults, int depth) {
+  c->op = func;
+  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (mlirBlockIsNull(block)) return ref_fail(c, FUSER_REF_ERR_FUSION, "the function has no body");
+  if (mlirBlockGetNumArguments(block) != nargs)
+    return ref_fail(c, FUSER_REF_ERR_FUSION, "the function takes %d arguments, %d given", (int)mlirBlockGetNumArguments(block), nargs);
+  value_map m = {calloc(64, sizeof(slot)), 64, 0};
+  if (!m.slots) return ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
+  bool ok = true;
+  for (int i = 0; ok && i < nargs; i++) {
+    ref_tensor t = args[i];
+    ref_retain(&t);
+    if (!map_put(&m, mlirBlockGetArgument(block, i), t)) {
+      ref_release(&t);
+      ok = ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
+    }
+  }
+  MlirOperation ret = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); ok && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (is_named(op, "func.return")) {
+      ret = op;
+      break;
+    }
+    ok = run_op(c, &m, op, depth);
+  }
+  if (ok && mlirOperationIsNull(ret)) ok = ref_fail(c, FUSER_REF_ERR_FUSION, "the function has no func.return");
+  *nresults = 0;
+  if (ok) {
+    c->op = ret;
+    int nout = (int)mlirOperationGetNumOperands(ret);
+    if (nout > 16) ok = ref_fail(c, FUSER_REF_ERR_FUSION, "more than 16 results");
+    for (int i = 0; ok && i < nout; i++) {
+      const ref_tensor *t = map_get(&m, mlirOperationGetOperand(ret, i));
+      if (!t) {
+        ok = ref_fail(c, FUSER_REF_ERR_FUSION, "returned value #%d is undefined", i);
+        break;
+      }
+      results[i] = *t;
+      ref_retain(&results[i]);
+      *nresults = i + 1;
+    }
+    if (!ok)
+      for (int i = 0; i < *nresults; i++) ref_release(&results[i]);
+  }
+  map_free(&m);
   return ok;
 }
 
@@ -301,48 +388,37 @@ fuser_ref_status fuser_ref_run(MlirOperation func, const fuser_ref_value *args, 
     ref_fail(&c, FUSER_REF_ERR_FUSION, "not a fusion (a func.func with the fuser.fusion attribute)");
     return err->status;
   }
-  MlirRegion body = mlirOperationGetRegion(func, 0);
-  MlirBlock block = mlirRegionGetFirstBlock(body);
+  c.op = func;
+  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   if (mlirBlockIsNull(block)) {
-    c.op = func;
     ref_fail(&c, FUSER_REF_ERR_FUSION, "the fusion has no body");
     return err->status;
   }
-  value_map m = {calloc(64, sizeof(slot)), 64, 0};
-  if (!m.slots) {
-    ref_fail(&c, FUSER_REF_ERR_MEMORY, "out of memory");
+  int nparams = (int)mlirBlockGetNumArguments(block);
+  if (nargs != nparams) {
+    ref_fail(&c, FUSER_REF_ERR_INPUT, "the fusion takes %d arguments, %d given", nparams, nargs);
     return err->status;
   }
-  bool ok = true;
-  int nparams = (int)mlirBlockGetNumArguments(block);
-  c.op = func;
-  if (nargs != nparams)
-    ok = ref_fail(&c, FUSER_REF_ERR_INPUT, "the fusion takes %d arguments, %d given", nparams, nargs);
-  for (int i = 0; ok && i < nparams; i++) ok = bind_argument(&c, &m, mlirBlockGetArgument(block, i), i, &args[i]);
-  MlirOperation ret = {NULL};
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); ok && !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (is_named(op, "func.return")) {
-      ret = op;
-      break;
-    }
-    ok = run_op(&c, &m, op);
-  }
-  if (ok && mlirOperationIsNull(ret)) ok = ref_fail(&c, FUSER_REF_ERR_FUSION, "the fusion has no func.return");
+  ref_tensor *bound = calloc((size_t)(nparams ? nparams : 1), sizeof *bound), results[16];
+  bool ok = bound != NULL;
+  if (!ok) ref_fail(&c, FUSER_REF_ERR_MEMORY, "out of memory");
+  int nbound = 0, nres = 0;
+  for (; ok && nbound < nparams; nbound++)
+    ok = bind_argument(&c, mlirBlockGetArgument(block, nbound), nbound, &args[nbound], &bound[nbound]);
+  if (ok) ok = run_body(&c, func, bound, nparams, results, &nres, 0);
+  for (int i = 0; i < nbound; i++) ref_release(&bound[i]);
+  free(bound);
   if (ok) {
+    MlirOperation ret = mlirBlockGetTerminator(block);
     c.op = ret;
-    int nout = (int)mlirOperationGetNumOperands(ret);
-    out->values = calloc((size_t)(nout ? nout : 1), sizeof *out->values);
+    out->values = calloc((size_t)(nres ? nres : 1), sizeof *out->values);
     if (!out->values) ok = ref_fail(&c, FUSER_REF_ERR_MEMORY, "out of memory");
-    for (int i = 0; ok && i < nout; i++) {
-      MlirValue v = mlirOperationGetOperand(ret, i);
-      const ref_tensor *t = map_get(&m, v);
-      ok = t ? make_output(&c, func, i, t, mlirValueGetType(v), &out->values[i])
-             : ref_fail(&c, FUSER_REF_ERR_FUSION, "returned value #%d is undefined", i);
+    for (int i = 0; ok && i < nres; i++) {
+      ok = make_output(&c, func, i, &results[i], mlirValueGetType(mlirOperationGetOperand(ret, i)), &out->values[i]);
       if (ok) out->count = i + 1;
     }
+    for (int i = 0; i < nres; i++) ref_release(&results[i]);
   }
-  map_free(&m);
   if (!ok) fuser_ref_outputs_free(out);
   return ok ? FUSER_REF_OK : err->status;
 }

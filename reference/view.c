@@ -1,7 +1,9 @@
 /* Meta ops as views: broadcast_in_dim, broadcast, expand, reshape, permute,
- * slice, squeeze, set, segment_set. Each result shares its operand's data
- * with new sizes, strides and offset (broadcast and expanded dims get
- * stride 0); only a reshape of a non-row-major input copies. */
+ * slice, squeeze, set, segment_set, and the passes' explicit strided
+ * `fuser.view`. Each result shares its operand's data with new sizes,
+ * strides and offset (broadcast and expanded dims get stride 0); only a
+ * reshape of a non-row-major input copies. Also the layout queries
+ * fuser.size and fuser.stride. */
 #include <string.h>
 
 #include "reference/ops.h"
@@ -152,6 +154,72 @@ static bool broadcast(ref_ctx *c, const ref_tensor *in, ref_tensor *v) {
   return true;
 }
 
+/* fuser.view: element idx of the result is element
+ *   offset + sum(idx[d] * strides[d])
+ * of the input's memory, counted from the input's first element (its data
+ * pointer plus storage offset), in elements. The dynamic operands give, in
+ * order, a kDynamic offset, the result's `?` sizes and kDynamic strides. */
+static bool strided_view(ref_ctx *c, const ref_tensor *ops, int n, const ref_type *rt, ref_tensor *v) {
+  int64_t offset, strides[FUSER_MAX_RANK + 1];
+  int ns, k = 1;
+  if (!ref_attr_i64(c, "static_offset", &offset) || !ref_attr_i64_array(c, "static_strides", strides, FUSER_MAX_RANK, &ns))
+    return false;
+  if (ns != rt->rank) return ref_fail(c, FUSER_REF_ERR_FUSION, "static_strides has %d entries for rank %d", ns, rt->rank);
+  int64_t dyn = INT64_MIN; /* mlir::ShapedType::kDynamic */
+  if (offset == dyn) {
+    if (k >= n) return ref_fail(c, FUSER_REF_ERR_FUSION, "view: no operand for the dynamic offset");
+    offset = ref_scalar_i64(&ops[k++]);
+  }
+  int64_t sizes[FUSER_MAX_RANK];
+  for (int d = 0; d < rt->rank; d++) {
+    sizes[d] = rt->sizes[d];
+    if (sizes[d] < 0) {
+      if (k >= n) return ref_fail(c, FUSER_REF_ERR_FUSION, "view: no operand for the size of dim %d", d);
+      sizes[d] = ref_scalar_i64(&ops[k++]);
+    }
+  }
+  for (int d = 0; d < rt->rank; d++)
+    if (strides[d] == dyn) {
+      if (k >= n) return ref_fail(c, FUSER_REF_ERR_FUSION, "view: no operand for the stride of dim %d", d);
+      strides[d] = ref_scalar_i64(&ops[k++]);
+    }
+  if (k != n) return ref_fail(c, FUSER_REF_ERR_FUSION, "view has %d operands, its layout uses %d", n, k);
+  /* stay inside the input's memory: [first, last] element of the view within
+   * the span the input itself covers */
+  int64_t lo = 0, hi = 0, in_lo = 0, in_hi = 0, count = 1;
+  for (int d = 0; d < rt->rank; d++) {
+    if (sizes[d] < 0) return ref_fail(c, FUSER_REF_ERR_SHAPE, "view extent %lld is negative", (long long)sizes[d]);
+    count *= sizes[d];
+    if (sizes[d] > 0 && strides[d] < 0) lo += strides[d] * (sizes[d] - 1);
+    else if (sizes[d] > 0) hi += strides[d] * (sizes[d] - 1);
+  }
+  for (int d = 0; d < ops[0].rank; d++)
+    if (ops[0].sizes[d] > 0 && ops[0].strides[d] < 0) in_lo += ops[0].strides[d] * (ops[0].sizes[d] - 1);
+    else if (ops[0].sizes[d] > 0) in_hi += ops[0].strides[d] * (ops[0].sizes[d] - 1);
+  if (count > 0 && (ref_numel(&ops[0]) == 0 || offset + lo < in_lo || offset + hi > in_hi))
+    return ref_fail(c, FUSER_REF_ERR_SHAPE, "view reaches elements [%lld, %lld] outside its input's [%lld, %lld]",
+                    (long long)(offset + lo), (long long)(offset + hi), (long long)in_lo, (long long)in_hi);
+  v->rank = rt->rank;
+  v->offset = ops[0].offset + offset;
+  for (int d = 0; d < rt->rank; d++) v->sizes[d] = sizes[d], v->strides[d] = strides[d];
+  return true;
+}
+
+/* fuser.size / fuser.stride: a tensor's runtime extent / stride (elements)
+ * of dim `dim`, as an i64 scalar. */
+bool ref_eval_query(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
+  fuser_op_id id = fuser_op_id_of(c->op);
+  int64_t dim;
+  if (!ref_attr_i64(c, "dim", &dim)) return false;
+  if (n != 1 || dim < 0 || dim >= ops[0].rank)
+    return ref_fail(c, FUSER_REF_ERR_FUSION, "'%s' of dim %lld of a rank-%d tensor", fuser_op_full_name(id), (long long)dim,
+                    n ? ops[0].rank : 0);
+  if (id != FUSER_OP_size && id != FUSER_OP_stride)
+    return ref_fail(c, FUSER_REF_ERR_UNSUPPORTED, "no query semantics for '%s'", fuser_op_full_name(id));
+  int64_t v = id == FUSER_OP_size ? ops[0].sizes[dim] : ops[0].strides[dim];
+  return ref_make_scalar(c, FUSER_DTYPE_I64, (double)v, v, &res[0]);
+}
+
 bool ref_eval_view(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   fuser_op_id id = fuser_op_id_of(c->op);
   ref_type rt;
@@ -174,6 +242,7 @@ bool ref_eval_view(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   case FUSER_OP_slice: ok = slice(c, in, &v); break;
   case FUSER_OP_squeeze: ok = squeeze(c, in, &v); break;
   case FUSER_OP_broadcast: ok = broadcast(c, in, &v); break;
+  case FUSER_OP_view: ok = strided_view(c, ops, n, &rt, &v); break;
   case FUSER_OP_set:
   case FUSER_OP_segment_set: ok = true; break;
   default: ok = ref_fail(c, FUSER_REF_ERR_UNSUPPORTED, "no view semantics for '%s'", fuser_op_full_name(id)); break;
