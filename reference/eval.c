@@ -97,6 +97,8 @@ static ref_op_fn handler_of(fuser_op_id id) {
 typedef struct {
   const void *key;
   ref_tensor t;
+  bool live;    /* t holds a value (not yet released) */
+  int last_use; /* index of the last op of the body that reads it */
 } slot;
 
 typedef struct {
@@ -117,31 +119,61 @@ static slot *map_find(value_map *m, const void *key) {
     if (m->slots[i].key == key || !m->slots[i].key) return &m->slots[i];
 }
 
-static bool map_put(value_map *m, MlirValue v, ref_tensor t) {
+/* The slot of `key`, made (empty) if new; NULL when out of memory. */
+static slot *map_slot(value_map *m, const void *key) {
   if (2 * (m->used + 1) > m->cap) {
     value_map bigger = {calloc(m->cap * 2, sizeof(slot)), m->cap * 2, 0};
-    if (!bigger.slots) return false;
+    if (!bigger.slots) return NULL;
     for (size_t i = 0; i < m->cap; i++)
       if (m->slots[i].key) *map_find(&bigger, m->slots[i].key) = m->slots[i], bigger.used++;
     free(m->slots);
     *m = bigger;
   }
-  slot *s = map_find(m, v.ptr);
-  if (s->key) ref_release(&s->t);
-  else m->used++;
-  s->key = v.ptr;
+  slot *s = map_find(m, key);
+  if (!s->key) {
+    m->used++;
+    s->key = key;
+    s->last_use = -1;
+  }
+  return s;
+}
+
+static bool map_put(value_map *m, MlirValue v, ref_tensor t) {
+  slot *s = map_slot(m, v.ptr);
+  if (!s) return false;
+  if (s->live) ref_release(&s->t);
   s->t = t;
+  s->live = true;
   return true;
 }
 
 static const ref_tensor *map_get(value_map *m, MlirValue v) {
   slot *s = map_find(m, v.ptr);
-  return s->key ? &s->t : NULL;
+  return s->key && s->live ? &s->t : NULL;
+}
+
+/* Records that op #index reads v; values die after their last reader. */
+static bool map_note_use(value_map *m, MlirValue v, int index) {
+  slot *s = map_slot(m, v.ptr);
+  if (!s) return false;
+  s->last_use = index;
+  return true;
+}
+
+/* Releases the operands of op #index that no later op reads. */
+static void map_release_dead(value_map *m, MlirOperation op, int index) {
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
+    slot *s = map_find(m, mlirOperationGetOperand(op, k).ptr);
+    if (s->key && s->live && s->last_use == index) {
+      ref_release(&s->t);
+      s->live = false;
+    }
+  }
 }
 
 static void map_free(value_map *m) {
   for (size_t i = 0; i < m->cap; i++)
-    if (m->slots[i].key) ref_release(&m->slots[i].t);
+    if (m->slots[i].key && m->slots[i].live) ref_release(&m->slots[i].t);
   free(m->slots);
 }
 
@@ -340,14 +372,22 @@ static bool run_body(ref_ctx *c, MlirOperation func, const ref_tensor *args, int
       ok = ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
     }
   }
-  MlirOperation ret = {NULL};
+  /* big intermediates are freed after their last reader */
+  int index = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); ok && !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
+       op = mlirOperationGetNextInBlock(op), index++)
+    for (intptr_t k = 0; ok && k < mlirOperationGetNumOperands(op); k++)
+      if (!map_note_use(&m, mlirOperationGetOperand(op, k), index)) ok = ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
+  MlirOperation ret = {NULL};
+  index = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); ok && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op), index++) {
     if (is_named(op, "func.return")) {
       ret = op;
       break;
     }
     ok = run_op(c, &m, op, depth);
+    if (ok) map_release_dead(&m, op, index);
   }
   if (ok && mlirOperationIsNull(ret)) ok = ref_fail(c, FUSER_REF_ERR_FUSION, "the function has no func.return");
   *nresults = 0;
