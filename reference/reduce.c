@@ -21,52 +21,66 @@ typedef union {
   int64_t i;
 } acc_t;
 
+/* The input is read once in row-major order; every element is combined into
+ * the accumulator of its output element. For each output element that is
+ * exactly the row-major order of its reduced dims. */
 typedef struct {
-  ref_ctx *c;
   fuser_op_id op;
   ref_domain domain;
-  acc_t acc, mean; /* mean: var_mean's second pass subtracts it */
-  bool second_pass;
-  const ref_tensor *part; /* the reduced dims of one output element */
+  bool second_pass;           /* var_mean: sum of squared deviations from mean[] */
+  const ref_tensor *in;
+  int64_t acc_stride[FUSER_MAX_RANK]; /* accumulator index step per input dim (0: reduced) */
+  acc_t *acc, *mean;
   void *row;
 } red_job;
 
 #define MAXNAN(a, b) (isnan(a) ? (a) : isnan(b) ? (b) : (a) > (b) ? (a) : (b))
 #define MINNAN(a, b) (isnan(a) ? (a) : isnan(b) ? (b) : (a) < (b) ? (a) : (b))
 
-#define ACCUMULATE_FLOAT(T, field)                                   \
-  do {                                                               \
-    const T *x = j->row;                                             \
-    T a = j->acc.field, m = j->mean.field;                           \
-    if (j->second_pass)                                              \
-      for (int64_t k = 0; k < n; k++) a += (x[k] - m) * (x[k] - m);  \
-    else if (j->op == FUSER_OP_prod)                                 \
-      for (int64_t k = 0; k < n; k++) a *= x[k];                     \
-    else if (j->op == FUSER_OP_max)                                  \
-      for (int64_t k = 0; k < n; k++) a = MAXNAN(a, x[k]);           \
-    else if (j->op == FUSER_OP_min)                                  \
-      for (int64_t k = 0; k < n; k++) a = MINNAN(a, x[k]);           \
-    else                                                             \
-      for (int64_t k = 0; k < n; k++) a += x[k];                     \
-    j->acc.field = a;                                                \
+#define ACCUMULATE_FLOAT(T, field)                                                     \
+  do {                                                                                 \
+    const T *x = j->row;                                                               \
+    if (j->second_pass)                                                                \
+      for (int64_t k = 0; k < n; k++) {                                                \
+        acc_t *a = &j->acc[base + k * step];                                           \
+        T dev = x[k] - j->mean[base + k * step].field;                                 \
+        a->field += dev * dev;                                                         \
+      }                                                                                \
+    else if (j->op == FUSER_OP_prod)                                                   \
+      for (int64_t k = 0; k < n; k++) j->acc[base + k * step].field *= x[k];           \
+    else if (j->op == FUSER_OP_max)                                                    \
+      for (int64_t k = 0; k < n; k++) {                                                \
+        acc_t *a = &j->acc[base + k * step];                                           \
+        a->field = MAXNAN(a->field, x[k]);                                             \
+      }                                                                                \
+    else if (j->op == FUSER_OP_min)                                                    \
+      for (int64_t k = 0; k < n; k++) {                                                \
+        acc_t *a = &j->acc[base + k * step];                                           \
+        a->field = MINNAN(a->field, x[k]);                                             \
+      }                                                                                \
+    else                                                                               \
+      for (int64_t k = 0; k < n; k++) j->acc[base + k * step].field += x[k];           \
   } while (0)
 
 static bool accumulate_row(const int64_t *idx, void *user) {
   red_job *j = user;
-  const ref_tensor *t = j->part;
+  const ref_tensor *t = j->in;
   int r = t->rank;
   int64_t n = r ? t->sizes[r - 1] : 1, stride = r ? t->strides[r - 1] : 0;
+  int64_t base = 0, step = r ? j->acc_stride[r - 1] : 0;
+  for (int d = 0; d + 1 < r; d++) base += idx[d] * j->acc_stride[d];
   ref_load_row(t, ref_outer_offset(t, idx), stride, n, j->domain, j->row);
   if (j->domain == REF_F32) ACCUMULATE_FLOAT(float, f);
   else if (j->domain == REF_F64) ACCUMULATE_FLOAT(double, d);
   else {
     const int64_t *x = j->row;
     for (int64_t k = 0; k < n; k++) {
-      uint64_t a = (uint64_t)j->acc.i; /* wrapping arithmetic, as the integer dtypes do */
-      if (j->op == FUSER_OP_prod) j->acc.i = (int64_t)(a * (uint64_t)x[k]);
-      else if (j->op == FUSER_OP_max) j->acc.i = x[k] > j->acc.i ? x[k] : j->acc.i;
-      else if (j->op == FUSER_OP_min) j->acc.i = x[k] < j->acc.i ? x[k] : j->acc.i;
-      else j->acc.i = (int64_t)(a + (uint64_t)x[k]);
+      acc_t *a = &j->acc[base + k * step];
+      uint64_t u = (uint64_t)a->i; /* wrapping arithmetic, as the integer dtypes do */
+      if (j->op == FUSER_OP_prod) a->i = (int64_t)(u * (uint64_t)x[k]);
+      else if (j->op == FUSER_OP_max) a->i = x[k] > a->i ? x[k] : a->i;
+      else if (j->op == FUSER_OP_min) a->i = x[k] < a->i ? x[k] : a->i;
+      else a->i = (int64_t)(u + (uint64_t)x[k]);
     }
   }
   return true;
@@ -85,7 +99,7 @@ static acc_t initial(fuser_op_id op, ref_domain domain, fuser_dtype dt) {
   return a;
 }
 
-/* acc divided by a count, in the domain */
+/* acc divided by a count, in the domain (count 0 gives 0/0 = NaN, as torch) */
 static acc_t divide(acc_t a, ref_domain domain, int64_t count) {
   if (domain == REF_F32) a.f = a.f / (float)count;
   else if (domain == REF_F64) a.d = a.d / (double)count;
@@ -93,8 +107,8 @@ static acc_t divide(acc_t a, ref_domain domain, int64_t count) {
   return a;
 }
 
-static void store_one(ref_tensor *out, int64_t offset, ref_domain domain, acc_t a) {
-  ref_store_row(out, offset, 1, 1, domain, &a);
+static void store_all(ref_tensor *out, ref_domain domain, const acc_t *acc, int64_t n) {
+  for (int64_t o = 0; o < n; o++) ref_store_row(out, o, 1, 1, domain, &acc[o]);
 }
 
 bool ref_eval_reduction(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
@@ -115,22 +129,17 @@ bool ref_eval_reduction(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *re
       return ref_fail(c, FUSER_REF_ERR_FUSION, "reduction dims must be distinct dims of the input");
     reduced[d] = true;
   }
-  /* part: the reduced dims (a view); outer: the kept dims */
-  ref_tensor part = *in, outer = *in;
-  int64_t out_sizes[FUSER_MAX_RANK], count = 1;
-  int np = 0, no = 0, nout = 0;
-  for (int d = 0; d < in->rank; d++) {
-    if (reduced[d]) {
-      part.sizes[np] = in->sizes[d], part.strides[np++] = in->strides[d];
-      count *= in->sizes[d];
-      if (keepdim) out_sizes[nout++] = 1;
-    } else {
-      outer.sizes[no] = in->sizes[d], outer.strides[no++] = in->strides[d];
-      out_sizes[nout++] = in->sizes[d];
-    }
+  int64_t out_sizes[FUSER_MAX_RANK], count = 1, total = 1;
+  int nout = 0;
+  red_job j = {.op = var_mean ? FUSER_OP_sum : id, .domain = ref_domain_of(c, rt.dtype), .in = in};
+  for (int d = in->rank - 1; d >= 0; d--) { /* kept dims, row-major over the output */
+    j.acc_stride[d] = reduced[d] ? 0 : total;
+    if (reduced[d]) count *= in->sizes[d];
+    else total *= in->sizes[d];
   }
-  part.rank = np;
-  outer.rank = no;
+  for (int d = 0; d < in->rank; d++)
+    if (!reduced[d]) out_sizes[nout++] = in->sizes[d];
+    else if (keepdim) out_sizes[nout++] = 1;
   int nres = var_mean ? 2 : 1;
   fuser_dtype store_dt = ref_storage_dtype(c, rt.dtype);
   for (int k = 0; k < nres; k++)
@@ -138,36 +147,32 @@ bool ref_eval_reduction(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *re
       if (k) ref_release(&res[0]);
       return false;
     }
-  int64_t row = np ? part.sizes[np - 1] : 1;
-  red_job j = {.c = c, .op = id, .domain = ref_domain_of(c, rt.dtype), .part = &part};
+  int64_t row = in->rank ? in->sizes[in->rank - 1] : 1;
   j.row = malloc((size_t)(row ? row : 1) * REF_DOMAIN_SIZE);
-  if (!j.row) {
+  j.acc = malloc((size_t)(total ? total : 1) * sizeof(acc_t));
+  j.mean = var_mean ? malloc((size_t)(total ? total : 1) * sizeof(acc_t)) : NULL;
+  if (!j.row || !j.acc || (var_mean && !j.mean)) {
+    free(j.row), free(j.acc), free(j.mean);
     for (int k = 0; k < nres; k++) ref_release(&res[k]);
     return ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
   }
-  int64_t total = ref_numel(&outer), idx[FUSER_MAX_RANK] = {0};
-  for (int64_t o = 0; o < total; o++) {
-    part.offset = in->offset;
-    for (int d = 0; d < no; d++) part.offset += idx[d] * outer.strides[d];
-    j.second_pass = false;
-    j.acc = initial(var_mean ? FUSER_OP_sum : id, j.domain, rt.dtype);
-    ref_for_each_row(np, part.sizes, accumulate_row, &j);
-    if (var_mean) {
-      j.mean = divide(j.acc, j.domain, count);
-      store_one(&res[1], o, j.domain, j.mean);
-      j.second_pass = true;
-      j.acc = initial(FUSER_OP_sum, j.domain, rt.dtype);
-      ref_for_each_row(np, part.sizes, accumulate_row, &j);
-      int64_t dof = count - correction;
-      acc_t var = j.acc;
-      if (j.domain == REF_F32) var.f = var.f / (float)(dof > 0 ? dof : 0);
-      else var.d = var.d / (double)(dof > 0 ? dof : 0);
-      store_one(&res[0], o, j.domain, var);
-    } else {
-      store_one(&res[0], o, j.domain, j.acc);
+  acc_t init = initial(j.op, j.domain, rt.dtype);
+  for (int64_t o = 0; o < total; o++) j.acc[o] = init;
+  ref_for_each_row(in->rank, in->sizes, accumulate_row, &j);
+  if (var_mean) {
+    for (int64_t o = 0; o < total; o++) j.mean[o] = divide(j.acc[o], j.domain, count), j.acc[o] = init;
+    store_all(&res[1], j.domain, j.mean, total);
+    j.second_pass = true;
+    ref_for_each_row(in->rank, in->sizes, accumulate_row, &j);
+    int64_t dof = count - correction > 0 ? count - correction : 0;
+    for (int64_t o = 0; o < total; o++) {
+      if (j.domain == REF_F32) j.acc[o].f = j.acc[o].f / (float)dof;
+      else j.acc[o].d = j.acc[o].d / (double)dof;
     }
-    for (int d = no - 1; d >= 0 && ++idx[d] == outer.sizes[d]; d--) idx[d] = 0;
   }
+  store_all(&res[0], j.domain, j.acc, total);
   free(j.row);
+  free(j.acc);
+  free(j.mean);
   return true;
 }

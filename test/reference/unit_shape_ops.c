@@ -210,6 +210,16 @@ static void test_reductions(void) {
        "return %r : tensor<bf16>",
        tensor_arg(h), ((double[]){258}), 1);
   fuser_ref_tensor_free(h);
+  /* several reduced dims around a kept one: each output adds its elements in
+   * row-major order of (dim 0, dim 2): 2^24 - 2^24 + 1 + 1 = 2 in f32 (in
+   * (dim 2, dim 0) order it would be 2^24 + 1 = 2^24, + ... = 0) */
+  DLTensor *o3 = make_tensor(FUSER_DTYPE_F32, 3, (int64_t[]){2, 2, 2},
+                             (double[]){16777216, -16777216, 1, 1, 1, 1, 1, 1});
+  RUN1("%a: tensor<2x2x2xf32>", "tensor<1x2x1xf32>",
+       "%r = \"fuser.sum\"(%a) {dims = array<i64: 0, 2>, keepdim = true} : (tensor<2x2x2xf32>) -> tensor<1x2x1xf32>\n"
+       "return %r : tensor<1x2x1xf32>",
+       tensor_arg(o3), ((double[]){2, 4}), 2);
+  fuser_ref_tensor_free(o3);
   DLTensor *i = make_tensor(FUSER_DTYPE_I64, 1, &three, (double[]){-4, 9, 2});
   RUN1("%a: tensor<3xi64>", "tensor<i64>",
        "%r = \"fuser.max\"(%a) {dims = array<i64: 0>, keepdim = false} : (tensor<3xi64>) -> tensor<i64>\n"
