@@ -24,7 +24,8 @@ bool ref_eval_scalar(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) 
 
 /* full(fill_value, shape...): every element the fill value, rounded once
  * to the dtype. iota(length, start, step): start + i * step, computed in
- * the dtype's domain (f32 arithmetic for f32). */
+ * the dtype's domain (f32 arithmetic for f32). In float64 mode both still
+ * give values of their dtype's precision, as a cast does. */
 bool ref_eval_factory(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   fuser_op_id id = fuser_op_id_of(c->op);
   ref_type rt;
@@ -35,10 +36,12 @@ bool ref_eval_factory(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res)
     if (!ref_shape_from_operands(c, &rt, ops, 1, n, sizes)) return false;
     for (int d = 0; d < rt.rank; d++)
       if (sizes[d] < 0) return ref_fail(c, FUSER_REF_ERR_SHAPE, "full with negative extent %lld", (long long)sizes[d]);
-    if (!ref_alloc(c, ref_storage_dtype(c, rt.dtype), rt.rank, sizes, &res[0])) return false;
-    if (ref_fill(c, &res[0], &ops[0])) return true;
-    ref_release(&res[0]);
-    return false;
+    ref_tensor value;
+    if (!ref_scalar_as(c, &ops[0], rt.dtype, &value)) return false;
+    bool ok = ref_alloc(c, ref_storage_dtype(c, rt.dtype), rt.rank, sizes, &res[0]);
+    if (ok && !(ok = ref_fill(c, &res[0], &value))) ref_release(&res[0]);
+    ref_release(&value);
+    return ok;
   }
   if (id != FUSER_OP_iota) return ref_fail(c, FUSER_REF_ERR_UNSUPPORTED, "no factory semantics for '%s'", fuser_op_full_name(id));
   if (n != 3 || ops[1].rank || ops[2].rank) return ref_fail(c, FUSER_REF_ERR_FUSION, "iota takes (length, start, step)");
@@ -55,7 +58,10 @@ bool ref_eval_factory(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res)
       int64_t i;
     } v;
     if (dom == REF_F32) v.f = (float)start + (float)k * (float)step;
-    else if (dom == REF_F64) v.d = start + (double)k * step;
+    else if (dom == REF_F64) {
+      v.d = start + (double)k * step;
+      ref_round_row(rt.dtype, &v.d, 1); /* float64 mode: the dtype's precision still */
+    }
     else v.i = (int64_t)((uint64_t)istart + (uint64_t)k * (uint64_t)istep);
     ref_store_row(&res[0], k, 1, 1, dom, &v);
   }

@@ -23,8 +23,15 @@ bool ref_eval_pad(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
     if (sizes[d] < 0)
       return ref_fail(c, FUSER_REF_ERR_SHAPE, "pad widths make dim %d negative (%lld)", d, (long long)sizes[d]);
   }
-  if (!ref_alloc(c, ref_storage_dtype(c, rt.dtype), in->rank, sizes, &res[0])) return false;
-  if (!ref_fill(c, &res[0], &ops[1])) goto fail;
+  ref_tensor value;
+  if (!ref_scalar_as(c, &ops[1], rt.dtype, &value)) return false;
+  if (!ref_alloc(c, ref_storage_dtype(c, rt.dtype), in->rank, sizes, &res[0])) {
+    ref_release(&value);
+    return false;
+  }
+  bool filled = ref_fill(c, &res[0], &value);
+  ref_release(&value);
+  if (!filled) goto fail;
   /* the input's part that survives: input index i lands at i + left */
   ref_tensor src = *in, dst = res[0];
   for (int d = 0; d < in->rank; d++) {

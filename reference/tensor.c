@@ -222,6 +222,13 @@ bool ref_make_scalar(ref_ctx *c, fuser_dtype dt, double f, int64_t i, ref_tensor
   return true;
 }
 
+bool ref_scalar_as(ref_ctx *c, const ref_tensor *value, fuser_dtype dt, ref_tensor *out) {
+  double f = ref_scalar_f64(value);
+  int64_t i = ref_scalar_i64(value);
+  if (fuser_dtype_is_float(dt)) ref_round_row(dt, &f, 1);
+  return ref_make_scalar(c, ref_storage_dtype(c, dt), f, i, out);
+}
+
 bool ref_for_each_row(int rank, const int64_t *sizes, ref_row_visitor visit, void *user) {
   int64_t idx[FUSER_MAX_RANK] = {0};
   for (int d = 0; d < rank; d++)

@@ -77,6 +77,10 @@ void ref_put_f64(void *base, fuser_dtype dt, int64_t i, double v);
 double ref_scalar_f64(const ref_tensor *t);
 int64_t ref_scalar_i64(const ref_tensor *t);
 bool ref_make_scalar(ref_ctx *c, fuser_dtype dt, double f, int64_t i, ref_tensor *out);
+/* The scalar `value` converted to a value of dtype `dt` (rounded to its
+ * precision even in float64 mode, where it is held in double): what a fill
+ * value becomes when it is stored into a tensor of dtype dt. */
+bool ref_scalar_as(ref_ctx *c, const ref_tensor *value, fuser_dtype dt, ref_tensor *out);
 
 /* Visits every row of a `rank`-dim index space (all dims but the last);
  * `idx` holds the current outer index (idx[rank-1] is 0). Returns false as

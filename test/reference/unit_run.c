@@ -136,6 +136,25 @@ static void test_f64_mode(void) {
   }
   fuser_ref_outputs_free(&out);
   fuser_ref_tensor_free(x);
+
+  /* factories and pad values take their dtype's precision in float64 mode
+   * too (1 + 2^-8 is a bf16 tie: 1), the arithmetic on them does not */
+  fuser_ref_value none[1];
+  CHECK_EQ_INT(run_fusion("", "tensor<2xbf16>, tensor<2xf32>, tensor<4xbf16>",
+                          "%v = \"fuser.scalar\"() {value = 1.00390625 : f64} : () -> f64\n"
+                          "%f = \"fuser.full\"(%v) : (f64) -> tensor<2xbf16>\n"
+                          "%c = \"fuser.cast\"(%f) : (tensor<2xbf16>) -> tensor<2xf32>\n"
+                          "%a = \"fuser.add\"(%c, %v) : (tensor<2xf32>, f64) -> tensor<2xf32>\n"
+                          "%p = \"fuser.pad\"(%f, %v) {pad_widths = array<i64: 1, 1>} : (tensor<2xbf16>, f64) -> tensor<4xbf16>\n"
+                          "return %f, %a, %p : tensor<2xbf16>, tensor<2xf32>, tensor<4xbf16>",
+                          none, 0, true, &out, &err),
+               FUSER_REF_OK);
+  if (out.count == 3) {
+    CHECK_VALUES(out.values[0].tensor, ((double[]){1, 1}), 2, 0);
+    CHECK_VALUES(out.values[1].tensor, ((double[]){2.00390625, 2.00390625}), 2, 0);
+    CHECK_VALUES(out.values[2].tensor, ((double[]){1, 1, 1, 1}), 4, 0);
+  }
+  fuser_ref_outputs_free(&out);
 }
 
 /* A result's fuser.stride_order picks its allocation order. */
