@@ -118,20 +118,18 @@ static bool unused(MlirOperation op) {
   return true;
 }
 
+/* One backward sweep: users follow their definitions in a block, so a dead
+ * chain is erased from its end to its start in linear time. */
 void fuser_erase_dead_ops(MlirBlock block) {
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    MlirOperation op = mlirBlockGetFirstOperation(block);
-    while (!mlirOperationIsNull(op)) {
-      MlirOperation next = mlirOperationGetNextInBlock(op);
-      if (erasable(op) && unused(op)) {
-        mlirOperationDestroy(op);
-        changed = true;
-      }
-      op = next;
-    }
+  int n = 0, cap = 64;
+  MlirOperation *ops = malloc(sizeof *ops * cap);
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (n == cap) ops = realloc(ops, sizeof *ops * (cap *= 2));
+    ops[n++] = op;
   }
+  for (int i = n - 1; i >= 0; i--)
+    if (erasable(ops[i]) && unused(ops[i])) mlirOperationDestroy(ops[i]);
+  free(ops);
 }
 
 typedef struct {

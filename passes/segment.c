@@ -61,6 +61,7 @@ typedef struct {
   fuser_dim_graph g;
   fuser_ptr_map role;       /* value -> ROLE_* */
   fuser_ptr_map has_red;    /* value -> 1 when its inline cone has a reduction */
+  fuser_ptr_map cost;       /* value -> compute ops in its inline cone (capped) */
   fuser_ptr_map root_index; /* value -> index in roots */
   fuser_ptr_map position;   /* value -> definition order in the plan (arguments first) */
   intptr_t next_position;
@@ -118,6 +119,10 @@ static void classify(seg_state *st) {
   }
 }
 
+/* A shared value whose inline cone has more compute ops than this is
+ * computed once and materialized rather than recomputed in every kernel. */
+#define EXPENSIVE 8
+
 /* Decides the materialized tensors (roots), in program order. */
 static void find_roots(seg_state *st) {
   for (MlirOperation op = mlirBlockGetFirstOperation(st->body); !mlirOperationIsNull(op);
@@ -127,9 +132,13 @@ static void find_roots(seg_state *st) {
     fuser_op_kind kind = fuser_op_kind_of(id);
     bool reduces = kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN;
     bool red = reduces;
+    intptr_t cost = 1;
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
       MlirValue o = mlirOperationGetOperand(op, i);
       if (role(st, o) != ROLE_COMPUTE || is_root(st, o)) continue;
+      intptr_t c = 0;
+      fuser_ptr_map_get(&st->cost, o.ptr, &c);
+      cost += c;
       bool o_red = fuser_ptr_map_get(&st->has_red, o.ptr, NULL);
       /* A reduction's result consumed at another shape: materialize it. */
       if (o_red && !reduces && is_tensor(o) && !same_shape(o, mlirOperationGetResult(op, 0))) {
@@ -142,9 +151,10 @@ static void find_roots(seg_state *st) {
       add_root(st, mlirOperationGetResult(op, 0), "segment_set materializes a computed tensor");
       red = false;
     }
-    if (red)
-      for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-        fuser_ptr_map_put(&st->has_red, mlirOperationGetResult(op, r).ptr, 1);
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
+      if (red) fuser_ptr_map_put(&st->has_red, mlirOperationGetResult(op, r).ptr, 1);
+      fuser_ptr_map_put(&st->cost, mlirOperationGetResult(op, r).ptr, cost > EXPENSIVE ? EXPENSIVE + 1 : cost);
+    }
   }
   MlirOperation ret = mlirBlockGetTerminator(st->body);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) {
@@ -160,7 +170,15 @@ typedef struct {
   fuser_ptr_map input_index;
   MlirValue *inputs;
   int ninputs, cap;
+  MlirOperation *ops; /* the cone's ops, in discovery order */
+  int nops, ops_cap;
 } kernel_cone;
+
+static void add_cone_op(kernel_cone *k, MlirOperation op) {
+  fuser_ptr_map_put(&k->in_cone, op.ptr, 1);
+  if (k->nops == k->ops_cap) k->ops = realloc(k->ops, sizeof *k->ops * (k->ops_cap = k->ops_cap ? 2 * k->ops_cap : 32));
+  k->ops[k->nops++] = op;
+}
 
 static void add_input(kernel_cone *k, MlirValue v) {
   if (fuser_ptr_map_get(&k->input_index, v.ptr, NULL)) return;
@@ -185,12 +203,12 @@ static void collect_cone(seg_state *st, kernel_cone *k, MlirValue root, int kern
                       st->roots[ri].kernel != kernel;
     if (role(st, v) != ROLE_COMPUTE || other_root) {
       if (!is_constant_scalar(v)) add_input(k, v);
-      else fuser_ptr_map_put(&k->in_cone, mlirOpResultGetOwner(v).ptr, 1);
+      else if (!fuser_ptr_map_get(&k->in_cone, mlirOpResultGetOwner(v).ptr, NULL)) add_cone_op(k, mlirOpResultGetOwner(v));
       continue;
     }
     MlirOperation op = mlirOpResultGetOwner(v);
     if (fuser_ptr_map_get(&k->in_cone, op.ptr, NULL)) continue;
-    fuser_ptr_map_put(&k->in_cone, op.ptr, 1);
+    add_cone_op(k, op);
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
       if (sp == scap) stack = realloc(stack, sizeof *stack * (scap *= 2));
       stack[sp++] = mlirOperationGetOperand(op, i);
@@ -199,35 +217,109 @@ static void collect_cone(seg_state *st, kernel_cone *k, MlirValue root, int kern
   free(stack);
 }
 
-/* Does root b's cone read root a (so they cannot share a kernel)? */
-static bool reads_root(seg_state *st, MlirValue from, MlirValue target) {
-  kernel_cone k = {0};
-  fuser_ptr_map_init(&k.in_cone);
-  fuser_ptr_map_init(&k.input_index);
-  collect_cone(st, &k, from, -2);
-  bool found = fuser_ptr_map_get(&k.input_index, target.ptr, NULL);
-  fuser_ptr_map_free(&k.in_cone);
-  fuser_ptr_map_free(&k.input_index);
-  free(k.inputs);
-  return found;
+static intptr_t position_of(seg_state *st, MlirValue v) {
+  intptr_t p = 0;
+  fuser_ptr_map_get(&st->position, v.ptr, &p);
+  return p;
 }
 
-/* Assigns roots to kernels: a root joins an earlier kernel of the same
- * shape when neither reads the other. */
+/* Walks root `ri`'s cone; a value already in the cone of a root of another
+ * shape (another iteration space, so another kernel) that is expensive to
+ * recompute (a reduction in its cone, or more than EXPENSIVE ops) becomes a
+ * root itself. Returns whether it added roots. */
+static bool claim_cone(seg_state *st, fuser_ptr_map *claimed, int ri) {
+  MlirValue root = st->roots[ri].value;
+  bool added = false;
+  MlirValue *stack = malloc(sizeof *stack * 64);
+  int sp = 0, scap = 64;
+  stack[sp++] = root;
+  while (sp) {
+    MlirValue v = stack[--sp];
+    if (role(st, v) != ROLE_COMPUTE || (!mlirValueEqual(v, root) && is_root(st, v))) continue;
+    intptr_t owner;
+    if (fuser_ptr_map_get(claimed, v.ptr, &owner)) {
+      if (owner == ri || same_shape(st->roots[owner].value, root)) continue;
+      intptr_t cost = 0;
+      fuser_ptr_map_get(&st->cost, v.ptr, &cost);
+      if (fuser_ptr_map_get(&st->has_red, v.ptr, NULL) || cost > EXPENSIVE) {
+        add_root(st, v, "computed once for kernels of different shapes");
+        added = true;
+      }
+      continue;
+    }
+    fuser_ptr_map_put(claimed, v.ptr, ri);
+    MlirOperation op = mlirOpResultGetOwner(v);
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+      if (sp == scap) stack = realloc(stack, sizeof *stack * (scap *= 2));
+      stack[sp++] = mlirOperationGetOperand(op, i);
+    }
+  }
+  free(stack);
+  return added;
+}
+
+/* Materializes expensive values shared by kernels of different shapes,
+ * until no cone shares one (each round cuts cones, so this converges).
+ * Consumers are walked first (roots in reverse program order), so a chain
+ * shared by many reductions is cut at every reduction in one round. */
+static void materialize_shared(seg_state *st) {
+  for (bool again = true; again;) {
+    again = false;
+    fuser_ptr_map claimed;
+    fuser_ptr_map_init(&claimed);
+    int n = st->nroots;
+    int *order = malloc(sizeof *order * (n + 1));
+    for (int i = 0; i < n; i++) order[i] = i;
+    for (int i = 1; i < n; i++)
+      for (int j = i; j > 0 && position_of(st, st->roots[order[j - 1]].value) < position_of(st, st->roots[order[j]].value); j--) {
+        int t = order[j];
+        order[j] = order[j - 1];
+        order[j - 1] = t;
+      }
+    for (int i = 0; i < n; i++) again |= claim_cone(st, &claimed, order[i]);
+    free(order);
+    fuser_ptr_map_free(&claimed);
+  }
+}
+
+/* Assigns roots to kernels. A root's level is one more than the highest
+ * level of the roots its cone reads (0 when it reads none); a root can only
+ * depend on roots of lower levels, so roots of the same shape and level are
+ * independent and share a kernel. One cone walk per root: linear in the
+ * size of the cones. */
 static void group_roots(seg_state *st) {
-  for (int i = 0; i < st->nroots; i++) {
+  int n = st->nroots;
+  int *order = malloc(sizeof *order * (n + 1)), *level = calloc(n + 1, sizeof *level);
+  for (int i = 0; i < n; i++) order[i] = i;
+  for (int i = 1; i < n; i++) /* program order: inputs of a root come first */
+    for (int j = i; j > 0 && position_of(st, st->roots[order[j - 1]].value) > position_of(st, st->roots[order[j]].value); j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  for (int oi = 0; oi < n; oi++) {
+    int i = order[oi];
+    kernel_cone k = {0};
+    fuser_ptr_map_init(&k.in_cone);
+    fuser_ptr_map_init(&k.input_index);
+    collect_cone(st, &k, st->roots[i].value, -2);
+    for (int in = 0; in < k.ninputs; in++) {
+      intptr_t ri;
+      if (fuser_ptr_map_get(&st->root_index, k.inputs[in].ptr, &ri) && level[ri] + 1 > level[i]) level[i] = level[ri] + 1;
+    }
+    fuser_ptr_map_free(&k.in_cone);
+    fuser_ptr_map_free(&k.input_index);
+    free(k.inputs);
+    free(k.ops);
     root_info *r = &st->roots[i];
-    for (int j = 0; j < i && r->kernel < 0; j++) {
-      root_info *o = &st->roots[j];
-      if (!same_shape(o->value, r->value)) continue;
-      bool ok = true;
-      for (int m = 0; m < st->nroots && ok; m++) /* every root already in that kernel */
-        if (st->roots[m].kernel == o->kernel && m != i)
-          ok = !reads_root(st, r->value, st->roots[m].value) && !reads_root(st, st->roots[m].value, r->value);
-      if (ok) r->kernel = o->kernel;
+    for (int oj = 0; oj < oi && r->kernel < 0; oj++) {
+      root_info *o = &st->roots[order[oj]];
+      if (level[order[oj]] == level[i] && same_shape(o->value, r->value)) r->kernel = o->kernel;
     }
     if (r->kernel < 0) r->kernel = st->nkernels++;
   }
+  free(order);
+  free(level);
 }
 
 /* Element strides of a global tensor as the kernel will read it. */
@@ -299,6 +391,23 @@ static void sort_inputs(seg_state *st, kernel_cone *k) {
   free(pos);
 }
 
+/* The cone's ops in program order (by their first result's position). */
+static int by_position(const void *a, const void *b) {
+  intptr_t x = ((const intptr_t *)a)[0], y = ((const intptr_t *)b)[0];
+  return x < y ? -1 : x > y;
+}
+
+static void sort_cone_ops(seg_state *st, kernel_cone *k) {
+  intptr_t *pairs = malloc(sizeof *pairs * 2 * (k->nops + 1));
+  for (int i = 0; i < k->nops; i++) {
+    pairs[2 * i] = position_of(st, mlirOperationGetResult(k->ops[i], 0));
+    pairs[2 * i + 1] = (intptr_t)k->ops[i].ptr;
+  }
+  qsort(pairs, k->nops, 2 * sizeof *pairs, by_position);
+  for (int i = 0; i < k->nops; i++) k->ops[i] = (MlirOperation){(void *)pairs[2 * i + 1]};
+  free(pairs);
+}
+
 /* Builds the kernel function, clones the cone into it, and calls it from
  * the plan. */
 static void outline(seg_state *st, int kernel) {
@@ -339,9 +448,9 @@ static void outline(seg_state *st, int kernel) {
   fuser_ptr_map mapping; /* plan value -> kernel value */
   fuser_ptr_map_init(&mapping);
   for (int i = 0; i < k.ninputs; i++) fuser_ptr_map_put(&mapping, k.inputs[i].ptr, (intptr_t)mlirBlockGetArgument(kbody, i).ptr);
-  for (MlirOperation op = mlirBlockGetFirstOperation(st->body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!fuser_ptr_map_get(&k.in_cone, op.ptr, NULL)) continue;
+  sort_cone_ops(st, &k);
+  for (int oi = 0; oi < k.nops; oi++) {
+    MlirOperation op = k.ops[oi];
     MlirOperation c = mlirOperationClone(op);
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(c); i++) {
       intptr_t mapped;
@@ -410,6 +519,7 @@ static void outline(seg_state *st, int kernel) {
   free(in_locs);
   free(arg_attrs);
   free(k.inputs);
+  free(k.ops);
   fuser_ptr_map_free(&k.in_cone);
   fuser_ptr_map_free(&k.input_index);
 }
@@ -424,17 +534,20 @@ static bool segment_fusion(MlirOperation func, void *ud) {
   fuser_dim_graph_build(&st.g, func);
   fuser_ptr_map_init(&st.role);
   fuser_ptr_map_init(&st.has_red);
+  fuser_ptr_map_init(&st.cost);
   fuser_ptr_map_init(&st.root_index);
   fuser_ptr_map_init(&st.position);
   fuser_ptr_map_init(&st.written);
   classify(&st);
   find_roots(&st);
+  materialize_shared(&st);
   group_roots(&st);
   for (int k = 0; k < st.nkernels; k++) outline(&st, k);
   erase_compute(&st);
   mlirOperationSetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.plan"), mlirUnitAttrGet(st.ctx));
   fuser_ptr_map_free(&st.role);
   fuser_ptr_map_free(&st.has_red);
+  fuser_ptr_map_free(&st.cost);
   fuser_ptr_map_free(&st.root_index);
   fuser_ptr_map_free(&st.position);
   fuser_ptr_map_free(&st.written);

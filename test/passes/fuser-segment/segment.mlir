@@ -161,3 +161,27 @@ func.func @strides(%arg0: tensor<4x8xf32> {fuser.contiguity = array<i64: 0, 1>, 
   %1 = "fuser.add"(%arg0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
 }
+
+// -----
+
+// An expensive value (here more than 8 ops) needed by kernels of different
+// shapes is computed once and materialized, not recomputed in each.
+// CHECK-LABEL: func.func @shared_chain
+// CHECK: %[[X:.*]] = call @shared_chain_k0(%arg0) {fuser.cuts = ["computed once for kernels of different shapes"]}
+// CHECK: %[[R:.*]] = call @shared_chain_k1(%[[X]])
+// CHECK: call @shared_chain_k2(%[[X]], %[[R]]) {fuser.cuts = ["fusion output"]}
+func.func @shared_chain(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {fuser.fusion} {
+  %0 = "fuser.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = "fuser.tanh"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %2 = "fuser.exp"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %3 = "fuser.tanh"(%2) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %4 = "fuser.exp"(%3) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %5 = "fuser.tanh"(%4) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %6 = "fuser.exp"(%5) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %7 = "fuser.tanh"(%6) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %8 = "fuser.exp"(%7) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %9 = "fuser.sum"(%8) {dims = array<i64: 1>, keepdim = false} : (tensor<4x8xf32>) -> tensor<4xf32>
+  %10 = "fuser.broadcast_in_dim"(%9) {broadcast_dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
+  %11 = "fuser.div"(%8, %10) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %11 : tensor<4x8xf32>
+}
