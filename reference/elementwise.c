@@ -160,6 +160,8 @@ static const struct {
 #undef TABLE_ENTRY
 };
 
+bool ref_elementwise_knows(fuser_op_id id) { return id == FUSER_OP_cast || ew_table[id].kernel[0] != NULL; }
+
 /* ---- evaluation ------------------------------------------------------------ */
 
 #define CHUNK 4096

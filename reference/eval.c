@@ -92,6 +92,17 @@ static ref_op_fn handler_of(fuser_op_id id) {
   return NULL;
 }
 
+bool fuser_ref_supports_op(fuser_op_id id) {
+  if (id < 0 || id >= FUSER_OP_COUNT) return false;
+  ref_op_fn fn = handler_of(id);
+  if (fn == ref_eval_elementwise) return ref_elementwise_knows(id);
+  if (fn == ref_eval_view || fn == ref_eval_query) return ref_view_knows(id);
+  if (fn == ref_eval_pad || fn == ref_eval_cat) return ref_resize_knows(id);
+  if (fn == ref_eval_reduction) return ref_reduction_knows(id);
+  if (fn == ref_eval_factory || fn == ref_eval_scalar) return ref_factory_knows(id);
+  return false;
+}
+
 /* ---- SSA values -> tensors (open addressing on the value pointer) -------- */
 
 typedef struct {

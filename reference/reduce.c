@@ -176,3 +176,7 @@ bool ref_eval_reduction(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *re
   free(j.mean);
   return true;
 }
+
+bool ref_reduction_knows(fuser_op_id id) {
+  return id == FUSER_OP_sum || id == FUSER_OP_prod || id == FUSER_OP_max || id == FUSER_OP_min || id == FUSER_OP_var_mean;
+}

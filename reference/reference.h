@@ -83,6 +83,10 @@ fuser_ref_status fuser_ref_run(MlirOperation func, const fuser_ref_value *args, 
 
 void fuser_ref_outputs_free(fuser_ref_outputs *out);
 
+/* Whether the evaluator has semantics for the op (a unit test checks every
+ * op of dialects/ops.def, so a new op cannot be forgotten here). */
+bool fuser_ref_supports_op(fuser_op_id id);
+
 /* ---- inputs -------------------------------------------------------------- */
 
 /* A fusion's inputs made from its `fuser.inputs` attribute with a seeded

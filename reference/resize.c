@@ -79,3 +79,5 @@ bool ref_eval_cat(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   }
   return true;
 }
+
+bool ref_resize_knows(fuser_op_id id) { return id == FUSER_OP_pad || id == FUSER_OP_cat; }

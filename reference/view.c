@@ -205,6 +205,17 @@ static bool strided_view(ref_ctx *c, const ref_tensor *ops, int n, const ref_typ
   return true;
 }
 
+bool ref_view_knows(fuser_op_id id) {
+  switch (id) {
+  case FUSER_OP_broadcast_in_dim: case FUSER_OP_expand: case FUSER_OP_reshape: case FUSER_OP_permute:
+  case FUSER_OP_slice: case FUSER_OP_squeeze: case FUSER_OP_broadcast: case FUSER_OP_view: case FUSER_OP_set:
+  case FUSER_OP_segment_set: case FUSER_OP_size: case FUSER_OP_stride:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /* fuser.size / fuser.stride: a tensor's runtime extent / stride (elements)
  * of dim `dim`, as an i64 scalar. */
 bool ref_eval_query(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {

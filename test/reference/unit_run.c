@@ -319,9 +319,20 @@ static void test_checksums(void) {
   fuser_ref_tensor_free(col);
 }
 
+/* Every op of the dialect has reference semantics. */
+static void test_every_op_supported(void) {
+  for (int id = 0; id < FUSER_OP_COUNT; id++) {
+    bool ok = fuser_ref_supports_op((fuser_op_id)id);
+    if (!ok) fprintf(stderr, "  no reference semantics for %s\n", fuser_op_full_name((fuser_op_id)id));
+    CHECK(ok);
+  }
+  CHECK(!fuser_ref_supports_op(FUSER_OP_NONE));
+}
+
 int main(void) {
   test_ctx = fuser_context_create();
   mlirContextSetAllowUnregisteredDialects(test_ctx, false);
+  test_every_op_supported();
   test_argument_errors();
   test_fusion_errors();
   test_f64_mode();

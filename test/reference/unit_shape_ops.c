@@ -249,6 +249,39 @@ static void test_reductions(void) {
   fuser_ref_tensor_free(v);
 }
 
+/* fuser.view (the passes' strided view), fuser.size, fuser.stride */
+static void test_strided_view(void) {
+  float data[12];
+  for (int i = 0; i < 12; i++) data[i] = (float)i;
+  /* the input: a (3, 2) view at offset 1 with strides (4, 1) of 12 elements */
+  DLTensor *x = fuser_ref_tensor_view(data, FUSER_DTYPE_F32, 2, (int64_t[]){3, 2}, (int64_t[]){4, 1}, 1);
+  fuser_ref_value a = tensor_arg(x);
+  /* static: the transpose-like (2, 2) view {offset 1, strides (1, 4)} */
+  RUN1("%a: tensor<3x2xf32>", "tensor<2x2xf32>",
+       "%v = \"fuser.view\"(%a) {static_offset = 1 : i64, static_strides = array<i64: 1, 4>} : (tensor<3x2xf32>) -> tensor<2x2xf32>\n"
+       "return %v : tensor<2x2xf32>",
+       a, ((double[]){2, 6, 3, 7}), 4);
+  /* dynamic offset, size and stride from fuser.size / fuser.stride */
+  RUN1("%a: tensor<?x?xf32>", "tensor<?xf32>",
+       "%n = \"fuser.size\"(%a) {dim = 0 : i64} : (tensor<?x?xf32>) -> i64\n"
+       "%s = \"fuser.stride\"(%a) {dim = 0 : i64} : (tensor<?x?xf32>) -> i64\n"
+       "%o = \"fuser.stride\"(%a) {dim = 1 : i64} : (tensor<?x?xf32>) -> i64\n"
+       "%v = \"fuser.view\"(%a, %o, %n, %s) {static_offset = -9223372036854775808 : i64, "
+       "static_strides = array<i64: -9223372036854775808>} : (tensor<?x?xf32>, i64, i64, i64) -> tensor<?xf32>\n"
+       "return %v : tensor<?xf32>",
+       a, ((double[]){2, 6, 10}), 3);
+  /* a view reaching outside its input's memory is an error */
+  fuser_ref_outputs out;
+  fuser_ref_error err;
+  CHECK_EQ_INT(run_fusion("%a: tensor<3x2xf32>", "tensor<2x2xf32>",
+                          "%v = \"fuser.view\"(%a) {static_offset = 8 : i64, static_strides = array<i64: 1, 4>} : (tensor<3x2xf32>) -> tensor<2x2xf32>\n"
+                          "return %v : tensor<2x2xf32>",
+                          &a, 1, false, &out, &err),
+               FUSER_REF_ERR_SHAPE);
+  CHECK(strstr(err.message, "view reaches elements [8, 13] outside its input's [0, 9]") != NULL);
+  fuser_ref_tensor_free(x);
+}
+
 static void test_factories(void) {
   fuser_ref_value n = scalar_arg(FUSER_DTYPE_I64, 3);
   RUN1("%n: i64", "tensor<2x?xbf16>",
@@ -274,6 +307,7 @@ int main(void) {
   test_pad_cat();
   test_reductions();
   test_factories();
+  test_strided_view();
   mlirContextDestroy(test_ctx);
   UNIT_MAIN_END();
 }
