@@ -102,6 +102,186 @@ static void test_fusion_errors(void) {
   fuser_ref_tensor_free(t);
 }
 
+/* IR that parses (IRDL is satisfied) but that the C verifier would reject,
+ * or that fails only at run time: each a status and a message, no abort. */
+typedef struct {
+  const char *results, *body, *message;
+} bad_ir_case;
+
+static const bad_ir_case bad_ir[] = {
+    {"tensor<3x2xf32>", "%r = \"fuser.permute\"(%a) {dims = array<i64: 0, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>",
+     "dims is not a permutation of [0, 2)"},
+    {"tensor<3x2xf32>", "%r = \"fuser.permute\"(%a) {dims = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>",
+     "dims has 1 entries for rank 2"},
+    {"tensor<2x3xf32>", "%r = \"fuser.slice\"(%a) {start_indices = array<i64: 0>, end_indices = array<i64: 2>, strides = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>",
+     "slice needs 2 start, end and stride entries"},
+    {"tensor<2x3xf32>", "%r = \"fuser.slice\"(%a) {start_indices = array<i64: 0, 0>, end_indices = array<i64: 2, 3>, strides = array<i64: 0, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>",
+     "slice step 0 in dim 0 is not positive"},
+    {"tensor<2x3xf32>", "%r = \"fuser.squeeze\"(%a) {dims = array<i64: 5>} : (tensor<2x3xf32>) -> tensor<2x3xf32>",
+     "squeeze dim 5 is out of range"},
+    {"tensor<3xf32>", "%r = \"fuser.squeeze\"(%a) {dims = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>",
+     "squeeze of dim 0 whose extent is 2, not 1"},
+    {"tensor<2x3xf32>", "%r = \"fuser.broadcast_in_dim\"(%a) {broadcast_dims = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>",
+     "broadcast_dims has 1 entries for an input of rank 2"},
+    {"tensor<2x3xf32>", "%r = \"fuser.broadcast_in_dim\"(%a) {broadcast_dims = array<i64: 0, 5>} : (tensor<2x3xf32>) -> tensor<2x3xf32>",
+     "broadcast_dims[1] is out of range"},
+    {"tensor<4x3xf32>", "%r = \"fuser.broadcast_in_dim\"(%a) {broadcast_dims = array<i64: 0, 1>} : (tensor<2x3xf32>) -> tensor<4x3xf32>",
+     "input dim 0 of extent 2 cannot broadcast to extent 4"},
+    {"tensor<1x3xf32>", "%r = \"fuser.broadcast\"(%a) {is_broadcast_dim = array<i1: true, false>} : (tensor<2x3xf32>) -> tensor<1x3xf32>",
+     "is_broadcast_dim keeps 1 dims of a rank-2 input"},
+    {"tensor<1x2x3xf32>", "%r = \"fuser.expand\"(%a) : (tensor<2x3xf32>) -> tensor<1x2x3xf32>", "expand changes the rank"},
+    {"tensor<?x?xf32>", "%m = \"fuser.scalar\"() {value = -1 : i64} : () -> i64\n"
+                        "%r = \"fuser.reshape\"(%a, %m, %m) : (tensor<2x3xf32>, i64, i64) -> tensor<?x?xf32>",
+     "reshape with more than one -1 extent"},
+    {"tensor<?x4xf32>", "%m = \"fuser.scalar\"() {value = -1 : i64} : () -> i64\n"
+                        "%r = \"fuser.reshape\"(%a, %m) : (tensor<2x3xf32>, i64) -> tensor<?x4xf32>",
+     "reshape cannot infer dim 0 from 6 elements"},
+    {"tensor<?xf32>", "%m = \"fuser.scalar\"() {value = -5 : i64} : () -> i64\n"
+                      "%r = \"fuser.reshape\"(%a, %m) : (tensor<2x3xf32>, i64) -> tensor<?xf32>",
+     "extent -5 for dim 0 is negative"},
+    {"tensor<?xf32>", "%r = \"fuser.reshape\"(%a) : (tensor<2x3xf32>) -> tensor<?xf32>",
+     "result dim 0 is `?` but no scalar operand gives it"},
+    {"tensor<2x4xf32>", "%v = \"fuser.scalar\"() {value = 0.0 : f64} : () -> f64\n"
+                        "%r = \"fuser.pad\"(%a, %v) {pad_widths = array<i64: 1>} : (tensor<2x3xf32>, f64) -> tensor<2x4xf32>",
+     "pad_widths needs an even number of entries, at most 4"},
+    {"tensor<2x1xf32>", "%v = \"fuser.scalar\"() {value = 0.0 : f64} : () -> f64\n"
+                        "%r = \"fuser.pad\"(%a, %v) {pad_widths = array<i64: -5, 0>} : (tensor<2x3xf32>, f64) -> tensor<2x1xf32>",
+     "pad widths make dim 1 negative (-2)"},
+    {"tensor<2x6xf32>", "%r = \"fuser.cat\"(%a, %a) {dim = 5 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>",
+     "cat dim is out of range"},
+    {"tensor<2x6xf32>", "%t = \"fuser.permute\"(%a) {dims = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
+                        "%r = \"fuser.cat\"(%a, %t) {dim = 1 : i64} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x6xf32>",
+     "cat operands differ in dim 0 (2 and 3)"},
+    {"tensor<f32>", "%r = \"fuser.sum\"(%a) {dims = array<i64: 0, 0>, keepdim = false} : (tensor<2x3xf32>) -> tensor<f32>",
+     "reduction dims must be distinct dims of the input"},
+    {"tensor<?xf32>", "%v = \"fuser.scalar\"() {value = 0.0 : f64} : () -> f64\n"
+                      "%m = \"fuser.scalar\"() {value = -1 : i64} : () -> i64\n"
+                      "%r = \"fuser.full\"(%v, %m) : (f64, i64) -> tensor<?xf32>",
+     "full with negative extent -1"},
+    {"tensor<?xf32>", "%m = \"fuser.scalar\"() {value = -2 : i64} : () -> i64\n"
+                      "%v = \"fuser.scalar\"() {value = 0.0 : f64} : () -> f64\n"
+                      "%r = \"fuser.iota\"(%m, %v, %v) : (i64, f64, f64) -> tensor<?xf32>",
+     "iota length -2 is negative"},
+    {"tensor<2x3xf32>", "%r = \"fuser.view\"(%a) {static_offset = 0 : i64, static_strides = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>",
+     "static_strides has 1 entries for rank 2"},
+    {"tensor<2x3xf32>", "%r = \"fuser.view\"(%a) {static_offset = -9223372036854775808 : i64, static_strides = array<i64: 3, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>",
+     "view: no operand for the dynamic offset"},
+    {"tensor<?x3xf32>", "%r = \"fuser.view\"(%a) {static_offset = 0 : i64, static_strides = array<i64: 3, 1>} : (tensor<2x3xf32>) -> tensor<?x3xf32>",
+     "view: no operand for the size of dim 0"},
+    {"tensor<2x3xf32>", "%r = \"fuser.view\"(%a) {static_offset = 0 : i64, static_strides = array<i64: -9223372036854775808, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>",
+     "view: no operand for the stride of dim 0"},
+    {"tensor<2x3xf32>", "%m = \"fuser.scalar\"() {value = 1 : i64} : () -> i64\n"
+                        "%r = \"fuser.view\"(%a, %m) {static_offset = 0 : i64, static_strides = array<i64: 3, 1>} : (tensor<2x3xf32>, i64) -> tensor<2x3xf32>",
+     "view has 2 operands, its layout uses 1"},
+    {"tensor<?x3xf32>", "%m = \"fuser.scalar\"() {value = -4 : i64} : () -> i64\n"
+                        "%r = \"fuser.view\"(%a, %m) {static_offset = 0 : i64, static_strides = array<i64: 3, 1>} : (tensor<2x3xf32>, i64) -> tensor<?x3xf32>",
+     "view extent -4 is negative"},
+    {"i64", "%r = \"fuser.size\"(%a) {dim = 5 : i64} : (tensor<2x3xf32>) -> i64", "'fuser.size' of dim 5 of a rank-2 tensor"},
+    {"f32", "%r = \"fuser.scalar\"() {value = \"x\"} : () -> f32", "fuser.scalar 'value' must be an integer, float or bool"},
+    {"tensor<2x3xf32>", "%b = \"fuser.squeeze\"(%a) {dims = array<i64>} : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+                        "%c = \"fuser.slice\"(%b) {start_indices = array<i64: 0, 0>, end_indices = array<i64: 2, 1>, strides = array<i64: 1, 1>} : (tensor<2x3xf32>) -> tensor<2x1xf32>\n"
+                        "%s = \"fuser.squeeze\"(%c) {dims = array<i64: 1>} : (tensor<2x1xf32>) -> tensor<2xf32>\n"
+                        "%r = \"fuser.add\"(%a, %s) : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>",
+     "operand #1 has rank 1, the result rank 2"},
+    {"tensor<2x3xf32>", "%r = \"fuser.bitwise_and\"(%a, %a) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
+     "'fuser.bitwise_and' is not defined on f32 values"},
+    {"tensor<3x2xbf16>", "%r = \"fuser.permute\"(%a) {dims = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xbf16>",
+     "result #0 computed as f32 but the type says bf16"},
+    {"tensor<2x3x1xf32>", "%r = \"fuser.squeeze\"(%a) {dims = array<i64>} : (tensor<2x3xf32>) -> tensor<2x3x1xf32>",
+     "result #0 has rank 2 at run time but the type says 3"},
+    {"tensor<3x2xf32> {fuser.stride_order = array<i64: 0, 0>}",
+     "%r = \"fuser.permute\"(%a) {dims = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>",
+     "result #0: fuser.stride_order is not a permutation"},
+    {"tensor<3x2xf32> {fuser.stride_order = array<i64: 0>}",
+     "%r = \"fuser.permute\"(%a) {dims = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>",
+     "result #0: fuser.stride_order must be an array<i64> of 2 entries"},
+};
+
+/* func.call (kernels outlined by fuser-segment): results flow back; a
+ * declaration without a body and runaway recursion are errors */
+static void test_calls(void) {
+  int64_t two = 2;
+  DLTensor *a = make_tensor(FUSER_DTYPE_F32, 1, &two, (double[]){1, 2});
+  fuser_ref_value arg = tensor_arg(a);
+  fuser_ref_outputs out;
+  fuser_ref_error err;
+  const char *ok_module =
+      "func.func @f(%a: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) attributes {fuser.fusion} {\n"
+      "  %r:2 = func.call @k(%a) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)\n"
+      "  return %r#0, %r#1 : tensor<2xf32>, tensor<2xf32>\n}\n"
+      "func.func private @k(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {\n"
+      "  %n = \"fuser.neg\"(%x) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "  %m = \"fuser.mul\"(%n, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+      "  return %n, %m : tensor<2xf32>, tensor<2xf32>\n}\n";
+  CHECK_EQ_INT(run_text(ok_module, &arg, 1, false, &out, &err), FUSER_REF_OK);
+  if (out.count == 2) {
+    CHECK_VALUES(out.values[0].tensor, ((double[]){-1, -2}), 2, 0);
+    CHECK_VALUES(out.values[1].tensor, ((double[]){-1, -4}), 2, 0);
+  }
+  fuser_ref_outputs_free(&out);
+  const char *decl =
+      "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> attributes {fuser.fusion} {\n"
+      "  %r = func.call @k(%a) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "  return %r : tensor<2xf32>\n}\n"
+      "func.func private @k(%x: tensor<2xf32>) -> tensor<2xf32>\n";
+  expect_error(run_text(decl, &arg, 1, false, &out, &err), FUSER_REF_ERR_FUSION, &err, "the function has no body");
+  const char *loop =
+      "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> attributes {fuser.fusion} {\n"
+      "  %r = func.call @k(%a) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "  return %r : tensor<2xf32>\n}\n"
+      "func.func private @k(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "  %r = func.call @k(%x) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "  return %r : tensor<2xf32>\n}\n";
+  expect_error(run_text(loop, &arg, 1, false, &out, &err), FUSER_REF_ERR_FUSION, &err, "calls nested more than 16 deep");
+  fuser_ref_tensor_free(a);
+}
+
+static void test_bad_ir(void) {
+  DLTensor *a = make_tensor(FUSER_DTYPE_F32, 2, (int64_t[]){2, 3}, (double[]){0, 1, 2, 3, 4, 5});
+  fuser_ref_value arg = tensor_arg(a);
+  for (size_t i = 0; i < sizeof bad_ir / sizeof *bad_ir; i++) {
+    char body[4096], type[128];
+    snprintf(type, sizeof type, "%s", bad_ir[i].results);
+    char *attr = strstr(type, " {");
+    if (attr) *attr = 0; /* the return's type without the result attribute */
+    snprintf(body, sizeof body, "%s\nreturn %%r : %s", bad_ir[i].body, type);
+    fuser_ref_outputs out;
+    fuser_ref_error err = {0};
+    fuser_ref_status st = run_fusion("%a: tensor<2x3xf32>", bad_ir[i].results, body, &arg, 1, false, &out, &err);
+    CHECK(st != FUSER_REF_OK);
+    bool has = strstr(err.message, bad_ir[i].message) != NULL;
+    if (!has) fprintf(stderr, "  case %zu: message '%s' lacks '%s'\n", i, err.message, bad_ir[i].message);
+    CHECK(has);
+    if (st == FUSER_REF_OK) fuser_ref_outputs_free(&out);
+  }
+  fuser_ref_tensor_free(a);
+}
+
+/* DLTensors the evaluator refuses */
+static void test_bad_dltensors(void) {
+  DLTensor *a = make_tensor(FUSER_DTYPE_F32, 2, (int64_t[]){2, 3}, (double[]){0, 1, 2, 3, 4, 5});
+  int64_t shape[9] = {2, 3, 1, 1, 1, 1, 1, 1, 1}, neg[2] = {2, -3};
+  fuser_ref_outputs out;
+  fuser_ref_error err;
+  const char *sig = "%a: tensor<2x?xf32>, %b: tensor<2x?xf32>";
+  DLTensor bad = *a;
+  fuser_ref_value args[2] = {tensor_arg(a), {.is_tensor = true, .tensor = &bad}};
+  bad.ndim = 9;
+  bad.shape = shape;
+  bad.strides = NULL;
+  expect_error(run_fusion(sig, "tensor<2x?xf32>", ADD_F32, args, 2, false, &out, &err), FUSER_REF_ERR_INPUT, &err,
+               "DLTensor rank 9 is not in [0, 8]");
+  bad = *a;
+  bad.shape = neg;
+  expect_error(run_fusion(sig, "tensor<2x?xf32>", ADD_F32, args, 2, false, &out, &err), FUSER_REF_ERR_INPUT, &err,
+               "DLTensor has a negative extent in dim 1");
+  bad = *a;
+  bad.data = NULL;
+  expect_error(run_fusion(sig, "tensor<2x?xf32>", ADD_F32, args, 2, false, &out, &err), FUSER_REF_ERR_INPUT, &err,
+               "DLTensor has no data");
+  fuser_ref_tensor_free(a);
+}
+
 /* float64 mode: every op in double, casts round to their dtype, float
  * outputs come back as f64. */
 static void test_f64_mode(void) {
@@ -334,7 +514,10 @@ int main(void) {
   mlirContextSetAllowUnregisteredDialects(test_ctx, false);
   test_every_op_supported();
   test_argument_errors();
+  test_bad_dltensors();
   test_fusion_errors();
+  test_bad_ir();
+  test_calls();
   test_f64_mode();
   test_output_stride_order();
   test_make_inputs();
