@@ -46,8 +46,10 @@ static int64_t i_pow(int64_t a, int64_t b) {
 /* NaN-propagating maximum/minimum (torch.maximum, nvFuser's fmax) */
 #define MAXNAN(a, b) (isnan(a) ? (a) : isnan(b) ? (b) : (a) > (b) ? (a) : (b))
 #define MINNAN(a, b) (isnan(a) ? (a) : isnan(b) ? (b) : (a) < (b) ? (a) : (b))
-/* torch.clamp: min(max(x, lo), hi); a NaN x stays NaN */
-#define CLAMP(x, lo, hi) (((x) < (lo) ? (lo) : (x)) > (hi) ? (hi) : ((x) < (lo) ? (lo) : (x)))
+/* nvFuser's clamp: fmin(fmax(x, lo), hi), NaN-propagating (x or a bound) */
+#define CLAMP(x, lo, hi) MINNAN(MAXNAN(x, lo), hi)
+/* the same on integers */
+#define ICLAMP(x, lo, hi) (((x) < (lo) ? (lo) : (x)) > (hi) ? (hi) : ((x) < (lo) ? (lo) : (x)))
 /* torch.remainder on floats: fmod, moved to the divisor's sign */
 #define FREM(a, b) (fmod(a, b) != 0 && ((b) < 0) != (fmod(a, b) < 0) ? fmod(a, b) + (b) : fmod(a, b))
 
@@ -74,7 +76,7 @@ static int64_t i_pow(int64_t a, int64_t b) {
   OP(tanh, tanh(a), NOINT)                                                                    \
   OP(sigmoid, (T)1 / ((T)1 + exp(-a)), NOINT)                                                 \
   OP(erf, erf(a), NOINT)                                                                      \
-  OP(silu, a / ((T)1 + exp(-a)), NOINT)                                                       \
+  OP(silu, a * ((T)1 / ((T)1 + exp(-a))), NOINT)                                              \
   OP(relu, a > 0 || isnan(a) ? a : (T)0, a > 0 ? a : 0)                                       \
   OP(ceil, ceil(a), a)                                                                        \
   OP(floor, floor(a), a)                                                                      \
@@ -107,7 +109,7 @@ static int64_t i_pow(int64_t a, int64_t b) {
   OP(bitwise_or, NOFLOAT, a | b)                                                              \
   OP(bitwise_xor, NOFLOAT, a ^ b)                                                             \
   OP(where, a != 0 ? b : c, a != 0 ? b : c)                                                   \
-  OP(clamp, CLAMP(a, b, c), CLAMP(a, b, c))                                                   \
+  OP(clamp, CLAMP(a, b, c), ICLAMP(a, b, c))                                                  \
   OP(lerp, c < (T)0.5 ? a + c * (b - a) : b - (b - a) * ((T)1 - c), NOINT)
 
 /* A kernel computes n results from three operand rows (unused operands
