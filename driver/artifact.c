@@ -48,20 +48,20 @@ typedef struct dtype_info {
 } dtype_info;
 
 /* kDLBool (6) is not in every dlpack.h (Debian's 0.6 lacks it): spelled out. */
-static const dtype_info dtypes[FUSER_DTYPE_COUNT_] = {
-    [FUSER_DTYPE_BOOL] = {"bool", 1, 6, 8},         [FUSER_DTYPE_U8] = {"u8", 1, kDLUInt, 8},
-    [FUSER_DTYPE_I8] = {"i8", 1, kDLInt, 8},        [FUSER_DTYPE_I16] = {"i16", 2, kDLInt, 16},
-    [FUSER_DTYPE_I32] = {"i32", 4, kDLInt, 32},     [FUSER_DTYPE_I64] = {"i64", 8, kDLInt, 64},
-    [FUSER_DTYPE_F16] = {"f16", 2, kDLFloat, 16},   [FUSER_DTYPE_BF16] = {"bf16", 2, kDLBfloat, 16},
-    [FUSER_DTYPE_F32] = {"f32", 4, kDLFloat, 32},   [FUSER_DTYPE_F64] = {"f64", 8, kDLFloat, 64},
-    [FUSER_DTYPE_C64] = {"c64", 8, kDLComplex, 64}, [FUSER_DTYPE_C128] = {"c128", 16, kDLComplex, 128},
+static const dtype_info dtypes[FUSER_TYPE_COUNT_] = {
+    [FUSER_TYPE_BOOL] = {"bool", 1, 6, 8},         [FUSER_TYPE_U8] = {"u8", 1, kDLUInt, 8},
+    [FUSER_TYPE_I8] = {"i8", 1, kDLInt, 8},        [FUSER_TYPE_I16] = {"i16", 2, kDLInt, 16},
+    [FUSER_TYPE_I32] = {"i32", 4, kDLInt, 32},     [FUSER_TYPE_I64] = {"i64", 8, kDLInt, 64},
+    [FUSER_TYPE_F16] = {"f16", 2, kDLFloat, 16},   [FUSER_TYPE_BF16] = {"bf16", 2, kDLBfloat, 16},
+    [FUSER_TYPE_F32] = {"f32", 4, kDLFloat, 32},   [FUSER_TYPE_F64] = {"f64", 8, kDLFloat, 64},
+    [FUSER_TYPE_C64] = {"c64", 8, kDLComplex, 64}, [FUSER_TYPE_C128] = {"c128", 16, kDLComplex, 128},
 };
 
-static int dtype_known(int dtype) { return dtype > 0 && dtype < FUSER_DTYPE_COUNT_; }
+static int dtype_known(int dtype) { return dtype > 0 && dtype < FUSER_TYPE_COUNT_; }
 
-const char *fuser_dtype_name(int dtype) { return dtype_known(dtype) ? dtypes[dtype].name : NULL; }
-size_t fuser_dtype_size(int dtype) { return dtype_known(dtype) ? dtypes[dtype].size : 0; }
-DLDataType fuser_dtype_to_dlpack(int dtype) {
+const char *fuser_type_name(int dtype) { return dtype_known(dtype) ? dtypes[dtype].name : NULL; }
+size_t fuser_type_size(int dtype) { return dtype_known(dtype) ? dtypes[dtype].size : 0; }
+DLDataType fuser_type_to_dlpack(int dtype) {
   DLDataType t = {0, 0, 0};
   if (dtype_known(dtype)) {
     t.code = dtypes[dtype].dl_code;
@@ -81,7 +81,7 @@ void fuser_artifact_destroy_(fuser_artifact *a) {
   free(a->inputs);
   for (size_t i = 0; i < a->noutputs; i++) {
     fuser_output_desc *o = &a->outputs[i];
-    for (int d = 0; d < FUSER_MAX_RANK; d++) {
+    for (int d = 0; d < FUSER_TENSOR_MAX_RANK; d++) {
       fuser_expr_free(&o->sizes[d]);
       fuser_expr_free(&o->strides[d]);
     }
@@ -137,7 +137,7 @@ const void *fuser_artifact_metadata(const fuser_artifact *a, const char *key, si
 }
 
 int fuser_alloc_order_from_stride_order(int rank, const int8_t *stride_order, int8_t *alloc_order) {
-  int seen[FUSER_MAX_RANK] = {0};
+  int seen[FUSER_TENSOR_MAX_RANK] = {0};
   for (int d = 0; d < rank; d++) {
     int s = stride_order[d];
     if (s < 0 || s >= rank || seen[s]) return 0;
@@ -169,8 +169,8 @@ static int check_expr(const fuser_artifact *a, const fuser_expr *e, const char *
                              in->a, a->ninputs);
     const fuser_input *inp = &a->inputs[in->a];
     if (in->op == FUSER_OP_SCALAR) {
-      if (inp->kind != FUSER_INPUT_SCALAR || inp->dtype == FUSER_DTYPE_F32 ||
-          inp->dtype == FUSER_DTYPE_F64)
+      if (inp->kind != FUSER_INPUT_SCALAR || inp->dtype == FUSER_TYPE_F32 ||
+          inp->dtype == FUSER_TYPE_F64)
         return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID,
                                "%s: scalar(%u) needs an integer or bool scalar input", what, in->a);
       continue;
@@ -195,17 +195,17 @@ static int validate_inputs(fuser_artifact *a, fuser_error *err) {
       return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "input %zu: unknown dtype %d", i, in->dtype);
     if (in->kind == FUSER_INPUT_SCALAR) {
       int d = in->dtype;
-      if (d != FUSER_DTYPE_I64 && d != FUSER_DTYPE_I32 && d != FUSER_DTYPE_BOOL &&
-          d != FUSER_DTYPE_F64 && d != FUSER_DTYPE_F32)
+      if (d != FUSER_TYPE_I64 && d != FUSER_TYPE_I32 && d != FUSER_TYPE_BOOL &&
+          d != FUSER_TYPE_F64 && d != FUSER_TYPE_F32)
         return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID,
-                               "input %zu: scalar of dtype %s is not supported", i, fuser_dtype_name(d));
+                               "input %zu: scalar of dtype %s is not supported", i, fuser_type_name(d));
       continue;
     }
     if (in->kind != FUSER_INPUT_TENSOR)
       return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "input %zu: unknown kind %d", i, in->kind);
-    if (in->rank < 0 || in->rank > FUSER_MAX_RANK)
+    if (in->rank < 0 || in->rank > FUSER_TENSOR_MAX_RANK)
       return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "input %zu: rank %d outside 0..%d", i,
-                             in->rank, FUSER_MAX_RANK);
+                             in->rank, FUSER_TENSOR_MAX_RANK);
     for (int d = 0; d < in->rank; d++) {
       if (in->sizes[d] < -1)
         return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "input %zu: size %lld of dim %d", i,
@@ -226,9 +226,9 @@ static int validate_outputs(fuser_artifact *a, fuser_error *err) {
   char what[96];
   for (size_t i = 0; i < a->noutputs; i++) {
     fuser_output_desc *o = &a->outputs[i];
-    if (o->rank < 0 || o->rank > FUSER_MAX_RANK)
+    if (o->rank < 0 || o->rank > FUSER_TENSOR_MAX_RANK)
       return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "output %zu: rank %d outside 0..%d", i,
-                             o->rank, FUSER_MAX_RANK);
+                             o->rank, FUSER_TENSOR_MAX_RANK);
     for (int d = 0; d < o->rank; d++) {
       snprintf(what, sizeof what, "output %zu size of dim %d", i, d);
       if (check_expr(a, &o->sizes[d], what, err)) return err ? err->code : FUSER_ERR_ARTIFACT_INVALID;
@@ -249,8 +249,8 @@ static int validate_outputs(fuser_artifact *a, fuser_error *err) {
     if (o->dtype != a->inputs[o->input].dtype)
       return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID,
                              "output %zu: alias dtype %s differs from input %d's %s", i,
-                             fuser_dtype_name(o->dtype) ? fuser_dtype_name(o->dtype) : "?", o->input,
-                             fuser_dtype_name(a->inputs[o->input].dtype));
+                             fuser_type_name(o->dtype) ? fuser_type_name(o->dtype) : "?", o->input,
+                             fuser_type_name(a->inputs[o->input].dtype));
     snprintf(what, sizeof what, "output %zu offset", i);
     if (check_expr(a, &o->offset, what, err)) return err ? err->code : FUSER_ERR_ARTIFACT_INVALID;
     for (int d = 0; d < o->rank; d++) {
@@ -411,10 +411,10 @@ void fuser_artifact_describe(const fuser_artifact *a, FILE *out) {
     const fuser_input *in = &a->inputs[i];
     fprintf(out, "input %zu%s%s: ", i, in->name ? " " : "", in->name ? in->name : "");
     if (in->kind == FUSER_INPUT_SCALAR) {
-      fprintf(out, "scalar %s\n", fuser_dtype_name(in->dtype));
+      fprintf(out, "scalar %s\n", fuser_type_name(in->dtype));
       continue;
     }
-    fprintf(out, "tensor %s rank %d sizes [", fuser_dtype_name(in->dtype), in->rank);
+    fprintf(out, "tensor %s rank %d sizes [", fuser_type_name(in->dtype), in->rank);
     for (int d = 0; d < in->rank; d++) fprintf(out, "%s%lld", d ? ", " : "", (long long)in->sizes[d]);
     fprintf(out, "] contiguity [");
     for (int p = 0; p < in->rank; p++) {
@@ -427,7 +427,7 @@ void fuser_artifact_describe(const fuser_artifact *a, FILE *out) {
   }
   for (size_t i = 0; i < a->noutputs; i++) {
     const fuser_output_desc *o = &a->outputs[i];
-    fprintf(out, "output %zu: %s rank %d", i, fuser_dtype_name(o->dtype), o->rank);
+    fprintf(out, "output %zu: %s rank %d", i, fuser_type_name(o->dtype), o->rank);
     if (o->kind == FUSER_OUTPUT_ALIAS) {
       fprintf(out, " alias of input %d offset ", o->input);
       print_expr(out, &o->offset);

@@ -38,10 +38,10 @@ typedef struct fuser_input {
   int dtype;
   char *name; /* may be NULL */
   int rank;
-  int64_t sizes[FUSER_MAX_RANK];      /* static extent or -1 */
-  int8_t contiguity[FUSER_MAX_RANK];  /* allocation order: 1, 0, -1 (None) */
-  int8_t stride_order[FUSER_MAX_RANK];
-  int8_t alloc_order[FUSER_MAX_RANK]; /* derived: logical dim at allocation position p */
+  int64_t sizes[FUSER_TENSOR_MAX_RANK];      /* static extent or -1 */
+  int8_t contiguity[FUSER_TENSOR_MAX_RANK];  /* allocation order: 1, 0, -1 (None) */
+  int8_t stride_order[FUSER_TENSOR_MAX_RANK];
+  int8_t alloc_order[FUSER_TENSOR_MAX_RANK]; /* derived: logical dim at allocation position p */
 } fuser_input;
 
 enum { FUSER_OUTPUT_NEW = 1, FUSER_OUTPUT_ALIAS = 2 };
@@ -50,14 +50,14 @@ typedef struct fuser_output_desc {
   int kind;
   int dtype;
   int rank;
-  fuser_expr sizes[FUSER_MAX_RANK];
+  fuser_expr sizes[FUSER_TENSOR_MAX_RANK];
   /* NEW */
-  int8_t stride_order[FUSER_MAX_RANK];
-  int8_t alloc_order[FUSER_MAX_RANK];
+  int8_t stride_order[FUSER_TENSOR_MAX_RANK];
+  int8_t alloc_order[FUSER_TENSOR_MAX_RANK];
   /* ALIAS */
   int input;
   fuser_expr offset;
-  fuser_expr strides[FUSER_MAX_RANK];
+  fuser_expr strides[FUSER_TENSOR_MAX_RANK];
 } fuser_output_desc;
 
 typedef struct fuser_temp {

@@ -23,10 +23,10 @@
  *   fuser_builder *b = fuser_builder_create();
  *   int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, ptx, strlen(ptx));
  *   int64_t sz[1] = {-1}, contig[1] = {1};
- *   fuser_builder_add_tensor_input(b, "T0", FUSER_DTYPE_F32, 1, sz, contig, NULL);
- *   fuser_builder_add_tensor_input(b, "T1", FUSER_DTYPE_F32, 1, sz, contig, NULL);
+ *   fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_F32, 1, sz, contig, NULL);
+ *   fuser_builder_add_tensor_input(b, "T1", FUSER_TYPE_F32, 1, sz, contig, NULL);
  *   const char *osz[1] = {"size(0, 0)"};
- *   fuser_builder_add_output(b, FUSER_DTYPE_F32, 1, osz, NULL);
+ *   fuser_builder_add_output(b, FUSER_TYPE_F32, 1, osz, NULL);
  *   int k = fuser_builder_add_kernel(b, "add");
  *   fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
  *   fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 1, "0");
@@ -80,7 +80,7 @@ int fuser_builder_add_module(fuser_builder *b, int format, const void *image, si
 int fuser_builder_add_tensor_input(fuser_builder *b, const char *name, int dtype, int rank,
                                    const int64_t *sizes, const int64_t *contiguity,
                                    const int64_t *stride_order);
-/* A scalar input (FUSER_DTYPE_I64, I32, BOOL, F64, F32). */
+/* A scalar input (FUSER_TYPE_I64, I32, BOOL, F64, F32). */
 int fuser_builder_add_scalar_input(fuser_builder *b, const char *name, int dtype);
 
 /* An output the runtime allocates: extent expressions per logical dim, and

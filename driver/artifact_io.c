@@ -325,7 +325,7 @@ static void set_what0(rbuf *r, const char *what) { snprintf(r->what, sizeof r->w
 
 static int get_rank(rbuf *r) {
   uint64_t rank = get_u8(r);
-  if (!r->bad && rank > FUSER_MAX_RANK) malformed(r, "rank %llu, at most %d", (unsigned long long)rank, FUSER_MAX_RANK);
+  if (!r->bad && rank > FUSER_TENSOR_MAX_RANK) malformed(r, "rank %llu, at most %d", (unsigned long long)rank, FUSER_TENSOR_MAX_RANK);
   return r->bad ? 0 : (int)rank;
 }
 

@@ -90,8 +90,8 @@ int fuser_builder_add_module(fuser_builder *b, int format, const void *image, si
 }
 
 static int check_rank(fuser_builder *b, int rank, const char *what) {
-  if (rank < 0 || rank > FUSER_MAX_RANK)
-    return fail(b, FUSER_ERR_ARTIFACT_INVALID, "%s: rank %d outside 0..%d", what, rank, FUSER_MAX_RANK);
+  if (rank < 0 || rank > FUSER_TENSOR_MAX_RANK)
+    return fail(b, FUSER_ERR_ARTIFACT_INVALID, "%s: rank %d outside 0..%d", what, rank, FUSER_TENSOR_MAX_RANK);
   return 0;
 }
 

@@ -135,7 +135,7 @@ static int parse_primary(parser *ps) {
     if (!strcmp(name, "size") || !strcmp(name, "stride")) {
       if (parse_index(ps, "input", UINT32_MAX, &i)) {
         expect(ps, ",");
-        if (parse_index(ps, "dim", FUSER_MAX_RANK, &d))
+        if (parse_index(ps, "dim", FUSER_TENSOR_MAX_RANK, &d))
           emit(&ps->cb, name[1] == 'i' ? FUSER_OP_IN_SIZE : FUSER_OP_IN_STRIDE, (uint32_t)i, d);
       }
     } else if (!strcmp(name, "addr") || !strcmp(name, "scalar")) {

@@ -71,31 +71,31 @@ const char *fuser_status_name(int status);
 
 /* ---- data types ----------------------------------------------------- */
 
-typedef enum fuser_dtype {
-  FUSER_DTYPE_BOOL = 1,
-  FUSER_DTYPE_U8,
-  FUSER_DTYPE_I8,
-  FUSER_DTYPE_I16,
-  FUSER_DTYPE_I32,
-  FUSER_DTYPE_I64,
-  FUSER_DTYPE_F16,
-  FUSER_DTYPE_BF16,
-  FUSER_DTYPE_F32,
-  FUSER_DTYPE_F64,
-  FUSER_DTYPE_C64,
-  FUSER_DTYPE_C128,
-  FUSER_DTYPE_COUNT_
-} fuser_dtype;
+typedef enum fuser_data_type {
+  FUSER_TYPE_BOOL = 1,
+  FUSER_TYPE_U8,
+  FUSER_TYPE_I8,
+  FUSER_TYPE_I16,
+  FUSER_TYPE_I32,
+  FUSER_TYPE_I64,
+  FUSER_TYPE_F16,
+  FUSER_TYPE_BF16,
+  FUSER_TYPE_F32,
+  FUSER_TYPE_F64,
+  FUSER_TYPE_C64,
+  FUSER_TYPE_C128,
+  FUSER_TYPE_COUNT_
+} fuser_data_type;
 
 /* "bf16", "f32", ... ; NULL for an unknown value. */
-const char *fuser_dtype_name(int dtype);
+const char *fuser_type_name(int dtype);
 /* Bytes per element; 0 for an unknown value. */
-size_t fuser_dtype_size(int dtype);
+size_t fuser_type_size(int dtype);
 /* The DLPack type of a dtype (bool is {6 = kDLBool, 8, 1} as in DLPack >= 0.8). */
-DLDataType fuser_dtype_to_dlpack(int dtype);
+DLDataType fuser_type_to_dlpack(int dtype);
 
 /* Largest rank of a tensor input or output. */
-#define FUSER_MAX_RANK 16
+#define FUSER_TENSOR_MAX_RANK 16
 
 /* ---- call arguments -------------------------------------------------- */
 
@@ -123,8 +123,8 @@ static inline fuser_arg fuser_arg_double(double v) { fuser_arg a; a.kind = FUSER
  * the copy's tensor (re-point shape/strides if you must copy). */
 typedef struct fuser_output {
   DLTensor tensor;
-  int64_t shape[FUSER_MAX_RANK];
-  int64_t strides[FUSER_MAX_RANK]; /* in elements, as DLPack */
+  int64_t shape[FUSER_TENSOR_MAX_RANK];
+  int64_t strides[FUSER_TENSOR_MAX_RANK]; /* in elements, as DLPack */
   void *allocation;                /* what fuser_output_release frees; NULL for aliases and empty outputs */
   size_t bytes;                    /* size of allocation */
   int alias_of;                    /* input index whose memory this output shares, or -1 */
@@ -211,8 +211,8 @@ int fuser_artifact_check_inputs(const fuser_artifact *a, const fuser_arg *args, 
  * per tensor input. */
 typedef struct fuser_layout {
   int rank;
-  int64_t contiguity[FUSER_MAX_RANK];   /* allocation order: 1 True, 0 False, -1 None (broadcast) */
-  int64_t stride_order[FUSER_MAX_RANK]; /* nvFuser's: stride rank of logical dim d, 0 fastest */
+  int64_t contiguity[FUSER_TENSOR_MAX_RANK];   /* allocation order: 1 True, 0 False, -1 None (broadcast) */
+  int64_t stride_order[FUSER_TENSOR_MAX_RANK]; /* nvFuser's: stride rank of logical dim d, 0 fastest */
   int64_t alignment;                    /* largest of 16, 8, 4, 2, 1 dividing data + byte_offset */
 } fuser_layout;
 

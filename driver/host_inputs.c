@@ -23,40 +23,40 @@ static uint64_t mix(uint64_t z) {
 }
 
 static bool is_float(int dt) {
-  return dt == FUSER_DTYPE_BF16 || dt == FUSER_DTYPE_F16 || dt == FUSER_DTYPE_F32 || dt == FUSER_DTYPE_F64;
+  return dt == FUSER_TYPE_BF16 || dt == FUSER_TYPE_F16 || dt == FUSER_TYPE_F32 || dt == FUSER_TYPE_F64;
 }
 
 static int significand_bits(int dt) {
   switch (dt) {
-  case FUSER_DTYPE_BF16: return 8;
-  case FUSER_DTYPE_F16: return 11;
-  case FUSER_DTYPE_F32: return 24;
+  case FUSER_TYPE_BF16: return 8;
+  case FUSER_TYPE_F16: return 11;
+  case FUSER_TYPE_F32: return 24;
   default: return 53;
   }
 }
 
 void fuser_host_store(void *data, int dtype, int64_t i, double v) {
   switch (dtype) {
-  case FUSER_DTYPE_BF16: ((uint16_t *)data)[i] = fuser_f64_to_bf16(v); break;
-  case FUSER_DTYPE_F16: ((uint16_t *)data)[i] = fuser_f64_to_f16(v); break;
-  case FUSER_DTYPE_F32: ((float *)data)[i] = (float)v; break;
-  case FUSER_DTYPE_F64: ((double *)data)[i] = v; break;
-  case FUSER_DTYPE_BOOL: ((uint8_t *)data)[i] = v != 0; break;
-  case FUSER_DTYPE_I32: ((int32_t *)data)[i] = (int32_t)v; break;
-  case FUSER_DTYPE_I64: ((int64_t *)data)[i] = (int64_t)v; break;
+  case FUSER_TYPE_BF16: ((uint16_t *)data)[i] = fuser_f64_to_bf16(v); break;
+  case FUSER_TYPE_F16: ((uint16_t *)data)[i] = fuser_f64_to_f16(v); break;
+  case FUSER_TYPE_F32: ((float *)data)[i] = (float)v; break;
+  case FUSER_TYPE_F64: ((double *)data)[i] = v; break;
+  case FUSER_TYPE_BOOL: ((uint8_t *)data)[i] = v != 0; break;
+  case FUSER_TYPE_I32: ((int32_t *)data)[i] = (int32_t)v; break;
+  case FUSER_TYPE_I64: ((int64_t *)data)[i] = (int64_t)v; break;
   default: break;
   }
 }
 
 double fuser_host_load(const void *data, int dtype, int64_t i) {
   switch (dtype) {
-  case FUSER_DTYPE_BF16: return fuser_bf16_to_f32(((const uint16_t *)data)[i]);
-  case FUSER_DTYPE_F16: return fuser_f16_to_f32(((const uint16_t *)data)[i]);
-  case FUSER_DTYPE_F32: return ((const float *)data)[i];
-  case FUSER_DTYPE_F64: return ((const double *)data)[i];
-  case FUSER_DTYPE_BOOL: return ((const uint8_t *)data)[i];
-  case FUSER_DTYPE_I32: return ((const int32_t *)data)[i];
-  case FUSER_DTYPE_I64: return (double)((const int64_t *)data)[i];
+  case FUSER_TYPE_BF16: return fuser_bf16_to_f32(((const uint16_t *)data)[i]);
+  case FUSER_TYPE_F16: return fuser_f16_to_f32(((const uint16_t *)data)[i]);
+  case FUSER_TYPE_F32: return ((const float *)data)[i];
+  case FUSER_TYPE_F64: return ((const double *)data)[i];
+  case FUSER_TYPE_BOOL: return ((const uint8_t *)data)[i];
+  case FUSER_TYPE_I32: return ((const int32_t *)data)[i];
+  case FUSER_TYPE_I64: return (double)((const int64_t *)data)[i];
   default: return 0;
   }
 }
@@ -104,8 +104,8 @@ int fuser_recipe_fill(const fuser_input_recipe *r, uint64_t seed, int arg_index,
 }
 
 static int dtype_named(const char *s) {
-  for (int d = 1; d < FUSER_DTYPE_COUNT_; d++) {
-    const char *n = fuser_dtype_name(d);
+  for (int d = 1; d < FUSER_TYPE_COUNT_; d++) {
+    const char *n = fuser_type_name(d);
     if (n && strcmp(n, s) == 0) return d;
   }
   return 0;
@@ -159,8 +159,8 @@ int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuse
       char *val = strtok_r(NULL, " ", &save);
       if (!val) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe key '%s' has no value", key), -1;
       if (strcmp(key, "numel") == 0) r->numel = strtoll(val, NULL, 10);
-      else if (strcmp(key, "sizes") == 0) nsizes = parse_list(val, r->sizes, FUSER_MAX_RANK);
-      else if (strcmp(key, "strides") == 0) nstrides = parse_list(val, r->strides, FUSER_MAX_RANK);
+      else if (strcmp(key, "sizes") == 0) nsizes = parse_list(val, r->sizes, FUSER_TENSOR_MAX_RANK);
+      else if (strcmp(key, "strides") == 0) nstrides = parse_list(val, r->strides, FUSER_TENSOR_MAX_RANK);
       else if (strcmp(key, "offset") == 0) r->offset = strtoll(val, NULL, 10);
       else if (strcmp(key, "value") == 0) r->value = strtod(val, NULL);
       else if (strcmp(key, "arange") == 0) {

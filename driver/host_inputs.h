@@ -21,10 +21,10 @@
 typedef struct {
   bool tensor;
   char factory[16];
-  int dtype; /* the runtime's fuser_dtype */
+  int dtype; /* the runtime's fuser_data_type */
   int64_t numel;
   int rank;
-  int64_t sizes[FUSER_MAX_RANK], strides[FUSER_MAX_RANK], offset;
+  int64_t sizes[FUSER_TENSOR_MAX_RANK], strides[FUSER_TENSOR_MAX_RANK], offset;
   double value;              /* full's fill value; a scalar's value */
   double start, end, step;   /* arange */
 } fuser_input_recipe;

@@ -9,11 +9,11 @@ static int is_broadcast(int64_t size, int64_t stride) { return size == 1 || stri
 
 int fuser_tensor_layout(const DLTensor *t, fuser_layout *out, fuser_error *err) {
   if (!t || !out) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_tensor_layout: NULL argument");
-  if (t->ndim < 0 || t->ndim > FUSER_MAX_RANK)
-    return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "rank %d outside 0..%d", t->ndim, FUSER_MAX_RANK);
+  if (t->ndim < 0 || t->ndim > FUSER_TENSOR_MAX_RANK)
+    return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "rank %d outside 0..%d", t->ndim, FUSER_TENSOR_MAX_RANK);
   if (t->ndim && !t->shape) return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "NULL shape");
   int rank = t->ndim;
-  int64_t stride[FUSER_MAX_RANK], key[FUSER_MAX_RANK];
+  int64_t stride[FUSER_TENSOR_MAX_RANK], key[FUSER_TENSOR_MAX_RANK];
   for (int d = 0; d < rank; d++) {
     stride[d] = fuser_dl_stride(t, d);
     if (stride[d] < 0)
@@ -34,7 +34,7 @@ int fuser_tensor_layout(const DLTensor *t, fuser_layout *out, fuser_error *err) 
     }
   }
   /* stable insertion sort of logical dims by key, descending */
-  int order[FUSER_MAX_RANK];
+  int order[FUSER_TENSOR_MAX_RANK];
   for (int d = 0; d < rank; d++) {
     int p = d;
     while (p > 0 && key[order[p - 1]] < key[d]) {
@@ -55,7 +55,7 @@ int fuser_tensor_layout(const DLTensor *t, fuser_layout *out, fuser_error *err) 
     out->contiguity[p] = stride[d] == expected;
     expected = (int64_t)((uint64_t)stride[d] * (uint64_t)t->shape[d]);
   }
-  for (int p = rank; p < FUSER_MAX_RANK; p++) out->contiguity[p] = out->stride_order[p] = 0;
+  for (int p = rank; p < FUSER_TENSOR_MAX_RANK; p++) out->contiguity[p] = out->stride_order[p] = 0;
   uint64_t addr = (uint64_t)(uintptr_t)t->data + t->byte_offset;
   out->alignment = 16;
   while (out->alignment > 1 && addr % (uint64_t)out->alignment) out->alignment /= 2;

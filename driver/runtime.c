@@ -336,7 +336,7 @@ static int plan_outputs(const fuser_artifact *a, const fuser_arg *args, size_t n
     out->allocated_by = 0;
     out->alias_of = -1;
     out->tensor.ndim = o->rank;
-    out->tensor.dtype = fuser_dtype_to_dlpack(o->dtype);
+    out->tensor.dtype = fuser_type_to_dlpack(o->dtype);
     out->tensor.shape = out->shape;
     out->tensor.strides = out->strides;
     uint64_t numel = 1;
@@ -349,7 +349,7 @@ static int plan_outputs(const fuser_artifact *a, const fuser_arg *args, size_t n
       if (out->shape[d] && numel > UINT64_MAX / (uint64_t)out->shape[d]) overflow = 1;
       numel *= (uint64_t)out->shape[d];
     }
-    size_t elem = fuser_dtype_size(o->dtype);
+    size_t elem = fuser_type_size(o->dtype);
     if (overflow || numel > (uint64_t)INT64_MAX / elem)
       return fuser_set_error(err, FUSER_ERR_EXPRESSION, "output %zu: element count overflows", i);
     if (o->kind == FUSER_OUTPUT_ALIAS) {
@@ -484,11 +484,11 @@ int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser
         if (pa->buffer == FUSER_BUFFER_INPUT) {
           const DLTensor *t = args[pa->index].tensor;
           base = (uint64_t)(uintptr_t)t->data + t->byte_offset;
-          elem = (int64_t)fuser_dtype_size(a->inputs[pa->index].dtype);
+          elem = (int64_t)fuser_type_size(a->inputs[pa->index].dtype);
         } else if (pa->buffer == FUSER_BUFFER_OUTPUT) {
           const DLTensor *t = &outputs[pa->index].tensor;
           base = (uint64_t)(uintptr_t)t->data + t->byte_offset;
-          elem = (int64_t)fuser_dtype_size(a->outputs[pa->index].dtype);
+          elem = (int64_t)fuser_type_size(a->outputs[pa->index].dtype);
         } else {
           base = (uint64_t)(uintptr_t)temps[pa->index];
           elem = 1;

@@ -13,7 +13,7 @@
 #include "driver/fuser_runtime.h"
 
 /* The runtime dtype of a DLPack type, or 0. */
-int fuser_dtype_from_dlpack(DLDataType t);
+int fuser_type_from_dlpack(DLDataType t);
 int64_t fuser_tensor_numel(const DLTensor *t);
 double fuser_tensor_sum(const DLTensor *t);
 uint64_t fuser_tensor_fnv1a(const DLTensor *t);

@@ -24,7 +24,7 @@ static const char *input_label(const fuser_input *in, size_t i, char *buf, size_
 }
 
 static int dtype_matches(int dtype, DLDataType t) {
-  DLDataType want = fuser_dtype_to_dlpack(dtype);
+  DLDataType want = fuser_type_to_dlpack(dtype);
   return t.code == want.code && t.bits == want.bits && t.lanes == 1;
 }
 
@@ -45,7 +45,7 @@ static int check_tensor(const fuser_input *in, size_t i, const DLTensor *t, int 
     char got[32];
     describe_dl_dtype(t->dtype, got, sizeof got);
     return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: dtype %s, expected %s",
-                           input_label(in, i, label, sizeof label), got, fuser_dtype_name(in->dtype));
+                           input_label(in, i, label, sizeof label), got, fuser_type_name(in->dtype));
   }
   if (t->ndim != in->rank)
     return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: rank %d, expected %d",
@@ -105,12 +105,12 @@ static int check_tensor(const fuser_input *in, size_t i, const DLTensor *t, int 
 
 static int check_scalar(const fuser_input *in, size_t i, const fuser_arg *arg, fuser_error *err) {
   char label[FUSER_MAX_NAME + 32];
-  int is_float = in->dtype == FUSER_DTYPE_F32 || in->dtype == FUSER_DTYPE_F64;
+  int is_float = in->dtype == FUSER_TYPE_F32 || in->dtype == FUSER_TYPE_F64;
   if (arg->kind == FUSER_ARG_INT) {
-    if (in->dtype == FUSER_DTYPE_BOOL && arg->i != 0 && arg->i != 1)
+    if (in->dtype == FUSER_TYPE_BOOL && arg->i != 0 && arg->i != 1)
       return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: bool scalar given %lld (expected 0 or 1)",
                              input_label(in, i, label, sizeof label), (long long)arg->i);
-    if (in->dtype == FUSER_DTYPE_I32 && (arg->i < INT32_MIN || arg->i > INT32_MAX))
+    if (in->dtype == FUSER_TYPE_I32 && (arg->i < INT32_MIN || arg->i > INT32_MAX))
       return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: i32 scalar given %lld, out of range",
                              input_label(in, i, label, sizeof label), (long long)arg->i);
     return FUSER_OK; /* an integer for a floating scalar converts exactly enough */
@@ -118,11 +118,11 @@ static int check_scalar(const fuser_input *in, size_t i, const fuser_arg *arg, f
   if (arg->kind == FUSER_ARG_DOUBLE) {
     if (!is_float)
       return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: %s scalar given a double",
-                             input_label(in, i, label, sizeof label), fuser_dtype_name(in->dtype));
+                             input_label(in, i, label, sizeof label), fuser_type_name(in->dtype));
     return FUSER_OK;
   }
   return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: expected a %s scalar, got %s",
-                         input_label(in, i, label, sizeof label), fuser_dtype_name(in->dtype),
+                         input_label(in, i, label, sizeof label), fuser_type_name(in->dtype),
                          arg->kind == FUSER_ARG_TENSOR ? "a tensor" : "an argument of unknown kind");
 }
 

@@ -11,8 +11,8 @@ static int runtime_dtype(const char *mlir) {
   static const struct {
     const char *name;
     int dtype;
-  } map[] = {{"bf16", FUSER_DTYPE_BF16}, {"f16", FUSER_DTYPE_F16}, {"f32", FUSER_DTYPE_F32}, {"f64", FUSER_DTYPE_F64},
-             {"i1", FUSER_DTYPE_BOOL},   {"i32", FUSER_DTYPE_I32}, {"i64", FUSER_DTYPE_I64}};
+  } map[] = {{"bf16", FUSER_TYPE_BF16}, {"f16", FUSER_TYPE_F16}, {"f32", FUSER_TYPE_F32}, {"f64", FUSER_TYPE_F64},
+             {"i1", FUSER_TYPE_BOOL},   {"i32", FUSER_TYPE_I32}, {"i64", FUSER_TYPE_I64}};
   for (size_t i = 0; i < sizeof map / sizeof *map; i++)
     if (strcmp(map[i].name, mlir) == 0) return map[i].dtype;
   return 0;

@@ -23,6 +23,17 @@ config.substitutions.append(("%corpus", config.fuser_corpus_dir))
 config.substitutions.append(("%src", config.fuser_src_root))
 if config.fuser_corpus_dir and os.path.isdir(config.fuser_corpus_dir):
     config.available_features.add("corpus")
+# NumPy for the system interpreter (tests that load fuser-run's .npy files).
+import subprocess
+if subprocess.run(["/usr/bin/python3", "-c", "import numpy"], capture_output=True).returncode == 0:
+    config.available_features.add("numpy")
+# The nvFuser importer (.py fusions) once frontend/ is in the tree.
+if os.path.exists(os.path.join(config.fuser_src_root, "frontend", "nvfuser_import.h")):
+    config.available_features.add("importer")
+# Large corpus sizes take minutes on the CPU reference: opt in with
+# FUSER_TEST_LARGE=1.
+if os.environ.get("FUSER_TEST_LARGE") == "1":
+    config.available_features.add("large")
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))

@@ -21,11 +21,11 @@ static inline fuser_artifact *example_add_artifact(int with_fallback, fuser_erro
   fuser_builder *b = fuser_builder_create();
   int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
   int64_t sizes[2] = {-1, -1}, contig[2] = {1, 1};
-  fuser_builder_add_tensor_input(b, "T0", FUSER_DTYPE_F32, 2, sizes, contig, NULL);
-  fuser_builder_add_tensor_input(b, "T1", FUSER_DTYPE_F32, 2, sizes, contig, NULL);
-  fuser_builder_add_scalar_input(b, "S2", FUSER_DTYPE_I64);
+  fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_F32, 2, sizes, contig, NULL);
+  fuser_builder_add_tensor_input(b, "T1", FUSER_TYPE_F32, 2, sizes, contig, NULL);
+  fuser_builder_add_scalar_input(b, "S2", FUSER_TYPE_I64);
   const char *osz[2] = {"size(0, 0)", "size(0, 1)"};
-  fuser_builder_add_output(b, FUSER_DTYPE_F32, 2, osz, NULL);
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 2, osz, NULL);
   const char *vsz[1] = {"size(0, 0) * size(0, 1) - scalar(2)"};
   const char *vst[1] = {"1"};
   fuser_builder_add_alias_output(b, 0, 1, "scalar(2)", vsz, vst);

@@ -216,8 +216,8 @@ static void builder_error(const char *want, void (*mutate)(fuser_builder *)) {
   fuser_builder *b = fuser_builder_create();
   int64_t sizes[2] = {-1, 4}, contig[2] = {1, 1};
   fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
-  fuser_builder_add_tensor_input(b, "T0", FUSER_DTYPE_BF16, 2, sizes, contig, NULL);
-  fuser_builder_add_scalar_input(b, "S1", FUSER_DTYPE_F64);
+  fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_BF16, 2, sizes, contig, NULL);
+  fuser_builder_add_scalar_input(b, "S1", FUSER_TYPE_F64);
   mutate(b);
   fuser_artifact *a = (fuser_artifact *)1;
   fuser_error err;
@@ -229,35 +229,35 @@ static void builder_error(const char *want, void (*mutate)(fuser_builder *)) {
 
 static void bad_expression(fuser_builder *b) {
   const char *sz[1] = {"size(0, 0) +"};
-  fuser_builder_add_output(b, FUSER_DTYPE_F32, 1, sz, NULL);
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 1, sz, NULL);
 }
 static void bad_dim(fuser_builder *b) {
   const char *sz[1] = {"size(0, 2)"};
-  fuser_builder_add_output(b, FUSER_DTYPE_F32, 1, sz, NULL);
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 1, sz, NULL);
 }
 static void bad_input_ref(fuser_builder *b) {
   const char *sz[1] = {"size(5, 0)"};
-  fuser_builder_add_output(b, FUSER_DTYPE_F32, 1, sz, NULL);
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 1, sz, NULL);
 }
 static void scalar_of_float(fuser_builder *b) {
   const char *sz[1] = {"scalar(1)"};
-  fuser_builder_add_output(b, FUSER_DTYPE_F32, 1, sz, NULL);
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 1, sz, NULL);
 }
 static void size_of_scalar(fuser_builder *b) {
   const char *sz[1] = {"size(1, 0)"};
-  fuser_builder_add_output(b, FUSER_DTYPE_F32, 1, sz, NULL);
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 1, sz, NULL);
 }
 static void bad_stride_order(fuser_builder *b) {
   int64_t sizes[2] = {-1, -1}, contig[2] = {1, 1}, order[2] = {1, 1};
-  fuser_builder_add_tensor_input(b, "T2", FUSER_DTYPE_F32, 2, sizes, contig, order);
+  fuser_builder_add_tensor_input(b, "T2", FUSER_TYPE_F32, 2, sizes, contig, order);
 }
 static void bad_contiguity(fuser_builder *b) {
   int64_t sizes[1] = {-1}, contig[1] = {2};
-  fuser_builder_add_tensor_input(b, "T2", FUSER_DTYPE_F32, 1, sizes, contig, NULL);
+  fuser_builder_add_tensor_input(b, "T2", FUSER_TYPE_F32, 1, sizes, contig, NULL);
 }
 static void bad_rank(fuser_builder *b) {
   int64_t sizes[20] = {0}, contig[20] = {0};
-  fuser_builder_add_tensor_input(b, "T2", FUSER_DTYPE_F32, 20, sizes, contig, NULL);
+  fuser_builder_add_tensor_input(b, "T2", FUSER_TYPE_F32, 20, sizes, contig, NULL);
 }
 static void bad_module_index(fuser_builder *b) {
   int k = fuser_builder_add_kernel(b, "k");

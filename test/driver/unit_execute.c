@@ -213,10 +213,10 @@ static fuser_artifact *pipeline_artifact(const char *module_text, const char *en
   fuser_builder *b = fuser_builder_create();
   int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, module_text, strlen(module_text));
   int64_t sizes[1] = {-1}, contig[1] = {1};
-  fuser_builder_add_tensor_input(b, "x", FUSER_DTYPE_F32, 1, sizes, contig, NULL);
-  fuser_builder_add_scalar_input(b, "alpha", FUSER_DTYPE_F64);
+  fuser_builder_add_tensor_input(b, "x", FUSER_TYPE_F32, 1, sizes, contig, NULL);
+  fuser_builder_add_scalar_input(b, "alpha", FUSER_TYPE_F64);
   const char *osz[1] = {"size(0, 0) - 2"};
-  fuser_builder_add_output(b, FUSER_DTYPE_F32, 1, osz, NULL);
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 1, osz, NULL);
   fuser_builder_add_temp(b, "16", 1);
   int k = fuser_builder_add_kernel(b, "k");
   fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "2");

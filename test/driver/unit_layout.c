@@ -87,7 +87,7 @@ static unsigned rnd(unsigned n) {
 /* A random strided tensor: sizes 0..4, a random allocation order, random
  * padding between dims, random expanded broadcasts. */
 static void random_tensor(int rank, int64_t *shape, int64_t *strides) {
-  int order[FUSER_MAX_RANK];
+  int order[FUSER_TENSOR_MAX_RANK];
   for (int d = 0; d < rank; d++) order[d] = d;
   for (int d = rank - 1; d > 0; d--) {
     int j = (int)rnd((unsigned)d + 1), tmp = order[d];
@@ -112,7 +112,7 @@ static void test_property(void) {
   int accepted = 0, refused = 0;
   for (int iter = 0; iter < 20000; iter++) {
     int rank = 1 + (int)rnd(5);
-    int64_t shape[FUSER_MAX_RANK], strides[FUSER_MAX_RANK];
+    int64_t shape[FUSER_TENSOR_MAX_RANK], strides[FUSER_TENSOR_MAX_RANK];
     random_tensor(rank, shape, strides);
     DLTensor t = example_tensor((void *)(uintptr_t)0x10000, rank, shape, strides);
     fuser_layout l;
@@ -123,9 +123,9 @@ static void test_property(void) {
     }
     fuser_builder *b = fuser_builder_create();
     int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
-    int64_t sizes[FUSER_MAX_RANK];
+    int64_t sizes[FUSER_TENSOR_MAX_RANK];
     for (int d = 0; d < rank; d++) sizes[d] = -1;
-    fuser_builder_add_tensor_input(b, "T0", FUSER_DTYPE_F32, rank, sizes, l.contiguity, l.stride_order);
+    fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_F32, rank, sizes, l.contiguity, l.stride_order);
     int k = fuser_builder_add_kernel(b, "k");
     fuser_builder_add_variant(b, k, m, "k", "1", 32, 0, NULL);
     fuser_artifact *a;

@@ -162,9 +162,9 @@ static void test_nvfuser_layouts(void) {
   fuser_builder *b = fuser_builder_create();
   int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
   int64_t sizes[4] = {-1, -1, -1, 64}, contig[4] = {1, 0, 1, 1}, order[4] = {3, 1, 2, 0};
-  fuser_builder_add_tensor_input(b, "T0", FUSER_DTYPE_BF16, 4, sizes, contig, order);
+  fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_BF16, 4, sizes, contig, order);
   int64_t sizes1[3] = {-1, -1, 16}, contig1[3] = {1, -1, 1};
-  fuser_builder_add_tensor_input(b, "T1", FUSER_DTYPE_F32, 3, sizes1, contig1, NULL);
+  fuser_builder_add_tensor_input(b, "T1", FUSER_TYPE_F32, 3, sizes1, contig1, NULL);
   int k = fuser_builder_add_kernel(b, "k");
   fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
   fuser_builder_param_value(b, k, FUSER_PARAM_I64, "stride(0, 2)");
@@ -219,9 +219,9 @@ static void test_nvfuser_layouts(void) {
 static void test_scalars(void) {
   fuser_builder *b = fuser_builder_create();
   int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
-  fuser_builder_add_scalar_input(b, "flag", FUSER_DTYPE_BOOL);
-  fuser_builder_add_scalar_input(b, "n", FUSER_DTYPE_I32);
-  fuser_builder_add_scalar_input(b, "alpha", FUSER_DTYPE_F64);
+  fuser_builder_add_scalar_input(b, "flag", FUSER_TYPE_BOOL);
+  fuser_builder_add_scalar_input(b, "n", FUSER_TYPE_I32);
+  fuser_builder_add_scalar_input(b, "alpha", FUSER_TYPE_F64);
   int k = fuser_builder_add_kernel(b, "k");
   fuser_builder_param_scalar(b, k, FUSER_PARAM_F32, 2);
   const char *cond[1] = {"scalar(0)"};
@@ -252,7 +252,7 @@ static void test_scalars(void) {
 static void test_condition_error(void) {
   fuser_builder *b = fuser_builder_create();
   int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
-  fuser_builder_add_scalar_input(b, "n", FUSER_DTYPE_I64);
+  fuser_builder_add_scalar_input(b, "n", FUSER_TYPE_I64);
   int k = fuser_builder_add_kernel(b, "k");
   const char *cond[1] = {"16 % scalar(0) == 0"};
   fuser_builder_add_variant(b, k, m, "k", "1", 32, 1, cond);
@@ -270,10 +270,10 @@ static void test_doc_example(void) {
   fuser_builder *b = fuser_builder_create();
   int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
   int64_t sizes[2] = {-1, -1}, contig[2] = {1, 1}, order[2] = {1, 0};
-  fuser_builder_add_tensor_input(b, "T0", FUSER_DTYPE_BF16, 2, sizes, contig, order);
-  fuser_builder_add_tensor_input(b, "T1", FUSER_DTYPE_BF16, 2, sizes, contig, order);
+  fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_BF16, 2, sizes, contig, order);
+  fuser_builder_add_tensor_input(b, "T1", FUSER_TYPE_BF16, 2, sizes, contig, order);
   const char *osz[2] = {"size(0, 0)", "size(0, 1)"};
-  fuser_builder_add_output(b, FUSER_DTYPE_F32, 2, osz, order);
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 2, osz, order);
   int k = fuser_builder_add_kernel(b, "add");
   fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
   fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 1, "0");

@@ -50,7 +50,7 @@ typedef struct {
   fuser_input_recipe recipes[MAX_ARGS];
   fuser_arg args[MAX_ARGS];
   DLTensor tensors[MAX_ARGS];
-  int64_t shapes[MAX_ARGS][FUSER_MAX_RANK], strides[MAX_ARGS][FUSER_MAX_RANK];
+  int64_t shapes[MAX_ARGS][FUSER_TENSOR_MAX_RANK], strides[MAX_ARGS][FUSER_TENSOR_MAX_RANK];
   CUdeviceptr device[MAX_ARGS];
   void *host[MAX_ARGS];
   size_t input_bytes; /* bytes of the inputs' views, for bandwidth */
@@ -117,11 +117,11 @@ static bool make_inputs(session *s, const options *o) {
   for (int i = 0; i < s->nargs; i++) {
     fuser_input_recipe *r = &s->recipes[i];
     if (!r->tensor) {
-      bool is_float = r->dtype == FUSER_DTYPE_F32 || r->dtype == FUSER_DTYPE_F64;
+      bool is_float = r->dtype == FUSER_TYPE_F32 || r->dtype == FUSER_TYPE_F64;
       s->args[i] = is_float ? fuser_arg_double(r->value) : fuser_arg_int((int64_t)r->value);
       continue;
     }
-    size_t es = fuser_dtype_size(r->dtype);
+    size_t es = fuser_type_size(r->dtype);
     size_t shift = r->rank ? (size_t)o->misalign : 0;
     size_t bytes = ((size_t)r->numel + shift) * es;
     s->host[i] = calloc(bytes ? bytes : 1, 1);
@@ -137,7 +137,7 @@ static bool make_inputs(session *s, const options *o) {
     t->data = (void *)(uintptr_t)s->device[i];
     t->device = (DLDevice){kDLCUDA, 0};
     t->ndim = r->rank;
-    t->dtype = fuser_dtype_to_dlpack(r->dtype);
+    t->dtype = fuser_type_to_dlpack(r->dtype);
     for (int d = 0; d < r->rank; d++) s->shapes[i][d] = r->sizes[d], s->strides[i][d] = r->strides[d];
     t->shape = s->shapes[i];
     t->strides = s->strides[i];
@@ -151,8 +151,8 @@ static bool make_inputs(session *s, const options *o) {
 /* The output copied to the host as a compact row-major tensor. */
 static void *fetch_output(session *s, const fuser_output *out, DLTensor *host) {
   const DLTensor *t = &out->tensor;
-  int dt = fuser_dtype_from_dlpack(t->dtype);
-  size_t es = fuser_dtype_size(dt);
+  int dt = fuser_type_from_dlpack(t->dtype);
+  size_t es = fuser_type_size(dt);
   int64_t lo = 0, hi = 0, n = fuser_tensor_numel(t);
   for (int d = 0; d < t->ndim && n > 0; d++) hi += (t->shape[d] - 1) * t->strides[d];
   size_t span = n > 0 ? (size_t)(hi - lo + 1) * es : 0;
@@ -170,13 +170,13 @@ static void *fetch_output(session *s, const fuser_output *out, DLTensor *host) {
 
 static long long ulp_distance(double a, double b, int dt) {
   if (isnan(a) && isnan(b)) return 0;
-  if (dt == FUSER_DTYPE_BF16 || dt == FUSER_DTYPE_F16) {
-    uint16_t x = dt == FUSER_DTYPE_BF16 ? fuser_f64_to_bf16(a) : fuser_f64_to_f16(a);
-    uint16_t y = dt == FUSER_DTYPE_BF16 ? fuser_f64_to_bf16(b) : fuser_f64_to_f16(b);
+  if (dt == FUSER_TYPE_BF16 || dt == FUSER_TYPE_F16) {
+    uint16_t x = dt == FUSER_TYPE_BF16 ? fuser_f64_to_bf16(a) : fuser_f64_to_f16(a);
+    uint16_t y = dt == FUSER_TYPE_BF16 ? fuser_f64_to_bf16(b) : fuser_f64_to_f16(b);
     int ix = x & 0x8000 ? -(x & 0x7fff) : x, iy = y & 0x8000 ? -(y & 0x7fff) : y;
     return llabs((long long)ix - iy);
   }
-  if (dt == FUSER_DTYPE_F32) {
+  if (dt == FUSER_TYPE_F32) {
     float fa = (float)a, fb = (float)b;
     int32_t ia, ib;
     memcpy(&ia, &fa, 4);
@@ -212,7 +212,7 @@ static bool check_output(session *s, int k, const DLTensor *host) {
            (unsigned long long)got, fnv);
     return !sums;
   }
-  int dt = fuser_dtype_from_dlpack(host->dtype);
+  int dt = fuser_type_from_dlpack(host->dtype);
   int64_t n = fuser_tensor_numel(host), differ = 0;
   long long worst = 0;
   double worst_abs = 0;
@@ -230,8 +230,8 @@ static bool check_output(session *s, int k, const DLTensor *host) {
 }
 
 static void print_output(int k, const DLTensor *h) {
-  int dt = fuser_dtype_from_dlpack(h->dtype);
-  printf("output %d: %s [", k, fuser_dtype_name(dt));
+  int dt = fuser_type_from_dlpack(h->dtype);
+  printf("output %d: %s [", k, fuser_type_name(dt));
   for (int d = 0; d < h->ndim; d++) printf("%s%lld", d ? ", " : "", (long long)h->shape[d]);
   printf("] strides [");
   for (int d = 0; d < h->ndim; d++) printf("%s%lld", d ? ", " : "", (long long)h->strides[d]);
@@ -397,7 +397,7 @@ int fuser_run_artifact_main(int argc, char **argv) {
     DLTensor host;
     void *buf = fetch_output(&s, &outs[k], &host);
     if (!buf) goto done;
-    out_bytes += (size_t)fuser_tensor_numel(&host) * fuser_dtype_size(fuser_dtype_from_dlpack(host.dtype));
+    out_bytes += (size_t)fuser_tensor_numel(&host) * fuser_type_size(fuser_type_from_dlpack(host.dtype));
     print_output(k, &host);
     if (o.check) all_ok &= check_output(&s, k, &host);
     if (o.save_dir) {

@@ -1,0 +1,249 @@
+/* fuser-run: runs fusions and reports their outputs.
+ *
+ *   fuser-run --cpu [--seed N] [--f64] [--save DIR] [--first N] fusion.mlir|script.py
+ *   fuser-run --artifact F [...]     a compiled fusion, on the GPU (artifact_run.c)
+ *
+ * Every fusion (func.func with fuser.fusion) of the input runs on inputs
+ * made from its fuser.inputs attribute with the seeded generator. --cpu
+ * runs the reference evaluator (reference/reference.h); it is the only
+ * mode so far, and each mode is one `run_<mode>` function beside
+ * run_cpu. For each output it prints the dtype, shape, strides, a checksum
+ * (sum in double and FNV-1a of the bytes) and the first values; --save
+ * writes the outputs and the inputs as NumPy .npy files, so that anyone can
+ * rerun the fusion elsewhere (PyTorch: scripts/compare_torch.py) on the same
+ * data. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
+#include "reference/reference.h"
+#include "tools/common/tool_support.h"
+#include "tools/fuser-run/artifact_run.h"
+#include "tools/fuser-run/load.h"
+
+typedef enum { MODE_NONE, MODE_CPU } run_mode;
+
+typedef struct {
+  const char *input, *save_dir;
+  run_mode mode;
+  uint64_t seed;
+  bool f64;
+  int first;
+} options;
+
+static void usage(FILE *f) {
+  fputs("usage: fuser-run --cpu [options] <fusion.mlir|script.py>\n"
+        "  --cpu          run on the CPU reference evaluator\n"
+        "  --seed N       seed of the input generator (default 0)\n"
+        "  --f64          float64 mode: every op in double, casts still round\n"
+        "  --save DIR     write each output as DIR/out<i>.npy and each input as\n"
+        "                 DIR/in<i>.npy (NumPy format 1.0; bf16 as float32)\n"
+        "  --first N      print the first N values of each output (default 8)\n",
+        f);
+}
+
+static bool parse_uint(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (errno || !*s || *end || s[0] == '-') return false;
+  *out = v;
+  return true;
+}
+
+static bool parse_args(int argc, char **argv, options *o) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] == '-' && a[1] == '-' && a[2]) a++; /* -x and --x alike */
+    bool has_value = i + 1 < argc;
+    if (strcmp(a, "-cpu") == 0) o->mode = MODE_CPU;
+    else if (strcmp(a, "-f64") == 0) o->f64 = true;
+    else if (strcmp(a, "-seed") == 0 && has_value) {
+      if (!parse_uint(argv[++i], &o->seed)) {
+        fprintf(stderr, "fuser-run: error: --seed needs a non-negative integer, got '%s'\n", argv[i]);
+        return false;
+      }
+    } else if (strcmp(a, "-first") == 0 && has_value) {
+      uint64_t n;
+      if (!parse_uint(argv[++i], &n) || n > 1000000) {
+        fprintf(stderr, "fuser-run: error: --first needs a count, got '%s'\n", argv[i]);
+        return false;
+      }
+      o->first = (int)n;
+    } else if (strcmp(a, "-save") == 0 && has_value) o->save_dir = argv[++i];
+    else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) {
+      usage(stdout);
+      exit(0);
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "fuser-run: error: unknown option or missing value: '%s'\n", argv[i]);
+      usage(stderr);
+      return false;
+    } else if (o->input) {
+      fprintf(stderr, "fuser-run: error: more than one input ('%s' and '%s')\n", o->input, argv[i]);
+      return false;
+    } else o->input = argv[i];
+  }
+  if (!o->input) {
+    fprintf(stderr, "fuser-run: error: no input file\n");
+    usage(stderr);
+    return false;
+  }
+  if (o->mode == MODE_NONE) {
+    fprintf(stderr, "fuser-run: error: no GPU runtime in this build yet; run on the CPU reference with --cpu\n");
+    return false;
+  }
+  return true;
+}
+
+/* A located error when the failure is about an op, a plain one otherwise. */
+static void report_error(const fuser_ref_error *err) {
+  if (!mlirLocationIsNull(err->loc)) mlirEmitError(err->loc, err->message);
+  else fprintf(stderr, "fuser-run: error: %s\n", err->message);
+}
+
+static void print_dims(const char *label, int n, const int64_t *v) {
+  printf("%s[", label);
+  for (int d = 0; d < n; d++) printf("%s%lld", d ? ", " : "", (long long)v[d]);
+  printf("]");
+}
+
+static void print_value(double v, fuser_dtype dt) {
+  if (fuser_dtype_is_float(dt)) printf(dt == FUSER_DTYPE_F64 ? "%.17g" : "%.9g", v);
+  else printf("%lld", (long long)v);
+}
+
+static bool print_output(const options *o, int i, const fuser_ref_value *v, const char *npy_path) {
+  const char *dname = fuser_dtype_mlir_name(v->dtype);
+  if (!v->is_tensor) {
+    printf("output #%d: %s scalar ", i, dname);
+    print_value(fuser_dtype_is_float(v->dtype) ? v->f : (double)v->i, v->dtype);
+    printf("\n");
+    return true;
+  }
+  const DLTensor *t = v->tensor;
+  printf("output #%d: %s ", i, dname);
+  print_dims("shape ", t->ndim, t->shape);
+  print_dims(" strides ", t->ndim, t->strides);
+  printf("\n  checksum: sum %.17g fnv1a %016llx\n", fuser_ref_checksum_sum(t),
+         (unsigned long long)fuser_ref_checksum_fnv1a(t));
+  int64_t n = fuser_ref_tensor_numel(t), shown = n < o->first ? n : o->first;
+  printf("  first %lld of %lld:", (long long)shown, (long long)n);
+  for (int64_t k = 0; k < shown; k++) {
+    printf(" ");
+    print_value(fuser_ref_tensor_get(t, k), v->dtype);
+  }
+  printf("\n");
+  if (!npy_path) return true;
+  fuser_ref_error err;
+  if (fuser_ref_save_npy(t, npy_path, &err) != FUSER_REF_OK) {
+    report_error(&err);
+    return false;
+  }
+  printf("  saved %s%s\n", npy_path, v->dtype == FUSER_DTYPE_BF16 ? " (bf16 saved as float32, exactly)" : "");
+  return true;
+}
+
+static bool func_name(MlirOperation func, char *buf, size_t cap) {
+  MlirAttribute a = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
+  MlirStringRef s = mlirAttributeIsNull(a) ? mlirStringRefCreate("?", 1) : mlirStringAttrGetValue(a);
+  snprintf(buf, cap, "%.*s", (int)s.length, s.data);
+  return true;
+}
+
+/* DIR/<stem><i>.npy, or DIR/<fusion>_<stem><i>.npy when the input holds
+ * several fusions. */
+static void npy_path(char *buf, size_t cap, const options *o, const char *fusion, int nfusions, const char *stem,
+                     int i) {
+  if (nfusions > 1) snprintf(buf, cap, "%s/%s_%s%d.npy", o->save_dir, fusion, stem, i);
+  else snprintf(buf, cap, "%s/%s%d.npy", o->save_dir, stem, i);
+}
+
+static bool save_inputs(const options *o, const fuser_ref_inputs *in, const char *fusion, int nfusions) {
+  char path[4096];
+  for (int i = 0; i < in->count; i++) {
+    if (!in->values[i].is_tensor) continue;
+    npy_path(path, sizeof path, o, fusion, nfusions, "in", i);
+    fuser_ref_error err;
+    if (fuser_ref_save_npy(in->values[i].tensor, path, &err) != FUSER_REF_OK) {
+      report_error(&err);
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool run_cpu(const options *o, MlirOperation func, int nfusions) {
+  char name[256], path[4096];
+  func_name(func, name, sizeof name);
+  printf("fusion @%s: cpu reference, %s, seed %llu\n", name, o->f64 ? "float64 mode" : "nvFuser precision",
+         (unsigned long long)o->seed);
+  fuser_ref_error err;
+  fuser_ref_inputs inputs;
+  if (fuser_ref_make_inputs(func, o->seed, &inputs, &err) != FUSER_REF_OK) {
+    report_error(&err);
+    return false;
+  }
+  fuser_ref_options ropt = {.f64 = o->f64};
+  fuser_ref_outputs outs;
+  bool ran = fuser_ref_run(func, inputs.values, inputs.count, &ropt, &outs, &err) == FUSER_REF_OK, ok = ran;
+  if (!ran) report_error(&err);
+  if (ok && o->save_dir) ok = save_inputs(o, &inputs, name, nfusions);
+  for (int i = 0; ok && i < outs.count; i++) {
+    if (o->save_dir) npy_path(path, sizeof path, o, name, nfusions, "out", i);
+    ok = print_output(o, i, &outs.values[i], o->save_dir && outs.values[i].is_tensor ? path : NULL);
+  }
+  if (ran) fuser_ref_outputs_free(&outs);
+  fuser_ref_inputs_free(&inputs);
+  return ok;
+}
+
+static bool is_fusion(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == 9 && memcmp(n.data, "func.func", 9) == 0 &&
+         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.fusion")));
+}
+
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) /* a compiled artifact runs with the runtime alone */
+    if (strcmp(argv[i], "--artifact") == 0 || strcmp(argv[i], "-artifact") == 0) return fuser_run_artifact_main(argc, argv);
+  options o = {.first = 8};
+  if (!parse_args(argc, argv, &o)) return 1;
+  if (o.save_dir) {
+    struct stat st;
+    if (stat(o.save_dir, &st) != 0 && mkdir(o.save_dir, 0777) != 0) {
+      fprintf(stderr, "fuser-run: error: cannot create '%s': %s\n", o.save_dir, strerror(errno));
+      return 1;
+    }
+  }
+  size_t len;
+  char *text = fuser_read_file("fuser-run", o.input, &len);
+  if (!text) return 1;
+  MlirContext ctx = fuser_context_create();
+  if (mlirContextIsNull(ctx)) return 1;
+  fuser_diag_state diag = {.path = strcmp(o.input, "-") == 0 ? "<stdin>" : o.input, .source = text};
+  fuser_diag_attach(ctx, &diag);
+  MlirModule module = fuser_run_load(ctx, o.input, text, len);
+  bool ok = !mlirModuleIsNull(module);
+  if (ok) {
+    MlirBlock body = mlirModuleGetBody(module);
+    int nfusions = 0;
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+      nfusions += is_fusion(op);
+    if (nfusions == 0) {
+      fprintf(stderr, "fuser-run: error: '%s' has no fusion (a func.func with the fuser.fusion attribute)\n", o.input);
+      ok = false;
+    }
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); ok && !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op))
+      if (is_fusion(op)) ok = run_cpu(&o, op, nfusions);
+    mlirModuleDestroy(module);
+  }
+  fuser_diag_free(&diag);
+  mlirContextDestroy(ctx);
+  free(text);
+  return ok ? 0 : 1;
+}
