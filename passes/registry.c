@@ -4,9 +4,17 @@
 #include <string.h>
 
 extern const fuser_pass_info fuser_verify_pass;
+extern const fuser_pass_info fuser_vectorize_pass;
+extern const fuser_pass_info fuser_lower_kernels_pass;
+extern const fuser_pass_info fuser_kernels_to_gpu_pass;
+extern const fuser_pass_info fuser_kernels_to_cpu_pass;
 
 static const fuser_pass_info *const registry[] = {
     &fuser_verify_pass,
+    &fuser_vectorize_pass,
+    &fuser_lower_kernels_pass,
+    &fuser_kernels_to_gpu_pass,
+    &fuser_kernels_to_cpu_pass,
 };
 
 int fuser_pass_count(void) { return (int)(sizeof registry / sizeof registry[0]); }

@@ -1,0 +1,25 @@
+/* pipelines.c: the pipeline texts of the lowering (lowering.h). Each piece
+ * was found necessary by a failing case (../shared/GUIDE.md §5). */
+#include <stdio.h>
+
+#include "lowering/lowering.h"
+
+void fuser_gpu_to_ptx_pipeline(const char *chip, char *buf, size_t len) {
+  snprintf(buf, len,
+           "nvvm-attach-target{chip=%s features=+ptx80 O=3}, "
+           "gpu.module(expand-strided-metadata, lower-affine, convert-scf-to-cf, "
+           "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv}, canonicalize, cse, reconcile-unrealized-casts), "
+           "gpu-module-to-binary{format=isa}",
+           chip);
+}
+
+void fuser_plan_to_ptx_pipeline(const char *chip, char *buf, size_t len) {
+  char tail[768];
+  fuser_gpu_to_ptx_pipeline(chip, tail, sizeof tail);
+  snprintf(buf, len, "builtin.module(fuser-vectorize, fuser-lower-kernels, fuser-kernels-to-gpu, %s)", tail);
+}
+
+const char *fuser_cpu_to_llvm_pipeline(void) {
+  return "builtin.module(func.func(canonicalize, cse, arith-expand{include-bf16=true}), convert-math-to-libm, "
+         "convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts)";
+}
