@@ -218,7 +218,7 @@ static void fconst(gen *g, double v, fuser_dtype dt, bool vec, char *out) {
   if (dt == FUSER_DTYPE_I1) emit(g, "%s = arith.constant %s", s, v != 0 ? "true" : "false");
   else if (is_float(dt)) {
     union { double d; uint64_t u; } bits = {.d = v};
-    if (isfinite(v)) emit(g, "%s = arith.constant %.17g : %s", s, v, fuser_dtype_mlir_name(dt));
+    if (isfinite(v)) emit(g, "%s = arith.constant %.17e : %s", s, v, fuser_dtype_mlir_name(dt));
     else if (dt == FUSER_DTYPE_F64) emit(g, "%s = arith.constant 0x%016llX : f64", s, (unsigned long long)bits.u);
     else emit(g, "%s = arith.constant 0x%08X : %s", s, isnan(v) ? 0x7FC00000u : (v > 0 ? 0x7F800000u : 0xFF800000u), "f32");
   } else emit(g, "%s = arith.constant %lld : %s", s, (long long)v, fuser_dtype_mlir_name(dt));
@@ -923,8 +923,11 @@ static kval visit_reduction(gen *g, MlirOperation op, fuser_op_id id, MlirValue 
       snprintf(iv, NAME, "%%r%d", g->counter++);
       fresh(g, res);
       snprintf(it, NAME, "%%acc%d", g->counter++);
-      emit(g, "%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (%s) {", res, iv, cidx(g, 0, o.name[i]),
-           dim_of(g, in, i).name, cidx(g, 1, o.name[i]), it, cur.name, ty);
+      char lo[NAME], step[NAME];
+      cidx(g, 0, lo);
+      cidx(g, 1, step);
+      emit(g, "%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (%s) {", res, iv, lo, dim_of(g, in, i).name,
+           step, it, cur.name, ty);
       scope_push(g);
       memcpy(o.name[i], iv, NAME);
       memcpy(cur.name, it, NAME);

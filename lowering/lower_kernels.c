@@ -22,7 +22,7 @@
  *   }
  *
  * Options: unroll (default 2): vectors per thread in the vector variant;
- * scalar-unroll (default 4): elements per thread in the scalar variant. */
+ * scalar-unroll (default 1): elements per thread in the scalar variant. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +129,6 @@ const fuser_pass_info fuser_lower_kernels_pass = {
     .description = "Lower kernel functions to loop-level functions (scf/vector/memref/arith/math), one per variant",
     .anchor = "builtin.module",
     .options = {{"unroll", "2", "vectors per thread in the vector variant"},
-                {"scalar-unroll", "4", "elements per thread in the scalar variant"}},
+                {"scalar-unroll", "1", "elements per thread in the scalar variant"}},
     .run = run,
 };

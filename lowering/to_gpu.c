@@ -1,9 +1,10 @@
 /* fuser-kernels-to-gpu: loop-level functions -> gpu.module/gpu.func.
  *
- * Each `fuser.loops` function @f becomes `gpu.module @f` holding the kernel
- * `gpu.func @f` with the same parameters (the bare-pointer ABI: a
- * `memref<1xT>` is one pointer, index parameters are u32 or u64 following
- * the module's index width, given as a DLTI spec from fuser.index_bits).
+ * Each `fuser.loops` function @f becomes the kernel `gpu.func @f` with the
+ * same parameters, in `gpu.module @fuser_kernels_i32` or `@fuser_kernels_i64`
+ * following its fuser.index_bits (the module's DLTI index width; one module
+ * per width keeps the PTX compile to one LLVM module). The bare-pointer ABI:
+ * a `memref<1xT>` is one pointer, index parameters are u32 or u64.
  * The scf.parallel over threads is replaced by its body, with the thread
  * number t = block_id.x * block_dim.x + thread_id.x; the body's own guard
  * t < nthreads covers the rounded-up grid.
@@ -11,7 +12,7 @@
  * The launch description goes on the gpu.func (fuser.* attributes) and, so
  * that it survives gpu-module-to-binary, into the module attribute
  * `fuser.launches`: one dictionary per kernel variant, in module order:
- *   {binary = "f_k0__vector", kernel = "f_k0", variant = "vector",
+ *   {binary = "fuser_kernels_i32", entry = "f_k0__vector", kernel = "f_k0", variant = "vector",
  *    vector_width = 8, unroll = 2, index_bits = 32, block_size = 256,
  *    num_args = 6, params = ["ptr(t0)", ..., "size(t6,0)"],
  *    conditions = [{arg = 0 : i64, kind = "align", bytes = 16 : i64}, ...]}
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
 #include "lowering/strbuf.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -40,62 +42,57 @@ static bool has_name(MlirOperation op, const char *name) {
   return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
 }
 
-static void print_to_strbuf(MlirStringRef s, void *user) { sb_printf((strbuf *)user, "%.*s", (int)s.length, s.data); }
-
-static void print_attr(strbuf *b, MlirAttribute a) {
-  if (mlirAttributeIsNull(a)) sb_append(b, "[]");
-  else mlirAttributePrint(a, print_to_strbuf, b);
+/* The gpu.module holding kernels of index width `bits`, created on first use
+ * at the end of the module body. */
+static MlirOperation module_for(MlirOperation module, MlirOperation *mods, int bits) {
+  int slot = bits == 32 ? 0 : 1;
+  if (!mlirOperationIsNull(mods[slot])) return mods[slot];
+  char text[256];
+  snprintf(text, sizeof text,
+           "gpu.module @fuser_kernels_i%d attributes {dlti.dl_spec = #dlti.dl_spec<index = %d : i64>} {\n}\n", bits, bits);
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirOperation m = mlirOperationCreateParse(ctx, mlirStringRefCreateFromCString(text),
+                                             mlirStringRefCreateFromCString("fuser-kernels-to-gpu"));
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)), m);
+  return mods[slot] = m;
 }
 
-static int64_t int_attr(MlirOperation op, const char *name) {
-  MlirAttribute a = attr(op, name);
-  return mlirAttributeIsNull(a) ? 0 : mlirIntegerAttrGetValueInt(a);
-}
-
-/* The launch dictionary of one loop-level function. */
-static void launch_dict(MlirOperation f, const char *name, int block, strbuf *b) {
-  MlirStringRef kernel = mlirStringAttrGetValue(attr(f, "fuser.kernel_name"));
-  MlirStringRef variant = mlirStringAttrGetValue(attr(f, "fuser.variant"));
-  sb_printf(b, "{binary = \"%s\", kernel = \"%.*s\", variant = \"%.*s\", vector_width = %lld : i64, unroll = %lld : i64, "
-               "index_bits = %lld : i64, block_size = %d : i64, num_args = %lld : i64, params = ",
-            name, (int)kernel.length, kernel.data, (int)variant.length, variant.data,
-            (long long)int_attr(f, "fuser.vector_width"), (long long)int_attr(f, "fuser.unroll"),
-            (long long)int_attr(f, "fuser.index_bits"), block, (long long)int_attr(f, "fuser.num_args"));
-  print_attr(b, attr(f, "fuser.params"));
-  sb_append(b, ", conditions = ");
-  print_attr(b, attr(f, "fuser.vector_conditions"));
-  sb_append(b, "}");
-}
-
-/* Builds the gpu.module for loop-level function f; returns it (not inserted). */
-static MlirOperation convert(MlirOperation f, int block, strbuf *launches) {
+/* Builds the gpu.func for loop-level function f inside gpu.module `gmod`. */
+static bool convert(MlirOperation f, MlirOperation gmod, int block, strbuf *launches) {
   MlirContext ctx = mlirOperationGetContext(f);
   MlirStringRef sym = mlirStringAttrGetValue(mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("sym_name")));
-  char name[256];
+  MlirStringRef modname = mlirStringAttrGetValue(mlirOperationGetAttributeByName(gmod, mlirStringRefCreateFromCString("sym_name")));
+  char name[256], binary[256];
   snprintf(name, sizeof name, "%.*s", (int)sym.length, sym.data);
+  snprintf(binary, sizeof binary, "%.*s", (int)modname.length, modname.data);
   MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
   strbuf text = {0};
-  sb_printf(&text, "gpu.module @%s attributes {dlti.dl_spec = #dlti.dl_spec<index = %lld : i64>} {\n", name,
-            (long long)int_attr(f, "fuser.index_bits"));
-  sb_printf(&text, "  gpu.func @%s(", name);
+  sb_printf(&text, "gpu.func @%s(", name);
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody); i++) {
     sb_printf(&text, "%s%%a%ld: ", i ? ", " : "", (long)i);
-    mlirTypePrint(mlirValueGetType(mlirBlockGetArgument(fbody, i)), print_to_strbuf, &text);
+    mlirTypePrint(mlirValueGetType(mlirBlockGetArgument(fbody, i)), fuser_print_to_strbuf, &text);
   }
-  sb_printf(&text, ") kernel attributes {fuser.block_size = %d : i64, fuser.launch = ", block);
-  launch_dict(f, name, block, &text);
+  sb_printf(&text, ") kernel attributes {fuser.launch = ");
+  fuser_launch_dict_text(f, binary, name, block, &text);
   sb_append(&text, "} {\n"
                    "    %bid = gpu.block_id x\n    %bdim = gpu.block_dim x\n    %tid = gpu.thread_id x\n"
                    "    %t0 = arith.muli %bid, %bdim : index\n    %t = arith.addi %t0, %tid : index\n"
-                   "    gpu.return\n  }\n}\n");
+                   "    gpu.return\n  }\n");
   if (launches->len) sb_append(launches, ", ");
-  launch_dict(f, name, block, launches);
-  MlirOperation mod = mlirOperationCreateParse(ctx, mlirStringRefCreateFromCString(text.data),
+  fuser_launch_dict_text(f, binary, name, block, launches);
+  /* a gpu.func parses only inside a gpu.module: parse a wrapper, move it out */
+  strbuf wrap = {0};
+  sb_printf(&wrap, "gpu.module @wrapper {\n%s}\n", text.data);
+  MlirOperation tmp = mlirOperationCreateParse(ctx, mlirStringRefCreateFromCString(wrap.data),
                                                mlirStringRefCreateFromCString("fuser-kernels-to-gpu"));
   sb_free(&text);
-  if (mlirOperationIsNull(mod)) return mod;
-  mlirOperationSetLocation(mod, mlirOperationGetLocation(f));
-  MlirOperation gfunc = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(mod, 0)));
+  sb_free(&wrap);
+  if (mlirOperationIsNull(tmp)) return false;
+  MlirOperation gfunc = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(tmp, 0)));
+  mlirOperationRemoveFromParent(gfunc);
+  mlirOperationDestroy(tmp);
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(gmod, 0)), gfunc);
+  mlirOperationSetLocation(gfunc, mlirOperationGetLocation(f));
   MlirBlock gbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(gfunc, 0));
   MlirOperation ret = mlirBlockGetTerminator(gbody);
   MlirOperation tid_op = mlirBlockGetFirstOperation(gbody);
@@ -120,7 +117,7 @@ static MlirOperation convert(MlirOperation f, int block, strbuf *launches) {
     }
     op = next;
   }
-  return mod;
+  return true;
 }
 
 static bool run(MlirOperation module, const fuser_pass_options *options) {
@@ -133,16 +130,17 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   strbuf launches = {0};
   bool ok = true, any = false;
+  MlirOperation mods[2] = {{NULL}, {NULL}};
   MlirOperation op = mlirBlockGetFirstOperation(body);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (has_name(op, "func.func") && !mlirAttributeIsNull(attr(op, "fuser.loops"))) {
-      MlirOperation mod = convert(op, block, &launches);
-      if (mlirOperationIsNull(mod)) {
-        mlirEmitError(mlirOperationGetLocation(op), "fuser-kernels-to-gpu: cannot build the gpu.module (a bug)");
+      MlirAttribute bits = attr(op, "fuser.index_bits");
+      MlirOperation gmod = module_for(module, mods, !mlirAttributeIsNull(bits) && mlirIntegerAttrGetValueInt(bits) == 32 ? 32 : 64);
+      if (!convert(op, gmod, block, &launches)) {
+        mlirEmitError(mlirOperationGetLocation(op), "fuser-kernels-to-gpu: cannot build the gpu.func (a bug)");
         ok = false;
       } else {
-        mlirBlockInsertOwnedOperationAfter(body, op, mod);
         mlirOperationDestroy(op);
         any = true;
       }
