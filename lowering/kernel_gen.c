@@ -1061,6 +1061,7 @@ static kval visit(gen *g, MlirValue v, const idx_t *ix) {
     r = convert(g, scalar_of(g, mlirOperationGetOperand(op, 0)), out_dt);
     r = splat(g, r);
   } else if (id == FUSER_OP_iota) {
+    g->k->has_reshape = true; /* index-dependent values: the scalar variant */
     kval start = scalar_of(g, mlirOperationGetOperand(op, 1)), step = scalar_of(g, mlirOperationGetOperand(op, 2));
     kval i = {.dt = FUSER_DTYPE_I64};
     if (g->W > 1) {

@@ -29,7 +29,8 @@
  *                   fuser.vector_conditions = [{arg = 0 : i64, bytes = 8 : i64, kind = "align"},
  *                                              {bytes = 8 : i64, kind = "align", result = 0 : i64}]}
  *
- * Options: max-bytes (default 16): the widest access in bytes. */
+ * Options: max-bytes (default 16): the widest access in bytes; report
+ * (default false): print fuser_vectorize_report to stdout. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,6 +303,10 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (fuser_is_kernel(op)) ok &= fuser_vectorize_kernel(op, max_bytes);
+  if (ok && fuser_pass_option_bool(options, "report")) {
+    fuser_vectorize_report(module, stdout);
+    fflush(stdout);
+  }
   return ok;
 }
 
@@ -309,6 +314,7 @@ const fuser_pass_info fuser_vectorize_pass = {
     .argument = "fuser-vectorize",
     .description = "Flatten contiguous dims and choose the vector width of every kernel",
     .anchor = "builtin.module",
-    .options = {{"max-bytes", "16", "widest global access in bytes (a power of two)"}},
+    .options = {{"max-bytes", "16", "widest global access in bytes (a power of two)"},
+                {"report", "false", "print the per-kernel report (passes/vectorize.h) to stdout"}},
     .run = run,
 };
