@@ -57,6 +57,8 @@ typedef enum {
   FUSER_KIND_REDUCTION, /* (tensor) -> tensor, attributes dims, keepdim */
   FUSER_KIND_VAR_MEAN,  /* (tensor) -> (var, mean), attributes dims, correction, keepdim */
   FUSER_KIND_FULL,      /* (fill_value, shape: i64...) -> tensor */
+  FUSER_KIND_VIEW,      /* (tensor, dynamic: i64...) -> strided view, attributes static_offset, static_strides */
+  FUSER_KIND_QUERY,     /* (tensor) -> i64, attribute dim */
   FUSER_KIND_IOTA,      /* (length, start, step) -> 1-D tensor */
 } fuser_op_kind;
 

@@ -442,6 +442,32 @@ irdl.dialect @fuser {
     irdl.operands(input: %x)
     irdl.results(result: %r)
   }
+  irdl.operation @view {
+    %x = irdl.base "!builtin.tensor"
+    %d = irdl.is i64
+    %r = irdl.base "!builtin.tensor"
+    %o = irdl.base "#builtin.integer"
+    %s = irdl.base "#builtin.dense_array"
+    irdl.operands(input: %x, dynamic: variadic %d)
+    irdl.results(result: %r)
+    irdl.attributes {"static_offset" = %o, "static_strides" = %s}
+  }
+  irdl.operation @size {
+    %x = irdl.base "!builtin.tensor"
+    %r = irdl.is i64
+    %d = irdl.base "#builtin.integer"
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+    irdl.attributes {"dim" = %d}
+  }
+  irdl.operation @stride {
+    %x = irdl.base "!builtin.tensor"
+    %r = irdl.is i64
+    %d = irdl.base "#builtin.integer"
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+    irdl.attributes {"dim" = %d}
+  }
   irdl.operation @sum {
     %x = irdl.base "!builtin.tensor"
     %r = irdl.base "!builtin.tensor"

@@ -358,6 +358,39 @@ static bool infer_factory(infer_state *s, MlirType *res) {
   return true;
 }
 
+/* view: the result type gives sizes; static_offset/static_strides give the
+ * layout; each kDynamic offset, `?` size and kDynamic stride takes one i64
+ * operand, in that order. */
+static bool infer_view(infer_state *s, MlirType *res) {
+  const fuser_op_desc *d = s->desc;
+  if (d->num_operands < 1 || !need_tensor(s, 0, "input") || !need_i64_scalars(s, 1, "dynamic")) return false;
+  int64_t offset, strides[FUSER_MAX_RANK + 1];
+  int n;
+  if (!need_int(s, "static_offset", &offset) || !need_array(s, "static_strides", strides, FUSER_MAX_RANK, &n, false))
+    return false;
+  if (d->hint_rank < 0 || !d->hint_shape) return fail(s, "needs a result shape");
+  if (n != d->hint_rank) return fail(s, "static_strides has %d entries for a result of rank %d", n, d->hint_rank);
+  int ndyn = is_dyn(offset);
+  if (!is_dyn(offset) && offset < 0) return fail(s, "static_offset %lld is negative", (long long)offset);
+  for (int i = 0; i < n; i++) {
+    ndyn += is_dyn(d->hint_shape[i]) + is_dyn(strides[i]);
+    if (!is_dyn(strides[i]) && strides[i] < 0) return fail(s, "stride %lld of dim %d is negative", (long long)strides[i], i);
+  }
+  if (ndyn != d->num_operands - 1)
+    return fail(s, "view has %d dynamic offset/size/stride entries but %d operands", ndyn, d->num_operands - 1);
+  res[0] = tensor_type(s, d->hint_rank, d->hint_shape, s->ops[0].dtype);
+  return true;
+}
+
+static bool infer_query(infer_state *s, MlirType *res) {
+  if (s->desc->num_operands != 1 || !need_tensor(s, 0, "input")) return false;
+  int64_t dim;
+  if (!need_int(s, "dim", &dim)) return false;
+  if (dim < 0 || dim >= s->ops[0].rank) return fail(s, "dim %lld is out of range [0, %d)", (long long)dim, s->ops[0].rank);
+  res[0] = fuser_dtype_to_type(s->ctx, FUSER_DTYPE_I64);
+  return true;
+}
+
 static bool infer_scalar(infer_state *s, MlirType *res) {
   MlirAttribute v = find_attr(s->desc, "value");
   if (mlirAttributeIsNull(v)) return fail(s, "requires attribute 'value'");
@@ -413,6 +446,8 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_VAR_MEAN: return infer_reduction(&s, results);
   case FUSER_KIND_FULL:
   case FUSER_KIND_IOTA: return infer_factory(&s, results);
+  case FUSER_KIND_VIEW: return infer_view(&s, results);
+  case FUSER_KIND_QUERY: return infer_query(&s, results);
   }
   return fail(&s, "unknown op kind");
 }

@@ -4,6 +4,11 @@
 #include <string.h>
 
 extern const fuser_pass_info fuser_verify_pass;
+extern const fuser_pass_info fuser_alias_meta_ops_pass;
+extern const fuser_pass_info fuser_allocation_order_pass;
+extern const fuser_pass_info fuser_segment_pass;
+extern const fuser_pass_info fuser_remove_empty_pass;
+extern const fuser_pass_info fuser_report_pass;
 extern const fuser_pass_info fuser_vectorize_pass;
 extern const fuser_pass_info fuser_lower_kernels_pass;
 extern const fuser_pass_info fuser_kernels_to_gpu_pass;
@@ -11,6 +16,11 @@ extern const fuser_pass_info fuser_kernels_to_cpu_pass;
 
 static const fuser_pass_info *const registry[] = {
     &fuser_verify_pass,
+    &fuser_remove_empty_pass,
+    &fuser_alias_meta_ops_pass,
+    &fuser_allocation_order_pass,
+    &fuser_segment_pass,
+    &fuser_report_pass,
     &fuser_vectorize_pass,
     &fuser_lower_kernels_pass,
     &fuser_kernels_to_gpu_pass,

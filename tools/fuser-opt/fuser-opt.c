@@ -12,11 +12,12 @@
 #include "dialects/fuser.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"
+#include "passes/report.h"
 #include "tools/common/tool_support.h"
 
 typedef struct {
   const char *input, *output, *pipeline;
-  bool split, verify_diagnostics, print_before, print_after, timing, debug_info, list_passes;
+  bool split, verify_diagnostics, print_before, print_after, timing, debug_info, list_passes, report;
 } options;
 
 static void usage(FILE *f) {
@@ -29,7 +30,9 @@ static void usage(FILE *f) {
         "  --mlir-print-ir-after-all   print the IR after every pass\n"
         "  --mlir-timing               report pass timing\n"
         "  --mlir-print-debuginfo      print locations\n"
-        "  --list-passes               list the fuser passes and their options\n",
+        "  --list-passes               list the fuser passes and their options\n"
+        "  --fuser-report              after the pipeline, print each fusion's kernels (ops,\n"
+        "                              globals, strides, vector width, why each boundary exists)\n",
         f);
 }
 
@@ -47,6 +50,7 @@ static bool parse_args(int argc, char **argv, options *o) {
     else if (strcmp(a, "-mlir-timing") == 0) o->timing = true;
     else if (strcmp(a, "-mlir-print-debuginfo") == 0) o->debug_info = true;
     else if (strcmp(a, "-list-passes") == 0) o->list_passes = true;
+    else if (strcmp(a, "-fuser-report") == 0) o->report = true;
     else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) { usage(stdout); exit(0); }
     else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "fuser-opt: error: unknown option '%s'\n", argv[i]);
@@ -107,6 +111,7 @@ static bool process_chunk(MlirContext ctx, const options *o, const fuser_chunk *
       mlirPassManagerDestroy(pm);
     }
   }
+  if (ok && o->report) fuser_report(op, out);
   if (ok && !o->verify_diagnostics) fuser_print_op(op, out, o->debug_info);
   mlirModuleDestroy(module);
   return ok && diag->errors == 0;

@@ -1,0 +1,132 @@
+/* fuser-report: prints what segmentation and vectorization decided (see
+ * report.h). It changes nothing.
+ *
+ *   fusion @f: 1 kernel, 0 alias outputs
+ *     kernel @f_k0  (fusion output)
+ *       ops: cast neg cast cat ...
+ *       in:  tensor<2x16x1024x16xbf16> strides [589824, 32, 576, 1]
+ *       out: tensor<2x16x1024x32xbf16> strides [524288, 32768, 32, 1]
+ *       vector width: 8
+ */
+#include "passes/report.h"
+
+#include <string.h>
+
+#include "dialects/fuser.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "passes/ir_util.h"
+#include "passes/pass.h"
+
+static void print_chunk(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
+
+static void print_strides(MlirAttribute a, FILE *out) {
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a)) {
+    fputs(" strides ?", out);
+    return;
+  }
+  fputs(" strides [", out);
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(a); i++) {
+    int64_t v = mlirDenseI64ArrayGetElement(a, i);
+    if (v == mlirShapedTypeGetDynamicSize()) fprintf(out, "%s?", i ? ", " : "");
+    else fprintf(out, "%s%lld", i ? ", " : "", (long long)v);
+  }
+  fputs("]", out);
+}
+
+static MlirOperation lookup_func(MlirOperation module, MlirStringRef name) {
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute n = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+    if (mlirAttributeIsNull(n)) continue;
+    MlirStringRef s = mlirStringAttrGetValue(n);
+    if (s.length == name.length && memcmp(s.data, name.data, s.length) == 0) return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
+  MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(kernel, mlirStringRefCreateFromCString("sym_name")));
+  fprintf(out, "  kernel @%.*s  (", (int)name.length, name.data);
+  MlirAttribute cuts = mlirOperationGetDiscardableAttributeByName(call, mlirStringRefCreateFromCString("fuser.cuts"));
+  for (intptr_t i = 0; !mlirAttributeIsNull(cuts) && i < mlirArrayAttrGetNumElements(cuts); i++) {
+    MlirStringRef c = mlirStringAttrGetValue(mlirArrayAttrGetElement(cuts, i));
+    fprintf(out, "%s%.*s", i ? "; " : "", (int)c.length, c.data);
+  }
+  fputs(")\n    ops:", out);
+  MlirBlock body = fuser_func_body(kernel);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    fuser_op_id id = fuser_op_id_of(op);
+    if (id != FUSER_OP_NONE && id != FUSER_OP_scalar) fprintf(out, " %s", fuser_op_mnemonic(id));
+  }
+  fputc('\n', out);
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
+    MlirValue a = mlirBlockGetArgument(body, i);
+    fputs("    in:  ", out);
+    mlirTypePrint(mlirValueGetType(a), print_chunk, out);
+    if (mlirTypeIsARankedTensor(mlirValueGetType(a))) print_strides(fuser_func_arg_attr(kernel, (int)i, "fuser.strides"), out);
+    fputc('\n', out);
+  }
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) {
+    fputs("    out: ", out);
+    mlirTypePrint(mlirValueGetType(mlirOperationGetOperand(ret, i)), print_chunk, out);
+    print_strides(fuser_func_result_attr(kernel, (int)i, "fuser.strides"), out);
+    fputc('\n', out);
+  }
+  int64_t width;
+  if (fuser_get_i64(kernel, "fuser.vector_width", &width)) fprintf(out, "    vector width: %lld\n", (long long)width);
+  else fputs("    vector width: not decided (run fuser-vectorize)\n", out);
+  MlirAttribute cond = mlirOperationGetDiscardableAttributeByName(kernel, mlirStringRefCreateFromCString("fuser.vector_conditions"));
+  if (!mlirAttributeIsNull(cond)) {
+    fputs("    run-time conditions: ", out);
+    mlirAttributePrint(cond, print_chunk, out);
+    fputc('\n', out);
+  }
+}
+
+typedef struct {
+  MlirOperation module;
+  FILE *out;
+} report_state;
+
+static bool report_fusion(MlirOperation func, void *ud) {
+  report_state *st = ud;
+  MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name")));
+  MlirBlock body = fuser_func_body(func);
+  int kernels = 0, aliases = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    kernels += fuser_op_is(op, "func.call");
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++)
+    aliases += !mlirAttributeIsNull(fuser_func_result_attr(func, (int)i, "fuser.alias_of"));
+  bool planned = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.plan")));
+  fprintf(st->out, "fusion @%.*s: %s%d kernel%s, %d alias output%s\n", (int)name.length, name.data,
+          planned ? "" : "not segmented yet, ", kernels, kernels == 1 ? "" : "s", aliases, aliases == 1 ? "" : "s");
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!fuser_op_is(op, "func.call")) continue;
+    MlirAttribute callee = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee"));
+    MlirOperation k = lookup_func(st->module, mlirFlatSymbolRefAttrGetValue(callee));
+    if (!mlirOperationIsNull(k)) report_kernel(k, op, st->out);
+  }
+  return true;
+}
+
+void fuser_report(MlirOperation module, FILE *out) {
+  report_state st = {module, out};
+  fuser_for_each_fusion(module, report_fusion, &st);
+}
+
+static bool run(MlirOperation op, const fuser_pass_options *options) {
+  fuser_report(op, fuser_pass_option_bool(options, "stderr") ? stderr : stdout);
+  fflush(stdout);
+  return true;
+}
+
+const fuser_pass_info fuser_report_pass = {
+    .argument = "fuser-report",
+    .description = "Print each fusion's kernels: ops, globals, strides, vector width, cut reasons",
+    .anchor = "builtin.module",
+    .options = {{"stderr", "false", "print to stderr instead of stdout"}},
+    .run = run,
+};

@@ -1,0 +1,187 @@
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)' | FileCheck %s
+
+// A pure-view fusion makes no kernel: its output is an alias.
+// CHECK-LABEL: func.func @pure_view
+// CHECK-SAME: fuser.alias_of = 0
+// CHECK-SAME: fuser.plan
+// CHECK-NOT: call
+// CHECK: return
+// CHECK-NOT: fuser.kernel
+func.func @pure_view(%arg0: tensor<4x8xf32>) -> tensor<8x4xf32> attributes {fuser.fusion} {
+  %0 = "fuser.permute"(%arg0) {dims = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// segment_set on a computed tensor materializes it: two kernels, and the
+// boundary says why.
+// CHECK-LABEL: func.func @segment_set
+// CHECK: %[[A:.*]] = call @segment_set_k0(%arg0) {fuser.cuts = ["segment_set materializes a computed tensor"]}
+// CHECK: %[[B:.*]] = call @segment_set_k1(%[[A]]) {fuser.cuts = ["fusion output"]}
+// CHECK: return %[[B]]
+// CHECK: func.func private @segment_set_k0(%arg0: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel}
+// CHECK-NEXT: "fuser.neg"
+// CHECK-NEXT: "fuser.segment_set"
+// CHECK: func.func private @segment_set_k1
+// CHECK-NEXT: "fuser.exp"
+func.func @segment_set(%arg0: tensor<8xf32>) -> tensor<8xf32> attributes {fuser.fusion} {
+  %0 = "fuser.neg"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = "fuser.segment_set"(%0) : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = "fuser.exp"(%1) : (tensor<8xf32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+
+// -----
+
+// segment_set of an input view is only a view: no boundary.
+// CHECK-LABEL: func.func @segment_set_of_input
+// CHECK-COUNT-1: call @
+// CHECK-NOT: call @
+func.func @segment_set_of_input(%arg0: tensor<8xf32>) -> tensor<8xf32> attributes {fuser.fusion} {
+  %0 = "fuser.segment_set"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = "fuser.exp"(%0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+
+// -----
+
+// slice -> pointwise -> cat of computed tensors: one kernel (no forced
+// boundary before resize ops, unlike nvFuser #1597 and #2599).
+// CHECK-LABEL: func.func @slice_pointwise_cat
+// CHECK-COUNT-1: call @slice_pointwise_cat_k0
+// CHECK-NOT: call @
+// CHECK: func.func private @slice_pointwise_cat_k0
+// CHECK-SAME: attributes {fuser.kernel}
+// CHECK: "fuser.slice"
+// CHECK: "fuser.slice"
+// CHECK: "fuser.cat"
+func.func @slice_pointwise_cat(%arg0: tensor<4x16xf32>) -> tensor<4x16xf32> attributes {fuser.fusion} {
+  %0 = "fuser.exp"(%arg0) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %1 = "fuser.slice"(%0) {start_indices = array<i64: 0, 0>, end_indices = array<i64: 4, 8>, strides = array<i64: 1, 1>} : (tensor<4x16xf32>) -> tensor<4x8xf32>
+  %2 = "fuser.slice"(%0) {start_indices = array<i64: 0, 8>, end_indices = array<i64: 4, 16>, strides = array<i64: 1, 1>} : (tensor<4x16xf32>) -> tensor<4x8xf32>
+  %3 = "fuser.neg"(%2) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %4 = "fuser.cat"(%3, %1) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>
+  return %4 : tensor<4x16xf32>
+}
+
+// -----
+
+// RMSNorm: the row sum is consumed at another shape (broadcast back over the
+// row), so it is materialized: two kernels. The weight broadcast is read in
+// place.
+// CHECK-LABEL: func.func @rmsnorm
+// CHECK: %[[R:.*]] = call @rmsnorm_k0(%arg0) {fuser.cuts = ["reduction result consumed at a different shape"]} : (tensor<256x1024xbf16>) -> tensor<256xf32>
+// CHECK: call @rmsnorm_k1(%arg0, %{{.*}}, %[[R]]) {fuser.cuts = ["fusion output"]}
+// CHECK: func.func private @rmsnorm_k0
+// CHECK: "fuser.sum"
+// CHECK: "fuser.div"
+// CHECK: func.func private @rmsnorm_k1
+// CHECK-NOT: "fuser.sum"
+// CHECK: "fuser.rsqrt"
+func.func @rmsnorm(%arg0: tensor<256x1024xbf16>, %arg1: tensor<1024xbf16>) -> tensor<256x1024xbf16> attributes {fuser.fusion} {
+  %0 = "fuser.cast"(%arg0) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>
+  %1 = "fuser.mul"(%0, %0) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1024xf32>) -> tensor<256xf32>
+  %s = "fuser.scalar"() {value = 1.024000e+03 : f64} : () -> f64
+  %3 = "fuser.div"(%2, %s) : (tensor<256xf32>, f64) -> tensor<256xf32>
+  %4 = "fuser.broadcast_in_dim"(%3) {broadcast_dims = array<i64: 0>} : (tensor<256xf32>) -> tensor<256x1xf32>
+  %e = "fuser.scalar"() {value = 9.9999999999999995E-7 : f64} : () -> f64
+  %5 = "fuser.add"(%4, %e) : (tensor<256x1xf32>, f64) -> tensor<256x1xf32>
+  %6 = "fuser.rsqrt"(%5) : (tensor<256x1xf32>) -> tensor<256x1xf32>
+  %7 = "fuser.broadcast_in_dim"(%6) {broadcast_dims = array<i64: 0, 1>} : (tensor<256x1xf32>) -> tensor<256x1024xf32>
+  %8 = "fuser.mul"(%0, %7) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %9 = "fuser.broadcast_in_dim"(%arg1) {broadcast_dims = array<i64: 1>} : (tensor<1024xbf16>) -> tensor<256x1024xbf16>
+  %10 = "fuser.cast"(%9) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>
+  %11 = "fuser.mul"(%8, %10) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %12 = "fuser.cast"(%11) : (tensor<256x1024xf32>) -> tensor<256x1024xbf16>
+  return %12 : tensor<256x1024xbf16>
+}
+
+// -----
+
+// Softmax: the row max and the row sum are each consumed at another shape:
+// three kernels, each reason recorded.
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[M:.*]] = call @softmax_k0(%arg0) {fuser.cuts = ["reduction result consumed at a different shape"]}
+// CHECK: %[[S:.*]] = call @softmax_k1(%arg0, %[[M]]) {fuser.cuts = ["reduction result consumed at a different shape"]}
+// CHECK: call @softmax_k2(%arg0, %[[M]], %[[S]]) {fuser.cuts = ["fusion output"]}
+func.func @softmax(%arg0: tensor<256x1000xf32>) -> tensor<256x1000xf32> attributes {fuser.fusion} {
+  %0 = "fuser.max"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1000xf32>) -> tensor<256xf32>
+  %1 = "fuser.broadcast_in_dim"(%0) {broadcast_dims = array<i64: 0>} : (tensor<256xf32>) -> tensor<256x1000xf32>
+  %2 = "fuser.sub"(%arg0, %1) : (tensor<256x1000xf32>, tensor<256x1000xf32>) -> tensor<256x1000xf32>
+  %3 = "fuser.exp"(%2) : (tensor<256x1000xf32>) -> tensor<256x1000xf32>
+  %4 = "fuser.sum"(%3) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1000xf32>) -> tensor<256xf32>
+  %5 = "fuser.broadcast_in_dim"(%4) {broadcast_dims = array<i64: 0>} : (tensor<256xf32>) -> tensor<256x1000xf32>
+  %6 = "fuser.div"(%3, %5) : (tensor<256x1000xf32>, tensor<256x1000xf32>) -> tensor<256x1000xf32>
+  return %6 : tensor<256x1000xf32>
+}
+
+// -----
+
+// An outer reduction with a cast after it is one kernel: the cast is at the
+// reduction's shape.
+// CHECK-LABEL: func.func @bias_grad
+// CHECK-COUNT-1: call @
+// CHECK-NOT: call @
+func.func @bias_grad(%arg0: tensor<4x256x1024xbf16>) -> tensor<1024xbf16> attributes {fuser.fusion} {
+  %0 = "fuser.cast"(%arg0) : (tensor<4x256x1024xbf16>) -> tensor<4x256x1024xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<4x256x1024xf32>) -> tensor<1024xf32>
+  %2 = "fuser.cast"(%1) : (tensor<1024xf32>) -> tensor<1024xbf16>
+  return %2 : tensor<1024xbf16>
+}
+
+// -----
+
+// Two outputs of one shape share a kernel; an output of another shape gets
+// its own.
+// CHECK-LABEL: func.func @outputs
+// CHECK: %[[K0:.*]]:2 = call @outputs_k0(%arg0) {fuser.cuts = ["fusion output", "fusion output"]}
+// CHECK: %[[K1:.*]] = call @outputs_k1(%arg0) {fuser.cuts = ["fusion output"]}
+// CHECK: return %[[K0]]#0, %[[K0]]#1, %[[K1]]
+func.func @outputs(%arg0: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>) attributes {fuser.fusion} {
+  %0 = "fuser.neg"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = "fuser.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %2 = "fuser.sum"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Kernel arguments carry the strides the kernel reads with: a view's static
+// strides, a non-contiguous input's run-time stride (kDynamic), and results
+// dense in their allocation order.
+// CHECK-LABEL: func.func private @strides_k0
+// CHECK-SAME: %arg0: tensor<4x8xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}
+// CHECK-SAME: %arg1: tensor<4x8xf32> {fuser.strides = array<i64: 0, 1>}
+// CHECK-SAME: -> (tensor<4x8xf32> {fuser.strides = array<i64: 8, 1>})
+func.func @strides(%arg0: tensor<4x8xf32> {fuser.contiguity = array<i64: 0, 1>, fuser.stride_order = array<i64: 1, 0>},
+                   %arg1: tensor<8xf32>) -> tensor<4x8xf32> attributes {fuser.fusion} {
+  %0 = "fuser.broadcast_in_dim"(%arg1) {broadcast_dims = array<i64: 1>} : (tensor<8xf32>) -> tensor<4x8xf32>
+  %1 = "fuser.add"(%arg0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}
+
+// -----
+
+// An expensive value (here more than 8 ops) needed by kernels of different
+// shapes is computed once and materialized, not recomputed in each.
+// CHECK-LABEL: func.func @shared_chain
+// CHECK: %[[X:.*]] = call @shared_chain_k0(%arg0) {fuser.cuts = ["computed once for kernels of different shapes"]}
+// CHECK: %[[R:.*]] = call @shared_chain_k1(%[[X]])
+// CHECK: call @shared_chain_k2(%[[X]], %[[R]]) {fuser.cuts = ["fusion output"]}
+func.func @shared_chain(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {fuser.fusion} {
+  %0 = "fuser.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = "fuser.tanh"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %2 = "fuser.exp"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %3 = "fuser.tanh"(%2) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %4 = "fuser.exp"(%3) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %5 = "fuser.tanh"(%4) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %6 = "fuser.exp"(%5) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %7 = "fuser.tanh"(%6) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %8 = "fuser.exp"(%7) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %9 = "fuser.sum"(%8) {dims = array<i64: 1>, keepdim = false} : (tensor<4x8xf32>) -> tensor<4xf32>
+  %10 = "fuser.broadcast_in_dim"(%9) {broadcast_dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
+  %11 = "fuser.div"(%8, %10) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %11 : tensor<4x8xf32>
+}
