@@ -1,12 +1,16 @@
 /* fuser-ptx: plan-level IR (kernel functions) to PTX and the launch plan.
  *
- *   fuser-ptx [--chip=sm_90] [--launch-plan] [--time] [-o out] [input.mlir|-]
+ *   fuser-ptx [--chip=sm_90] [--launch-plan] [--binary=<name>] [--time] [-o out] [input.mlir|-]
  *
- * Runs fuser-verify, then fuser_plan_to_ptx_pipeline (fuser-vectorize,
- * fuser-lower-kernels, fuser-kernels-to-gpu, the upstream NVVM pipeline and
- * gpu-module-to-binary{format=isa}) and prints, per kernel variant, a
- * header line `// entry <name> kernel <k> variant <v> width <W>` and its
- * PTX; with --launch-plan the text form of lowering/launch_plan.h instead.
+ * Runs fuser-verify; when the input holds fusions not yet segmented
+ * (fuser.fusion without fuser.plan), the plan passes (fuser-remove-empty,
+ * fuser-allocation-order, fuser-alias-meta-ops, fuser-segment); then
+ * fuser_plan_to_ptx_pipeline (fuser-vectorize, fuser-lower-kernels,
+ * fuser-kernels-to-gpu, the upstream NVVM pipeline and
+ * gpu-module-to-binary{format=isa}). Prints `// entry <name> binary <b>
+ * kernel <k> variant <v> width <W>` for every kernel variant, then each PTX
+ * binary once after `// binary <b>`; --binary=<b> prints only that binary's
+ * PTX (for ptxas); --launch-plan the text form of lowering/launch_plan.h.
  * (`fuser-translate --emit-ptx` is meant to do the same from a script.) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,14 +30,27 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Whether the module holds fusions that fuser-segment has not planned yet. */
+static bool needs_segmentation(MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    bool fusion = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.fusion")));
+    bool plan = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.plan")));
+    if (fusion && !plan) return true;
+  }
+  return false;
+}
+
 int main(int argc, char **argv) {
   const char *input = "-", *output = NULL, *chip = "sm_90";
+  const char *only_binary = NULL;
   bool plan = false, timing = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strncmp(a, "--chip=", 7) == 0) chip = a + 7;
     else if (strcmp(a, "--launch-plan") == 0) plan = true;
     else if (strcmp(a, "--time") == 0) timing = true;
+    else if (strncmp(a, "--binary=", 9) == 0) only_binary = a + 9;
     else if (strcmp(a, "-o") == 0 && i + 1 < argc) output = argv[++i];
     else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "fuser-ptx: error: unknown option '%s'\n", a);
@@ -54,6 +71,12 @@ int main(int argc, char **argv) {
   if (fuser_verify(op) != 0) return 1;
   char pipeline[2048], err[1024];
   fuser_plan_to_ptx_pipeline(chip, pipeline, sizeof pipeline);
+  if (needs_segmentation(op)) {
+    static const char prefix[] = "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment, ";
+    char full[2304];
+    snprintf(full, sizeof full, "%s%s", prefix, pipeline + strlen("builtin.module("));
+    snprintf(pipeline, sizeof pipeline, "%s", full);
+  }
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
   if (!fuser_pipeline_parse(pm, pipeline, err, sizeof err)) {
     fprintf(stderr, "fuser-ptx: error: %s\n", err);
@@ -70,13 +93,28 @@ int main(int argc, char **argv) {
     fprintf(stderr, "fuser-ptx: error: cannot write '%s'\n", output);
     return 1;
   }
+  int status = 0;
   if (plan) fuser_launch_plan_write(out, ls, n);
-  else
+  else if (only_binary) {
+    int found = -1;
+    for (int i = 0; i < n && found < 0; i++)
+      if (strcmp(ls[i].binary, only_binary) == 0 && ls[i].ptx) found = i;
+    if (found < 0) {
+      fprintf(stderr, "fuser-ptx: error: no binary named '%s'\n", only_binary);
+      status = 1;
+    } else fwrite(ls[found].ptx, 1, ls[found].ptx_len, out);
+  } else {
+    for (int i = 0; i < n; i++)
+      fprintf(out, "// entry %s binary %s kernel %s variant %s width %d\n", ls[i].entry, ls[i].binary, ls[i].kernel,
+              ls[i].variant, ls[i].vector_width);
     for (int i = 0; i < n; i++) {
-      fprintf(out, "// entry %s kernel %s variant %s width %d\n", ls[i].entry, ls[i].kernel, ls[i].variant,
-              ls[i].vector_width);
-      if (ls[i].ptx) fwrite(ls[i].ptx, 1, ls[i].ptx_len, out);
+      bool first = true;
+      for (int j = 0; j < i; j++) first &= strcmp(ls[j].binary, ls[i].binary) != 0;
+      if (!first || !ls[i].ptx) continue;
+      fprintf(out, "// binary %s\n", ls[i].binary);
+      fwrite(ls[i].ptx, 1, ls[i].ptx_len, out);
     }
+  }
   if (timing)
     fprintf(stderr, "fuser-ptx: %d kernel variants; context %.1f ms, IR to PTX %.1f ms\n", n, t1 - t0, t2 - t1);
   if (out != stdout) fclose(out);
@@ -85,5 +123,5 @@ int main(int argc, char **argv) {
   fuser_diag_free(&diag);
   mlirContextDestroy(ctx);
   free(text);
-  return 0;
+  return status;
 }
