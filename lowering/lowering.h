@@ -22,7 +22,9 @@ extern "C" {
 bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll);
 
 /* The upstream pipeline from gpu.module to PTX, for a chip ("sm_90"):
- * writes into buf (at least 512 bytes). */
+ * writes into buf (at least 512 bytes). Sets CUDA_ROOT=/usr/local/cuda
+ * when no CUDA_ROOT/CUDA_HOME/CUDA_PATH is set: gpu-module-to-binary links
+ * libdevice only through them. */
 void fuser_gpu_to_ptx_pipeline(const char *chip, char *buf, size_t len);
 
 /* The full pipeline from plan-level IR (kernel functions) to gpu.binary

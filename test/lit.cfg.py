@@ -25,4 +25,7 @@ if config.fuser_corpus_dir and os.path.isdir(config.fuser_corpus_dir):
     config.available_features.add("corpus")
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
+    # gpu-module-to-binary links libdevice only when it finds the toolkit
+    # through CUDA_ROOT/CUDA_HOME/CUDA_PATH (lit clears the environment).
+    config.environment["CUDA_ROOT"] = os.path.dirname(os.path.dirname(config.ptxas))
     config.substitutions.append(("%ptxas", config.ptxas))

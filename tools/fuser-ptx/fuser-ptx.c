@@ -10,7 +10,9 @@
  * gpu-module-to-binary{format=isa}). Prints `// entry <name> binary <b>
  * kernel <k> variant <v> width <W>` for every kernel variant, then each PTX
  * binary once after `// binary <b>`; --binary=<b> prints only that binary's
- * PTX (for ptxas); --launch-plan the text form of lowering/launch_plan.h.
+ * PTX (for ptxas); --binaries-to=<prefix> writes each binary to
+ * <prefix><binary>.ptx and prints the paths, one a line; --launch-plan
+ * prints the text form of lowering/launch_plan.h.
  * (`fuser-translate --emit-ptx` is meant to do the same from a script.) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +45,7 @@ static bool needs_segmentation(MlirOperation module) {
 
 int main(int argc, char **argv) {
   const char *input = "-", *output = NULL, *chip = "sm_90";
-  const char *only_binary = NULL;
+  const char *only_binary = NULL, *prefix = NULL;
   bool plan = false, timing = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -51,6 +53,7 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--launch-plan") == 0) plan = true;
     else if (strcmp(a, "--time") == 0) timing = true;
     else if (strncmp(a, "--binary=", 9) == 0) only_binary = a + 9;
+    else if (strncmp(a, "--binaries-to=", 14) == 0) prefix = a + 14;
     else if (strcmp(a, "-o") == 0 && i + 1 < argc) output = argv[++i];
     else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "fuser-ptx: error: unknown option '%s'\n", a);
@@ -72,10 +75,10 @@ int main(int argc, char **argv) {
   char pipeline[2048], err[1024];
   fuser_plan_to_ptx_pipeline(chip, pipeline, sizeof pipeline);
   if (needs_segmentation(op)) {
-    static const char prefix[] = "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment, ";
-    char full[2304];
-    snprintf(full, sizeof full, "%s%s", prefix, pipeline + strlen("builtin.module("));
-    snprintf(pipeline, sizeof pipeline, "%s", full);
+    static const char plan_passes[] = "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment, ";
+    char full[sizeof pipeline];
+    snprintf(full, sizeof full, "%s%.1900s", plan_passes, pipeline + strlen("builtin.module("));
+    memcpy(pipeline, full, sizeof pipeline);
   }
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
   if (!fuser_pipeline_parse(pm, pipeline, err, sizeof err)) {
@@ -95,7 +98,24 @@ int main(int argc, char **argv) {
   }
   int status = 0;
   if (plan) fuser_launch_plan_write(out, ls, n);
-  else if (only_binary) {
+  else if (prefix) {
+    for (int i = 0; i < n && !status; i++) {
+      bool first = true;
+      for (int j = 0; j < i; j++) first &= strcmp(ls[j].binary, ls[i].binary) != 0;
+      if (!first || !ls[i].ptx) continue;
+      char path[1024];
+      snprintf(path, sizeof path, "%s%s.ptx", prefix, ls[i].binary);
+      FILE *f = fopen(path, "w");
+      if (!f) {
+        fprintf(stderr, "fuser-ptx: error: cannot write '%s'\n", path);
+        status = 1;
+        break;
+      }
+      fwrite(ls[i].ptx, 1, ls[i].ptx_len, f);
+      fclose(f);
+      fprintf(out, "%s\n", path);
+    }
+  } else if (only_binary) {
     int found = -1;
     for (int i = 0; i < n && found < 0; i++)
       if (strcmp(ls[i].binary, only_binary) == 0 && ls[i].ptx) found = i;
