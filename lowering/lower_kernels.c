@@ -21,7 +21,7 @@
  *     scf.parallel (%t) = (%c0) to (%nthreads) step (%c1) { ... vector.load %mem_t0[%e] {alignment = 16 : i64} ... }
  *   }
  *
- * Options: unroll (default 2): vectors per thread in the vector variant;
+ * Options: unroll (default 1; measured on the H200, docs/lowering.md): vectors per thread in the vector variant;
  * scalar-unroll (default 1): elements per thread in the scalar variant. */
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +128,7 @@ const fuser_pass_info fuser_lower_kernels_pass = {
     .argument = "fuser-lower-kernels",
     .description = "Lower kernel functions to loop-level functions (scf/vector/memref/arith/math), one per variant",
     .anchor = "builtin.module",
-    .options = {{"unroll", "2", "vectors per thread in the vector variant"},
+    .options = {{"unroll", "1", "vectors per thread in the vector variant"},
                 {"scalar-unroll", "1", "elements per thread in the scalar variant"}},
     .run = run,
 };

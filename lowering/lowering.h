@@ -30,6 +30,8 @@ void fuser_gpu_to_ptx_pipeline(const char *chip, char *buf, size_t len);
 /* The full pipeline from plan-level IR (kernel functions) to gpu.binary
  * ops holding PTX. */
 void fuser_plan_to_ptx_pipeline(const char *chip, char *buf, size_t len);
+/* The same with the vector variant's unroll and the block size (defaults 1, 128). */
+void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_size, char *buf, size_t len);
 
 /* The upstream pipeline from fuser-kernels-to-cpu output to LLVM dialect. */
 const char *fuser_cpu_to_llvm_pipeline(void);

@@ -26,9 +26,15 @@ void fuser_gpu_to_ptx_pipeline(const char *chip, char *buf, size_t len) {
 }
 
 void fuser_plan_to_ptx_pipeline(const char *chip, char *buf, size_t len) {
+  fuser_plan_to_ptx_pipeline_with(chip, 1, 128, buf, len);
+}
+
+void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_size, char *buf, size_t len) {
   char tail[768];
   fuser_gpu_to_ptx_pipeline(chip, tail, sizeof tail);
-  snprintf(buf, len, "builtin.module(fuser-vectorize, fuser-lower-kernels, fuser-kernels-to-gpu, %s)", tail);
+  snprintf(buf, len,
+           "builtin.module(fuser-vectorize, fuser-lower-kernels{unroll=%d}, fuser-kernels-to-gpu{block-size=%d}, %s)",
+           unroll, block_size, tail);
 }
 
 const char *fuser_cpu_to_llvm_pipeline(void) {

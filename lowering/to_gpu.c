@@ -13,14 +13,14 @@
  * that it survives gpu-module-to-binary, into the module attribute
  * `fuser.launches`: one dictionary per kernel variant, in module order:
  *   {binary = "fuser_kernels_i32", entry = "f_k0__vector", kernel = "f_k0", variant = "vector",
- *    vector_width = 8, unroll = 2, index_bits = 32, block_size = 256,
+ *    vector_width = 8, unroll = 1, index_bits = 32, block_size = 128,
  *    num_args = 6, params = ["ptr(t0)", ..., "size(t6,0)"],
  *    conditions = [{arg = 0 : i64, kind = "align", bytes = 16 : i64}, ...]}
  * threads = max(ceil((n / W) / unroll), n mod W), n = points of the
  * iteration space (product of the sizes of result 0), grid = ceil(threads /
  * block_size) blocks of block_size threads.
  *
- * Options: block-size (default 256). */
+ * Options: block-size (default 128). */
 #include <stdio.h>
 #include <string.h>
 
@@ -164,6 +164,6 @@ const fuser_pass_info fuser_kernels_to_gpu_pass = {
     .argument = "fuser-kernels-to-gpu",
     .description = "Turn loop-level kernel functions into gpu.module/gpu.func with the bare-pointer ABI",
     .anchor = "builtin.module",
-    .options = {{"block-size", "256", "threads per block"}},
+    .options = {{"block-size", "128", "threads per block"}},
     .run = run,
 };

@@ -9,7 +9,7 @@
 // CHECK-SAME: %[[A:.*]]: memref<1xbf16>, %[[B:.*]]: memref<1xbf16>, %[[O:.*]]: memref<1xbf16>, %[[S:.*]]: f64)
 // CHECK-SAME: fuser.kernel_name = "bias_k0", fuser.loops, fuser.num_args = 3 : i64
 // CHECK-SAME: fuser.params = ["ptr(t0)", "ptr(t1)", "ptr(t3)", "scalar(t2)"]
-// CHECK-SAME: fuser.unroll = 2 : i64, fuser.variant = "vector"
+// CHECK-SAME: fuser.unroll = 1 : i64, fuser.variant = "vector"
 // CHECK-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}
 // CHECK-SAME: fuser.vector_width = 8 : i64
 // CHECK-DAG: %[[MA:.*]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<1xbf16> to memref<?xbf16>

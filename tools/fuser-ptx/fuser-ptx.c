@@ -1,6 +1,6 @@
 /* fuser-ptx: plan-level IR (kernel functions) to PTX and the launch plan.
  *
- *   fuser-ptx [--chip=sm_90] [--launch-plan] [--binary=<name>] [--time] [-o out] [input.mlir|-]
+ *   fuser-ptx [--chip=sm_90] [--unroll=1] [--block-size=128] [--launch-plan] [--binary=<name>] [--time] [-o out] [input.mlir|-]
  *
  * Runs fuser-verify; when the input holds fusions not yet segmented
  * (fuser.fusion without fuser.plan), the plan passes (fuser-remove-empty,
@@ -47,10 +47,13 @@ int main(int argc, char **argv) {
   const char *input = "-", *output = NULL, *chip = "sm_90";
   const char *only_binary = NULL, *prefix = NULL;
   bool plan = false, timing = false;
+  int unroll = 1, block_size = 128;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strncmp(a, "--chip=", 7) == 0) chip = a + 7;
     else if (strcmp(a, "--launch-plan") == 0) plan = true;
+    else if (strncmp(a, "--unroll=", 9) == 0) unroll = atoi(a + 9);
+    else if (strncmp(a, "--block-size=", 13) == 0) block_size = atoi(a + 13);
     else if (strcmp(a, "--time") == 0) timing = true;
     else if (strncmp(a, "--binary=", 9) == 0) only_binary = a + 9;
     else if (strncmp(a, "--binaries-to=", 14) == 0) prefix = a + 14;
@@ -73,7 +76,7 @@ int main(int argc, char **argv) {
   MlirOperation op = mlirModuleGetOperation(module);
   if (fuser_verify(op) != 0) return 1;
   char pipeline[2048], err[1024];
-  fuser_plan_to_ptx_pipeline(chip, pipeline, sizeof pipeline);
+  fuser_plan_to_ptx_pipeline_with(chip, unroll, block_size, pipeline, sizeof pipeline);
   if (needs_segmentation(op)) {
     static const char plan_passes[] = "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment, ";
     char full[sizeof pipeline];
