@@ -8,7 +8,10 @@
  * consumers read directly: no kernel, no copy. A fusion output that is such
  * a view (or an input itself) is marked `fuser.alias_of = <argument>`: the
  * host makes it by pointer arithmetic. A reshape that merges dims which are
- * not contiguous in memory is not a view and stays a real op.
+ * not contiguous in memory is not a view and stays a real op. Extents of `?`
+ * input dims that the fusion pins to a static value (a broadcast_in_dim to
+ * 1024) are recorded as `fuser.known_extents` on the argument (-1: unknown):
+ * views use them, and the runtime checks them.
  *
  * Before:
  *   %0 = "fuser.permute"(%arg0) {dims = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
@@ -294,9 +297,18 @@ static bool alias_fusion(MlirOperation func, void *ud) {
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(st.body); i++) {
     MlirValue arg = mlirBlockGetArgument(st.body, i);
     if (!mlirTypeIsARankedTensor(mlirValueGetType(arg))) continue;
-    int64_t known[FUSER_MAX_RANK];
-    for (int d = 0; d < mlirShapedTypeGetRank(mlirValueGetType(arg)); d++)
+    int64_t known[FUSER_MAX_RANK], recorded[FUSER_MAX_RANK];
+    int rank = (int)mlirShapedTypeGetRank(mlirValueGetType(arg));
+    bool refined = false;
+    for (int d = 0; d < rank; d++) {
       known[d] = fuser_dim_static_extent(&g, fuser_dim_node(&g, arg, d));
+      bool was_dynamic = mlirShapedTypeIsDynamicDim(mlirValueGetType(arg), d);
+      recorded[d] = was_dynamic && known[d] != mlirShapedTypeGetDynamicSize() ? known[d] : -1;
+      refined |= recorded[d] >= 0;
+    }
+    /* The run-time inputs must have these extents: the plan checks them. */
+    if (refined)
+      fuser_func_set_arg_attr(func, (int)i, "fuser.known_extents", mlirDenseI64ArrayGet(mlirOperationGetContext(func), rank, recorded));
     fuser_layout l;
     if (fuser_arg_layout(func, (int)i, known, &l)) set_layout(&st, arg, &l);
   }

@@ -1,0 +1,19 @@
+/* runtime_internal.h: functions shared between the runtime's own files
+ * (input checking in validate.c, execution in runtime.c). */
+#ifndef FUSER_DRIVER_RUNTIME_INTERNAL_H
+#define FUSER_DRIVER_RUNTIME_INTERNAL_H
+
+#include "driver/artifact.h"
+
+/* Checks every argument against the signature; device_id < 0 skips the
+ * device ordinal check (fuser_artifact_check_inputs has no runtime). */
+int fuser_check_args_(const fuser_artifact *a, const fuser_arg *args, size_t nargs, int device_id,
+                      fuser_error *err);
+/* First variant of kernel k whose conditions all hold, or FUSER_ERR_NO_VARIANT. */
+int fuser_select_variant_(const fuser_artifact *a, size_t k, const fuser_arg *args, size_t nargs,
+                          int *variant, fuser_error *err);
+/* Formats an evaluation failure of e at a place described by fmt. */
+int fuser_expr_fail_(fuser_error *err, int eval_rc, const fuser_expr *e, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif

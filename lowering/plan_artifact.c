@@ -1,0 +1,71 @@
+/* The plan model as runtime builder calls (see plan_artifact.h). Kept apart
+ * from the MLIR side: the runtime's headers define their own dtype enum. */
+#include "lowering/plan_artifact.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "driver/artifact_builder.h"
+
+static int runtime_dtype(const char *mlir) {
+  static const struct {
+    const char *name;
+    int dtype;
+  } map[] = {{"bf16", FUSER_DTYPE_BF16}, {"f16", FUSER_DTYPE_F16}, {"f32", FUSER_DTYPE_F32}, {"f64", FUSER_DTYPE_F64},
+             {"i1", FUSER_DTYPE_BOOL},   {"i32", FUSER_DTYPE_I32}, {"i64", FUSER_DTYPE_I64}};
+  for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+    if (strcmp(map[i].name, mlir) == 0) return map[i].dtype;
+  return 0;
+}
+
+static int buffer_kind(int b) {
+  return b == FPM_INPUT ? FUSER_BUFFER_INPUT : b == FPM_OUTPUT ? FUSER_BUFFER_OUTPUT : FUSER_BUFFER_TEMP;
+}
+
+int fuser_plan_to_artifact(const fuser_plan_model *m, int num_metadata, const char *const *keys,
+                           const void *const *blobs, const size_t *sizes, struct fuser_artifact **out, char *err,
+                           size_t errlen) {
+  fuser_builder *b = fuser_builder_create();
+  for (int i = 0; i < m->num_modules; i++) fuser_builder_add_module(b, FUSER_MODULE_PTX, m->modules[i], m->module_sizes[i]);
+  for (int i = 0; i < m->num_inputs; i++) {
+    const fpm_input *in = &m->inputs[i];
+    if (in->tensor)
+      fuser_builder_add_tensor_input(b, in->name, runtime_dtype(in->dtype), in->rank, in->sizes, in->contiguity, in->stride_order);
+    else fuser_builder_add_scalar_input(b, in->name, runtime_dtype(in->dtype));
+  }
+  for (int i = 0; i < m->num_outputs; i++) {
+    const fpm_output *o = &m->outputs[i];
+    if (o->alias_input >= 0)
+      fuser_builder_add_alias_output(b, o->alias_input, o->rank, o->offset, (const char *const *)o->sizes,
+                                     (const char *const *)o->strides);
+    else fuser_builder_add_output(b, runtime_dtype(o->dtype), o->rank, (const char *const *)o->sizes, o->stride_order);
+  }
+  for (int i = 0; i < m->num_temps; i++) fuser_builder_add_temp(b, m->temps[i].bytes, 0);
+  for (int k = 0; k < m->num_kernels; k++) {
+    const fpm_kernel *kn = &m->kernels[k];
+    int ki = fuser_builder_add_kernel(b, kn->name);
+    for (int p = 0; p < kn->num_params; p++) {
+      const fpm_param *q = &kn->params[p];
+      switch (q->kind) {
+      case FPM_PARAM_PTR:
+        /* temps are untyped: their offsets are in bytes (always 0 here) */
+        fuser_builder_param_pointer(b, ki, buffer_kind(q->buffer), q->index, q->expr);
+        break;
+      case FPM_PARAM_I32: fuser_builder_param_value(b, ki, FUSER_PARAM_I32, q->expr); break;
+      case FPM_PARAM_I64: fuser_builder_param_value(b, ki, FUSER_PARAM_I64, q->expr); break;
+      case FPM_PARAM_F32: fuser_builder_param_scalar(b, ki, FUSER_PARAM_F32, q->index); break;
+      case FPM_PARAM_F64: fuser_builder_param_scalar(b, ki, FUSER_PARAM_F64, q->index); break;
+      }
+    }
+    for (int v = 0; v < kn->num_variants; v++) {
+      const fpm_variant *va = &kn->variants[v];
+      fuser_builder_add_variant(b, ki, va->module, va->entry, va->grid, va->block, va->num_conditions,
+                                (const char *const *)va->conditions);
+    }
+  }
+  for (int i = 0; i < num_metadata; i++) fuser_builder_set_metadata(b, keys[i], blobs[i], sizes[i]);
+  fuser_error e;
+  int status = fuser_builder_finish(b, out, &e);
+  if (status != FUSER_OK) snprintf(err, errlen, "%s", e.message);
+  return status;
+}

@@ -1,0 +1,695 @@
+/* Building the plan model from the plan-level IR and the launch plan (see
+ * plan_model.h). Sizes, strides and offsets are polynomials over the
+ * inputs' run-time sizes and strides (passes/symbolic.h), propagated from
+ * the plan's views through each kernel's ops to its results, then printed
+ * in the runtime's expression language. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/fuser.h"
+#include "lowering/launch_plan.h"
+#include "lowering/plan_model_build.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "passes/ir_util.h"
+#include "passes/layout.h"
+#include "passes/ptr_map.h"
+#include "passes/symbolic.h"
+
+/* What a kernel parameter can refer to: a tensor in some buffer, or a scalar. */
+typedef struct {
+  bool tensor;
+  int buffer, index; /* tensors: FPM_INPUT/OUTPUT/TEMP and index; scalars: input index or -1 */
+  int rank;
+  size_t esize;
+  fuser_dtype dtype;
+  fuser_poly offset;
+  fuser_poly size[FUSER_MAX_RANK], stride[FUSER_MAX_RANK];
+  fuser_poly value; /* integer scalars computed on the host */
+} value_desc;
+
+typedef struct {
+  char callee[128];
+  int num_args, num_tensors;
+  value_desc *t; /* kernel arguments, then results */
+} call_info;
+
+typedef struct {
+  MlirOperation func;
+  fuser_ptr_map index; /* plan value -> desc index */
+  value_desc *descs;
+  int ndescs, cap;
+  call_info *calls;
+  int ncalls;
+} model_state;
+
+static bool fail(char *err, size_t len, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, len, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+static char *dup_str(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  memcpy(d, s, n);
+  return d;
+}
+
+/* ---- polynomial text ------------------------------------------------------ */
+
+static void poly_text(const fuser_poly *p, char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = 0;
+  if (p->nt == 0) {
+    snprintf(buf, len, "0");
+    return;
+  }
+  for (int i = 0; i < p->nt && n < len; i++) {
+    const fuser_term *t = &p->t[i];
+    n += snprintf(buf + n, len - n, "%s", i ? " + " : "");
+    bool first = true;
+    if (t->coeff != 1 || t->nf == 0) {
+      n += snprintf(buf + n, len - n, "%lld", (long long)t->coeff);
+      first = false;
+    }
+    for (int k = 0; k < t->nf && n < len; k++) {
+      const fuser_sym *s = &t->f[k];
+      const char *sep = first ? "" : " * ";
+      first = false;
+      if (s->kind == FUSER_SYM_SIZE) n += snprintf(buf + n, len - n, "%ssize(%d, %d)", sep, s->arg, s->dim);
+      else if (s->kind == FUSER_SYM_STRIDE) n += snprintf(buf + n, len - n, "%sstride(%d, %d)", sep, s->arg, s->dim);
+      else n += snprintf(buf + n, len - n, "%sscalar(%d)", sep, s->arg);
+    }
+  }
+}
+
+static char *poly_str(const fuser_poly *p) {
+  char buf[1024];
+  poly_text(p, buf, sizeof buf);
+  return dup_str(buf);
+}
+
+/* ---- plan values ---------------------------------------------------------- */
+
+static value_desc *new_desc(model_state *st, MlirValue v) {
+  if (st->ndescs == st->cap) st->descs = realloc(st->descs, sizeof *st->descs * (st->cap = st->cap ? 2 * st->cap : 32));
+  value_desc *d = &st->descs[st->ndescs];
+  memset(d, 0, sizeof *d);
+  fuser_ptr_map_put(&st->index, v.ptr, st->ndescs++);
+  return d;
+}
+
+static value_desc *desc_of(model_state *st, MlirValue v) {
+  intptr_t i;
+  return fuser_ptr_map_get(&st->index, v.ptr, &i) ? &st->descs[i] : NULL;
+}
+
+/* The value of a host i64 scalar (fuser.size/stride/scalar and arithmetic). */
+static bool host_poly(model_state *st, MlirValue v, fuser_poly *out) {
+  if (mlirValueIsABlockArgument(v)) {
+    *out = fuser_poly_sym(FUSER_SYM_SCALAR, (int)mlirBlockArgumentGetArgNumber(v), 0);
+    return true;
+  }
+  MlirOperation op = mlirOpResultGetOwner(v);
+  fuser_op_id id = fuser_op_id_of(op);
+  int64_t x;
+  fuser_poly a, b;
+  switch (id) {
+  case FUSER_OP_scalar:
+    if (!fuser_get_i64(op, "value", &x)) return false;
+    *out = fuser_poly_const(x);
+    return true;
+  case FUSER_OP_size:
+  case FUSER_OP_stride: {
+    MlirValue t = mlirOperationGetOperand(op, 0);
+    if (!mlirValueIsABlockArgument(t) || !fuser_get_i64(op, "dim", &x)) return false;
+    *out = fuser_poly_sym(id == FUSER_OP_size ? FUSER_SYM_SIZE : FUSER_SYM_STRIDE, (int)mlirBlockArgumentGetArgNumber(t),
+                          (int)x);
+    return true;
+  }
+  case FUSER_OP_add:
+  case FUSER_OP_sub:
+  case FUSER_OP_mul:
+    if (!host_poly(st, mlirOperationGetOperand(op, 0), &a) || !host_poly(st, mlirOperationGetOperand(op, 1), &b)) return false;
+    if (id == FUSER_OP_sub) b = fuser_poly_mul(b, fuser_poly_const(-1));
+    *out = id == FUSER_OP_mul ? fuser_poly_mul(a, b) : fuser_poly_add(a, b);
+    return !out->overflow;
+  default:
+    return false;
+  }
+}
+
+static void set_tensor_type(value_desc *d, MlirType t) {
+  d->tensor = true;
+  d->rank = (int)mlirShapedTypeGetRank(t);
+  d->dtype = fuser_dtype_of_type(mlirShapedTypeGetElementType(t));
+  d->esize = fuser_dtype_size(d->dtype);
+  for (int i = 0; i < d->rank; i++)
+    if (!mlirShapedTypeIsDynamicDim(t, i)) d->size[i] = fuser_poly_const(mlirShapedTypeGetDimSize(t, i));
+}
+
+/* Dense strides in `order` (stride ranks; NULL row-major) from size polys. */
+static void dense_polys(int rank, const fuser_poly *size, const int64_t *order, fuser_poly *stride) {
+  int dim_at[FUSER_MAX_RANK];
+  for (int d = 0; d < rank; d++) dim_at[order ? order[d] : rank - 1 - d] = d;
+  fuser_poly inner = fuser_poly_const(1);
+  for (int r = 0; r < rank; r++) {
+    stride[dim_at[r]] = inner;
+    inner = fuser_poly_mul(inner, size[dim_at[r]]);
+  }
+}
+
+static bool describe_arg(model_state *st, MlirValue arg, int i, fuser_plan_model *m) {
+  MlirType t = mlirValueGetType(arg);
+  fpm_input *in = &m->inputs[i];
+  value_desc *d = new_desc(st, arg);
+  snprintf(in->name, sizeof in->name, "arg%d", i);
+  if (!mlirTypeIsARankedTensor(t)) {
+    snprintf(in->dtype, sizeof in->dtype, "%s", fuser_dtype_mlir_name(fuser_dtype_of_type(t)));
+    d->index = i;
+    d->dtype = fuser_dtype_of_type(t);
+    d->value = fuser_poly_sym(FUSER_SYM_SCALAR, i, 0);
+    return true;
+  }
+  in->tensor = true;
+  set_tensor_type(d, t);
+  snprintf(in->dtype, sizeof in->dtype, "%s", fuser_dtype_mlir_name(d->dtype));
+  in->rank = d->rank;
+  MlirAttribute known = fuser_func_arg_attr(st->func, i, "fuser.known_extents");
+  int64_t ext[FUSER_MAX_RANK];
+  for (int k = 0; k < d->rank; k++) {
+    ext[k] = mlirShapedTypeGetDimSize(t, k);
+    if (!mlirAttributeIsNull(known) && mlirDenseI64ArrayGetElement(known, k) >= 0) ext[k] = mlirDenseI64ArrayGetElement(known, k);
+    in->sizes[k] = ext[k] == mlirShapedTypeGetDynamicSize() ? -1 : ext[k];
+    in->contiguity[k] = 1;
+    in->stride_order[k] = d->rank - 1 - k;
+  }
+  MlirAttribute c = fuser_func_arg_attr(st->func, i, "fuser.contiguity");
+  MlirAttribute so = fuser_func_arg_attr(st->func, i, "fuser.stride_order");
+  for (int k = 0; k < d->rank; k++) {
+    if (!mlirAttributeIsNull(c)) in->contiguity[k] = mlirDenseI64ArrayGetElement(c, k);
+    if (!mlirAttributeIsNull(so)) in->stride_order[k] = mlirDenseI64ArrayGetElement(so, k);
+  }
+  fuser_layout l;
+  int64_t kext[FUSER_MAX_RANK];
+  for (int k = 0; k < d->rank; k++) kext[k] = in->sizes[k] < 0 ? mlirShapedTypeGetDynamicSize() : in->sizes[k];
+  fuser_arg_layout(st->func, i, kext, &l);
+  d->buffer = FPM_INPUT;
+  d->index = i;
+  d->offset = fuser_poly_const(0);
+  for (int k = 0; k < d->rank; k++) d->size[k] = l.size[k], d->stride[k] = l.stride[k];
+  return true;
+}
+
+static bool describe_view(model_state *st, MlirOperation op, char *err, size_t errlen) {
+  MlirValue v = mlirOperationGetResult(op, 0);
+  MlirType t = mlirValueGetType(v);
+  value_desc *d = new_desc(st, v);
+  set_tensor_type(d, t);
+  MlirValue src = mlirOperationGetOperand(op, 0);
+  d->buffer = FPM_INPUT;
+  d->index = (int)mlirBlockArgumentGetArgNumber(src);
+  int64_t offset, strides[FUSER_MAX_RANK];
+  fuser_get_i64(op, "static_offset", &offset);
+  fuser_get_i64_array(op, "static_strides", strides, FUSER_MAX_RANK);
+  int next = 1;
+  int64_t dyn = mlirShapedTypeGetDynamicSize();
+  if (offset == dyn) {
+    if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->offset)) return fail(err, errlen, "view offset is not a host expression");
+  } else d->offset = fuser_poly_const(offset);
+  for (int k = 0; k < d->rank; k++)
+    if (mlirShapedTypeIsDynamicDim(t, k) && !host_poly(st, mlirOperationGetOperand(op, next++), &d->size[k]))
+      return fail(err, errlen, "view size is not a host expression");
+  for (int k = 0; k < d->rank; k++) {
+    if (strides[k] != dyn) d->stride[k] = fuser_poly_const(strides[k]);
+    else if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->stride[k]))
+      return fail(err, errlen, "view stride is not a host expression");
+  }
+  return true;
+}
+
+/* ---- result sizes through a kernel's ops ---------------------------------- */
+
+typedef struct {
+  fuser_ptr_map index;
+  fuser_poly (*sizes)[FUSER_MAX_RANK];
+  fuser_poly *scalar;
+  int count, cap;
+} kernel_shapes;
+
+static int ks_slot(kernel_shapes *ks, MlirValue v) {
+  if (ks->count == ks->cap) {
+    ks->cap = ks->cap ? 2 * ks->cap : 64;
+    ks->sizes = realloc(ks->sizes, sizeof *ks->sizes * ks->cap);
+    ks->scalar = realloc(ks->scalar, sizeof *ks->scalar * ks->cap);
+  }
+  fuser_ptr_map_put(&ks->index, v.ptr, ks->count);
+  return ks->count++;
+}
+
+static fuser_poly *ks_sizes(kernel_shapes *ks, MlirValue v) {
+  intptr_t i;
+  return fuser_ptr_map_get(&ks->index, v.ptr, &i) ? ks->sizes[i] : NULL;
+}
+
+static bool ks_scalar(kernel_shapes *ks, MlirValue v, fuser_poly *out) {
+  intptr_t i;
+  if (fuser_ptr_map_get(&ks->index, v.ptr, &i)) {
+    *out = ks->scalar[i];
+    return !out->overflow;
+  }
+  MlirOperation op = mlirOpResultGetOwner(v);
+  int64_t x;
+  if (fuser_op_id_of(op) != FUSER_OP_scalar || !fuser_get_i64(op, "value", &x)) return false;
+  *out = fuser_poly_const(x);
+  return true;
+}
+
+static bool is_one(const fuser_poly *p) {
+  int64_t v;
+  return fuser_poly_is_const(p, &v) && v == 1;
+}
+
+/* Sizes of one op's result `r` (dims `?` in its type) from its operands. */
+static bool op_sizes(kernel_shapes *ks, MlirOperation op, int res, fuser_poly *out) {
+  MlirValue r = mlirOperationGetResult(op, res);
+  MlirType t = mlirValueGetType(r);
+  int rank = (int)mlirShapedTypeGetRank(t);
+  fuser_op_id id = fuser_op_id_of(op);
+  fuser_poly *in = mlirOperationGetNumOperands(op) ? ks_sizes(ks, mlirOperationGetOperand(op, 0)) : NULL;
+  int64_t a[2 * FUSER_MAX_RANK];
+  int next_shape = 1;
+  for (int d = 0; d < rank; d++) {
+    if (!mlirShapedTypeIsDynamicDim(t, d)) {
+      out[d] = fuser_poly_const(mlirShapedTypeGetDimSize(t, d));
+      continue;
+    }
+    fuser_op_kind kind = fuser_op_kind_of(id);
+    if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY ||
+        id == FUSER_OP_set || id == FUSER_OP_segment_set) {
+      bool found = false;
+      for (intptr_t i = 0; i < mlirOperationGetNumOperands(op) && !found; i++) {
+        fuser_poly *s = ks_sizes(ks, mlirOperationGetOperand(op, i));
+        if (s && !is_one(&s[d])) out[d] = s[d], found = true;
+      }
+      if (!found) out[d] = fuser_poly_const(1);
+    } else if (kind == FUSER_KIND_SHAPED || kind == FUSER_KIND_FULL) {
+      if (!ks_scalar(ks, mlirOperationGetOperand(op, next_shape++), &out[d])) return false;
+    } else if (id == FUSER_OP_permute) {
+      fuser_get_i64_array(op, "dims", a, FUSER_MAX_RANK);
+      out[d] = in[a[d]];
+    } else if (id == FUSER_OP_pad) {
+      int n = fuser_get_i64_array(op, "pad_widths", a, 2 * FUSER_MAX_RANK), p = rank - 1 - d;
+      out[d] = in[d];
+      if (2 * p + 1 < n) out[d] = fuser_poly_add(out[d], fuser_poly_const(a[2 * p] + a[2 * p + 1]));
+    } else if (id == FUSER_OP_cat) {
+      int64_t dim;
+      fuser_get_i64(op, "dim", &dim);
+      fuser_poly *b = ks_sizes(ks, mlirOperationGetOperand(op, 1));
+      out[d] = dim == d ? fuser_poly_add(in[d], b[d]) : (is_one(&in[d]) ? b[d] : in[d]);
+    } else if (id == FUSER_OP_squeeze || id == FUSER_OP_broadcast || kind == FUSER_KIND_REDUCTION ||
+               kind == FUSER_KIND_VAR_MEAN) {
+      /* the d-th result dim is the k-th kept input dim */
+      const char *list = id == FUSER_OP_broadcast ? "is_broadcast_dim" : "dims";
+      int n = fuser_get_i64_array(op, list, a, FUSER_MAX_RANK);
+      int64_t keep = 0;
+      fuser_get_i64(op, "keepdim", &keep);
+      if (id == FUSER_OP_broadcast) {
+        int j = 0;
+        for (int k = 0; k < d; k++) j += !a[k];
+        out[d] = in[j];
+      } else {
+        int inrank = (int)mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, 0))), j = 0;
+        for (int k = 0; k < inrank; k++) {
+          bool dropped = false;
+          for (int q = 0; q < n; q++) dropped |= a[q] == k;
+          bool kept_as_one = (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN) && keep;
+          if (dropped && !kept_as_one) continue;
+          if (j++ == d) {
+            out[d] = dropped ? fuser_poly_const(1) : in[k];
+            break;
+          }
+        }
+      }
+    } else if (id == FUSER_OP_iota) {
+      if (!ks_scalar(ks, mlirOperationGetOperand(op, 0), &out[d])) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+static MlirOperation lookup_symbol(MlirOperation module, const char *name) {
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute n = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+    if (!mlirAttributeIsNull(n) && mlirStringRefEqual(mlirStringAttrGetValue(n), mlirStringRefCreateFromCString(name)))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+/* Result sizes of a kernel call from its arguments' sizes. */
+static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, size_t errlen) {
+  kernel_shapes ks = {0};
+  fuser_ptr_map_init(&ks.index);
+  MlirBlock body = fuser_func_body(kernel);
+  bool ok = true;
+  for (int i = 0; i < c->num_args; i++) {
+    int s = ks_slot(&ks, mlirBlockGetArgument(body, i));
+    memcpy(ks.sizes[s], c->t[i].size, sizeof ks.sizes[s]);
+    ks.scalar[s] = c->t[i].value;
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); ok && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (fuser_op_id_of(op) == FUSER_OP_NONE) continue;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
+      MlirValue v = mlirOperationGetResult(op, r);
+      if (!mlirTypeIsARankedTensor(mlirValueGetType(v))) continue;
+      int s = ks_slot(&ks, v);
+      if (!op_sizes(&ks, op, (int)r, ks.sizes[s])) {
+        ok = fail(err, errlen, "cannot express the extents of '%s' in kernel %s on the host",
+                  fuser_op_full_name(fuser_op_id_of(op)), c->callee);
+        break;
+      }
+    }
+  }
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  for (int i = 0; ok && i < c->num_tensors - c->num_args; i++) {
+    fuser_poly *s = ks_sizes(&ks, mlirOperationGetOperand(ret, i));
+    if (s) memcpy(c->t[c->num_args + i].size, s, sizeof c->t[0].size);
+  }
+  fuser_ptr_map_free(&ks.index);
+  free(ks.sizes);
+  free(ks.scalar);
+  return ok;
+}
+
+/* ---- the plan ------------------------------------------------------------- */
+
+static MlirOperation find_plan(MlirOperation module) {
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (fuser_op_is(op, "func.func") &&
+        !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.plan"))))
+      return op;
+  return (MlirOperation){NULL};
+}
+
+static int return_index(MlirOperation ret, MlirValue v) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++)
+    if (mlirValueEqual(mlirOperationGetOperand(ret, i), v)) return (int)i;
+  return -1;
+}
+
+static void strides_text(const value_desc *d, char **out) {
+  for (int k = 0; k < d->rank; k++) out[k] = poly_str(&d->stride[k]);
+}
+
+bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err, size_t errlen) {
+  memset(m, 0, sizeof *m);
+  MlirOperation func = find_plan(module);
+  if (mlirOperationIsNull(func)) return fail(err, errlen, "no segmented fusion (fuser.plan) in the module");
+  model_state *st = calloc(1, sizeof *st);
+  m->internal = st;
+  st->func = func;
+  fuser_ptr_map_init(&st->index);
+  MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name")));
+  snprintf(m->name, sizeof m->name, "%.*s", (int)name.length, name.data);
+  MlirBlock body = fuser_func_body(func);
+  m->num_inputs = (int)mlirBlockGetNumArguments(body);
+  m->inputs = calloc(m->num_inputs + 1, sizeof *m->inputs);
+  for (int i = 0; i < m->num_inputs; i++) describe_arg(st, mlirBlockGetArgument(body, i), i, m);
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  m->num_outputs = (int)mlirOperationGetNumOperands(ret);
+  m->outputs = calloc(m->num_outputs + 1, sizeof *m->outputs);
+  for (int i = 0; i < m->num_outputs; i++) m->outputs[i].alias_input = -1;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (fuser_op_id_of(op) == FUSER_OP_view) {
+      if (!describe_view(st, op, err, errlen)) return false;
+      continue;
+    }
+    if (!fuser_op_is(op, "func.call")) continue;
+    MlirStringRef callee = mlirFlatSymbolRefAttrGetValue(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee")));
+    st->calls = realloc(st->calls, sizeof *st->calls * (st->ncalls + 1));
+    call_info *c = &st->calls[st->ncalls++];
+    snprintf(c->callee, sizeof c->callee, "%.*s", (int)callee.length, callee.data);
+    c->num_args = (int)mlirOperationGetNumOperands(op);
+    c->num_tensors = c->num_args + (int)mlirOperationGetNumResults(op);
+    c->t = calloc(c->num_tensors + 1, sizeof *c->t);
+    for (int i = 0; i < c->num_args; i++) {
+      MlirValue a = mlirOperationGetOperand(op, i);
+      value_desc *d = desc_of(st, a);
+      if (d) c->t[i] = *d;
+      else if (!mlirTypeIsARankedTensor(mlirValueGetType(a))) { /* a scalar computed on the host */
+        c->t[i].index = -1;
+        c->t[i].dtype = fuser_dtype_of_type(mlirValueGetType(a));
+        if (!host_poly(st, a, &c->t[i].value)) return fail(err, errlen, "kernel scalar argument is not a host expression");
+      } else return fail(err, errlen, "kernel %s reads a tensor the plan does not define", c->callee);
+    }
+    for (int r = 0; r < c->num_tensors - c->num_args; r++) set_tensor_type(&c->t[c->num_args + r], mlirValueGetType(mlirOperationGetResult(op, r)));
+    MlirOperation kernel = lookup_symbol(module, c->callee);
+    if (mlirOperationIsNull(kernel)) return fail(err, errlen, "kernel %s not found", c->callee);
+    if (!kernel_result_sizes(kernel, c, err, errlen)) return false;
+    for (int r = 0; r < c->num_tensors - c->num_args; r++) {
+      MlirValue res = mlirOperationGetResult(op, r);
+      value_desc *d = &c->t[c->num_args + r];
+      int out = return_index(ret, res);
+      int64_t order[FUSER_MAX_RANK];
+      MlirAttribute so = out >= 0 ? fuser_func_result_attr(func, out, "fuser.stride_order") : mlirAttributeGetNull();
+      for (int k = 0; k < d->rank; k++) order[k] = mlirAttributeIsNull(so) ? d->rank - 1 - k : mlirDenseI64ArrayGetElement(so, k);
+      dense_polys(d->rank, d->size, order, d->stride);
+      d->offset = fuser_poly_const(0);
+      if (out >= 0) {
+        d->buffer = FPM_OUTPUT;
+        d->index = out;
+        fpm_output *o = &m->outputs[out];
+        snprintf(o->dtype, sizeof o->dtype, "%s", fuser_dtype_mlir_name(d->dtype));
+        o->rank = d->rank;
+        for (int k = 0; k < d->rank; k++) o->sizes[k] = poly_str(&d->size[k]), o->stride_order[k] = order[k];
+      } else {
+        d->buffer = FPM_TEMP;
+        d->index = m->num_temps;
+        m->temps = realloc(m->temps, sizeof *m->temps * (m->num_temps + 1));
+        fuser_poly bytes = fuser_poly_const((int64_t)d->esize);
+        for (int k = 0; k < d->rank; k++) bytes = fuser_poly_mul(bytes, d->size[k]);
+        m->temps[m->num_temps++].bytes = poly_str(&bytes);
+      }
+      *new_desc(st, res) = *d;
+    }
+  }
+  /* outputs that are inputs or views of them */
+  for (int i = 0; i < m->num_outputs; i++) {
+    value_desc *d = desc_of(st, mlirOperationGetOperand(ret, i));
+    if (!d || !d->tensor) return fail(err, errlen, "output %d is not a tensor the plan defines", i);
+    if (d->buffer != FPM_INPUT) continue;
+    fpm_output *o = &m->outputs[i];
+    o->alias_input = d->index;
+    snprintf(o->dtype, sizeof o->dtype, "%s", fuser_dtype_mlir_name(d->dtype));
+    o->rank = d->rank;
+    o->offset = poly_str(&d->offset);
+    for (int k = 0; k < d->rank; k++) o->sizes[k] = poly_str(&d->size[k]);
+    strides_text(d, o->strides);
+  }
+  return true;
+}
+
+/* ---- launches --------------------------------------------------------------- */
+
+static char *fmt(const char *f, ...) {
+  char buf[2048];
+  va_list ap;
+  va_start(ap, f);
+  vsnprintf(buf, sizeof buf, f, ap);
+  va_end(ap);
+  return dup_str(buf);
+}
+
+static int module_for(fuser_plan_model *m, const fuser_launch *l, char names[][64]) {
+  for (int i = 0; i < m->num_modules; i++)
+    if (strcmp(names[i], l->binary) == 0) return i;
+  int i = m->num_modules++;
+  m->modules = realloc(m->modules, sizeof *m->modules * m->num_modules);
+  m->module_sizes = realloc(m->module_sizes, sizeof *m->module_sizes * m->num_modules);
+  m->modules[i] = malloc(l->ptx_len + 1);
+  memcpy(m->modules[i], l->ptx, l->ptx_len);
+  m->modules[i][l->ptx_len] = 0;
+  m->module_sizes[i] = l->ptx_len;
+  snprintf(names[i], 64, "%s", l->binary);
+  return i;
+}
+
+/* The parameters of a launch, resolved against the call's tensors. */
+static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel *k, char *err, size_t errlen) {
+  k->num_params = l->num_params;
+  int ibits = l->index_bits;
+  for (int i = 0; i < l->num_params; i++) {
+    const fk_param *p = &l->params[i];
+    fpm_param *q = &k->params[i];
+    if (p->tensor < 0 || p->tensor >= c->num_tensors) return fail(err, errlen, "launch parameter names tensor %d", p->tensor);
+    const value_desc *d = &c->t[p->tensor];
+    switch (p->kind) {
+    case FK_PARAM_PTR:
+      q->kind = FPM_PARAM_PTR;
+      q->buffer = d->buffer;
+      q->index = d->index;
+      q->expr = poly_str(&d->offset);
+      break;
+    case FK_PARAM_SIZE:
+    case FK_PARAM_STRIDE:
+      q->kind = ibits == 32 ? FPM_PARAM_I32 : FPM_PARAM_I64;
+      q->expr = poly_str(p->kind == FK_PARAM_SIZE ? &d->size[p->dim] : &d->stride[p->dim]);
+      break;
+    case FK_PARAM_SCALAR:
+      if (fuser_dtype_is_float(d->dtype)) {
+        if (d->index < 0) return fail(err, errlen, "a floating scalar computed on the host is not supported");
+        q->kind = d->dtype == FUSER_DTYPE_F64 ? FPM_PARAM_F64 : FPM_PARAM_F32;
+        q->index = d->index;
+      } else {
+        q->kind = d->dtype == FUSER_DTYPE_I64 ? FPM_PARAM_I64 : FPM_PARAM_I32;
+        q->expr = poly_str(&d->value);
+      }
+      break;
+    }
+  }
+  return true;
+}
+
+static bool same_params(const fpm_kernel *k, const fuser_launch *l, const call_info *c) {
+  fpm_kernel tmp = {0};
+  char e[64];
+  if (!resolve_params(l, c, &tmp, e, sizeof e) || tmp.num_params != k->num_params) return false;
+  bool same = true;
+  for (int i = 0; i < k->num_params; i++) {
+    same &= tmp.params[i].kind == k->params[i].kind && tmp.params[i].buffer == k->params[i].buffer &&
+            tmp.params[i].index == k->params[i].index &&
+            ((!tmp.params[i].expr && !k->params[i].expr) ||
+             (tmp.params[i].expr && k->params[i].expr && strcmp(tmp.params[i].expr, k->params[i].expr) == 0));
+    free(tmp.params[i].expr);
+  }
+  return same;
+}
+
+/* The run-time conditions of a variant, as expressions. */
+static void add_conditions(const fuser_launch *l, const call_info *c, fpm_variant *v) {
+  for (int i = 0; i < l->num_conditions && v->num_conditions < FPM_MAX_CONDITIONS; i++) {
+    const fuser_launch_condition *k = &l->conditions[i];
+    char a[1024], b[1024];
+    if (k->kind == FUSER_COND_INDEX32) {
+      /* every tensor's span and the point count fit comfortably in 31 bits */
+      for (int t = 0; t < c->num_tensors && v->num_conditions < FPM_MAX_CONDITIONS; t++) {
+        const value_desc *d = &c->t[t];
+        if (!d->tensor) continue;
+        char span[4096] = "1", points[2048] = "1";
+        for (int q = 0; q < d->rank; q++) {
+          poly_text(&d->size[q], a, sizeof a);
+          poly_text(&d->stride[q], b, sizeof b);
+          size_t n = strlen(span), m2 = strlen(points);
+          snprintf(span + n, sizeof span - n, " + max(%s - 1, 0) * (%s)", a, b);
+          snprintf(points + m2, sizeof points - m2, " * (%s)", a);
+        }
+        v->conditions[v->num_conditions++] = fmt("%s < 2147418112 && %s < 2147418112", span, points);
+      }
+      continue;
+    }
+    const value_desc *d = &c->t[k->tensor];
+    switch (k->kind) {
+    case FUSER_COND_ALIGN:
+      if (d->buffer != FPM_INPUT) break; /* outputs and temps are 256-byte aligned */
+      poly_text(&d->offset, a, sizeof a);
+      v->conditions[v->num_conditions++] = fmt("(addr(%d) + (%s) * %zu) %% %lld == 0", d->index, a, d->esize, (long long)k->value);
+      break;
+    case FUSER_COND_STRIDE:
+      poly_text(&d->stride[k->dim], a, sizeof a);
+      v->conditions[v->num_conditions++] = fmt("(%s) %% %lld == 0", a, (long long)k->value);
+      break;
+    case FUSER_COND_EXTENT:
+      poly_text(&d->size[k->dim], a, sizeof a);
+      v->conditions[v->num_conditions++] = fmt("(%s) %% %lld == 0", a, (long long)k->value);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, char *err, size_t errlen) {
+  model_state *st = m->internal;
+  fuser_launch *launches;
+  int n = fuser_launch_plan_read(module, &launches);
+  char (*names)[64] = calloc(n + 1, 64);
+  m->kernels = calloc(st->ncalls + 1, sizeof *m->kernels);
+  bool ok = true;
+  for (int ci = 0; ok && ci < st->ncalls; ci++) {
+    call_info *c = &st->calls[ci];
+    fpm_kernel *k = &m->kernels[m->num_kernels++];
+    snprintf(k->name, sizeof k->name, "%s", c->callee);
+    for (int li = 0; ok && li < n; li++) {
+      fuser_launch *l = &launches[li];
+      if (strcmp(l->kernel, c->callee) != 0) continue;
+      if (!l->ptx) {
+        ok = fail(err, errlen, "no PTX for %s: run the PTX pipeline first", l->entry);
+        break;
+      }
+      if (k->num_variants == 0) ok = resolve_params(l, c, k, err, errlen);
+      else if (!same_params(k, l, c)) ok = fail(err, errlen, "variants of %s take different parameters", c->callee);
+      if (!ok || k->num_variants == FPM_MAX_VARIANTS) break;
+      fpm_variant *v = &k->variants[k->num_variants++];
+      snprintf(v->entry, sizeof v->entry, "%s", l->entry);
+      v->module = module_for(m, l, names);
+      v->block = l->block_size;
+      v->vector_width = l->vector_width;
+      /* points = the iteration space (result 0); threads as fuser_launch_threads */
+      char points[2048] = "1", s[1024];
+      const value_desc *r0 = &c->t[c->num_args];
+      for (int q = 0; q < r0->rank; q++) {
+        poly_text(&r0->size[q], s, sizeof s);
+        size_t len = strlen(points);
+        snprintf(points + len, sizeof points - len, " * (%s)", s);
+      }
+      v->grid = fmt("max(ceildiv(max(ceildiv((%s) / %d, %d), (%s) %% %d), %d), 1)", points, l->vector_width, l->unroll, points,
+                    l->vector_width, l->block_size);
+      add_conditions(l, c, v);
+    }
+    if (ok && k->num_variants == 0) ok = fail(err, errlen, "no launch for kernel %s", c->callee);
+  }
+  free(names);
+  fuser_launch_plan_free(launches, n);
+  return ok;
+}
+
+void fuser_plan_model_free(fuser_plan_model *m) {
+  model_state *st = m->internal;
+  if (st) {
+    for (int i = 0; i < st->ncalls; i++) free(st->calls[i].t);
+    free(st->calls);
+    free(st->descs);
+    fuser_ptr_map_free(&st->index);
+    free(st);
+  }
+  for (int i = 0; i < m->num_outputs; i++) {
+    for (int k = 0; k < FPM_MAX_RANK; k++) free(m->outputs[i].sizes[k]), free(m->outputs[i].strides[k]);
+    free(m->outputs[i].offset);
+  }
+  for (int i = 0; i < m->num_temps; i++) free(m->temps[i].bytes);
+  for (int i = 0; i < m->num_kernels; i++) {
+    for (int p = 0; p < m->kernels[i].num_params; p++) free(m->kernels[i].params[p].expr);
+    for (int v = 0; v < m->kernels[i].num_variants; v++) {
+      free(m->kernels[i].variants[v].grid);
+      for (int c = 0; c < m->kernels[i].variants[v].num_conditions; c++) free(m->kernels[i].variants[v].conditions[c]);
+    }
+  }
+  for (int i = 0; i < m->num_modules; i++) free(m->modules[i]);
+  free(m->modules);
+  free(m->module_sizes);
+  free(m->inputs);
+  free(m->outputs);
+  free(m->temps);
+  free(m->kernels);
+  memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,92 @@
+/* plan_model.h: a compiled fusion's host plan as plain C data, the bridge
+ * between the compiler (MLIR) and the runtime's artifact builder.
+ *
+ * fuser_plan_model_build reads the plan-level fusion (views, kernel calls,
+ * outputs; after fuser-segment) and, once the kernels are lowered to PTX,
+ * fuser_plan_model_add_launches reads the launch plan (lowering/launch_plan.h)
+ * and resolves every kernel parameter, grid and variant condition into the
+ * runtime's expression language (docs/runtime.md): `size(i, d)`,
+ * `stride(i, d)`, `addr(i)`, `scalar(i)` of the fusion's inputs.
+ * plan_artifact.c turns the model into an artifact; this header includes no
+ * MLIR or runtime header so both sides can use it. */
+#ifndef FUSER_LOWERING_PLAN_MODEL_H
+#define FUSER_LOWERING_PLAN_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FPM_MAX_RANK 8
+#define FPM_MAX_PARAMS 160
+#define FPM_MAX_CONDITIONS 64
+#define FPM_MAX_VARIANTS 4
+
+/* Buffers a pointer parameter points into. */
+enum { FPM_INPUT = 1, FPM_OUTPUT = 2, FPM_TEMP = 3 };
+/* Parameter kinds. */
+enum { FPM_PARAM_PTR, FPM_PARAM_I32, FPM_PARAM_I64, FPM_PARAM_F32, FPM_PARAM_F64 };
+
+typedef struct {
+  bool tensor;
+  char dtype[8]; /* MLIR spelling: bf16 f16 f32 f64 i1 i32 i64 */
+  char name[32];
+  int rank;
+  int64_t sizes[FPM_MAX_RANK]; /* static extent or -1 */
+  int64_t contiguity[FPM_MAX_RANK];
+  int64_t stride_order[FPM_MAX_RANK];
+} fpm_input;
+
+typedef struct {
+  int alias_input; /* >= 0: a view of that input, made on the host */
+  char dtype[8];
+  int rank;
+  char *sizes[FPM_MAX_RANK];
+  int64_t stride_order[FPM_MAX_RANK]; /* allocated outputs */
+  char *offset;                       /* alias outputs: element offset */
+  char *strides[FPM_MAX_RANK];        /* alias outputs: element strides */
+} fpm_output;
+
+typedef struct {
+  char *bytes;
+} fpm_temp;
+
+typedef struct {
+  int kind;   /* FPM_PARAM_* */
+  int buffer; /* FPM_INPUT/OUTPUT/TEMP for pointers */
+  int index;  /* buffer index; the scalar input for F32/F64 */
+  char *expr; /* element offset (pointers; bytes for temps) or the value */
+} fpm_param;
+
+typedef struct {
+  char entry[160];
+  int module;
+  char *grid;
+  int block;
+  int num_conditions;
+  char *conditions[FPM_MAX_CONDITIONS];
+  int vector_width;
+} fpm_variant;
+
+typedef struct {
+  char name[128];
+  int num_params;
+  fpm_param params[FPM_MAX_PARAMS];
+  int num_variants;
+  fpm_variant variants[FPM_MAX_VARIANTS];
+} fpm_kernel;
+
+typedef struct {
+  char name[128];
+  int num_inputs, num_outputs, num_temps, num_kernels, num_modules;
+  fpm_input *inputs;
+  fpm_output *outputs;
+  fpm_temp *temps;
+  fpm_kernel *kernels;
+  char **modules; /* PTX text */
+  size_t *module_sizes;
+  void *internal; /* the compiler side's state between build and add_launches */
+} fuser_plan_model;
+
+void fuser_plan_model_free(fuser_plan_model *m);
+
+#endif

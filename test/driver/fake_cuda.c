@@ -1,0 +1,167 @@
+/* fake_cuda.c: a stand-in for libcuda.so.1 so that the runtime's GPU path
+ * (create, load, execute, release) runs in CPU tests. The runtime opens it
+ * through FUSER_CUDA_LIBRARY. "Device" memory is host memory, launches are
+ * recorded (function, grid, block, raw parameter bytes) instead of run, and
+ * failures can be injected. The test reads and steers it through
+ * fake_cuda_state (dlsym on the same library).
+ *
+ * A fake module image is text: one line "entry NAME NPARAMS [MAXTHREADS]"
+ * per kernel (NPARAMS tells the fake how many parameters to record); an
+ * image containing FAIL_JIT fails to load with a JIT log. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+
+#define FAKE_MAX_LAUNCHES 64
+#define FAKE_MAX_PARAMS 16
+
+typedef struct fake_function {
+  char name[64];
+  int nparams;
+  int max_threads;
+} fake_function;
+
+typedef struct fake_module {
+  int nfunctions;
+  fake_function functions[16];
+} fake_module;
+
+typedef struct fake_launch {
+  char name[64];
+  unsigned grid[3], block[3], shared;
+  void *stream;
+  int nparams;
+  uint64_t params[FAKE_MAX_PARAMS]; /* the first 8 bytes behind each kernelParams entry */
+} fake_launch;
+
+typedef struct fake_state {
+  void *current_ctx;
+  int module_loads, module_unloads;
+  int allocs, frees, memsets;
+  size_t last_memset_bytes;
+  size_t fail_alloc_above; /* cuMemAllocAsync of more bytes fails; 0 = never */
+  int nlaunches;
+  fake_launch launches[FAKE_MAX_LAUNCHES];
+} fake_state;
+
+fake_state fake_cuda_state;
+
+#define PRIMARY_CTX ((void *)(uintptr_t)0xc0111e47)
+
+CUresult cuInit(unsigned flags) { return 0; }
+CUresult cuDeviceGetCount(int *count) { *count = 1; return 0; }
+CUresult cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return 0; }
+CUresult cuDeviceGetAttribute(int *value, int attrib, int dev) { *value = 132; return 0; }
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev) { *ctx = PRIMARY_CTX; return 0; }
+CUresult cuDevicePrimaryCtxRelease_v2(int dev) { return 0; }
+CUresult cuCtxSetCurrent(void *ctx) { fake_cuda_state.current_ctx = ctx; return 0; }
+CUresult cuCtxGetCurrent(void **ctx) { *ctx = fake_cuda_state.current_ctx; return 0; }
+
+CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *options, void **values) {
+  const char *text = image;
+  if (strstr(text, "FAIL_JIT")) {
+    for (unsigned i = 0; i < n; i++)
+      if (options[i] == 5) snprintf(values[i], 64, "fake JIT log: line 1: syntax error");
+    return 218; /* CUDA_ERROR_INVALID_PTX */
+  }
+  fake_module *m = calloc(1, sizeof *m);
+  const char *p = text;
+  while ((p = strstr(p, "entry ")) != NULL && m->nfunctions < 16) {
+    fake_function *f = &m->functions[m->nfunctions];
+    f->max_threads = 1024;
+    if (sscanf(p, "entry %63s %d %d", f->name, &f->nparams, &f->max_threads) >= 2) m->nfunctions++;
+    p += 6;
+  }
+  fake_cuda_state.module_loads++;
+  *mod = m;
+  return 0;
+}
+
+CUresult cuModuleUnload(void *mod) {
+  fake_cuda_state.module_unloads++;
+  free(mod);
+  return 0;
+}
+
+CUresult cuModuleGetFunction(void **fn, void *mod, const char *name) {
+  fake_module *m = mod;
+  for (int i = 0; i < m->nfunctions; i++)
+    if (!strcmp(m->functions[i].name, name)) {
+      *fn = &m->functions[i];
+      return 0;
+    }
+  return 500; /* CUDA_ERROR_NOT_FOUND */
+}
+
+CUresult cuFuncGetAttribute(int *value, int attrib, void *fn) {
+  fake_function *f = fn;
+  *value = attrib == 4 ? 42 : attrib == 0 ? f->max_threads : 0;
+  return 0;
+}
+
+CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, void *stream, void **params, void **extra) {
+  fake_function *f = fn;
+  if (!strncmp(f->name, "fail_launch", 11)) return 719; /* CUDA_ERROR_LAUNCH_FAILED */
+  if (fake_cuda_state.nlaunches == FAKE_MAX_LAUNCHES) return 0;
+  fake_launch *l = &fake_cuda_state.launches[fake_cuda_state.nlaunches++];
+  snprintf(l->name, sizeof l->name, "%s", f->name);
+  l->grid[0] = gx, l->grid[1] = gy, l->grid[2] = gz;
+  l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
+  l->shared = shared;
+  l->stream = stream;
+  l->nparams = f->nparams < FAKE_MAX_PARAMS ? f->nparams : FAKE_MAX_PARAMS;
+  for (int i = 0; i < l->nparams; i++) memcpy(&l->params[i], params[i], 8);
+  return 0;
+}
+
+CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
+  *ptr = (uint64_t)(uintptr_t)aligned_alloc(256, (bytes + 255) / 256 * 256);
+  return 0;
+}
+CUresult cuMemFree_v2(uint64_t ptr) {
+  free((void *)(uintptr_t)ptr);
+  return 0;
+}
+CUresult cuMemAllocAsync(uint64_t *ptr, size_t bytes, void *stream) {
+  if (fake_cuda_state.fail_alloc_above && bytes > fake_cuda_state.fail_alloc_above) return 2; /* OUT_OF_MEMORY */
+  fake_cuda_state.allocs++;
+  return cuMemAlloc_v2(ptr, bytes);
+}
+CUresult cuMemFreeAsync(uint64_t ptr, void *stream) {
+  fake_cuda_state.frees++;
+  return cuMemFree_v2(ptr);
+}
+CUresult cuDeviceGetDefaultMemPool(void **pool, int dev) { *pool = NULL; return 0; }
+CUresult cuMemPoolSetAttribute(void *pool, int attr, void *value) { return 0; }
+CUresult cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
+CUresult cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) { memcpy(dst, (void *)(uintptr_t)src, n); return 0; }
+CUresult cuMemcpyDtoDAsync_v2(uint64_t dst, uint64_t src, size_t n, void *s) {
+  memcpy((void *)(uintptr_t)dst, (void *)(uintptr_t)src, n);
+  return 0;
+}
+CUresult cuMemsetD8Async(uint64_t dst, unsigned char v, size_t n, void *s) {
+  fake_cuda_state.memsets++;
+  fake_cuda_state.last_memset_bytes = n;
+  memset((void *)(uintptr_t)dst, v, n);
+  return 0;
+}
+CUresult cuStreamCreate(void **s, unsigned flags) { *s = (void *)(uintptr_t)0x5157; return 0; }
+CUresult cuStreamDestroy_v2(void *s) { return 0; }
+CUresult cuStreamSynchronize(void *s) { return 0; }
+CUresult cuEventCreate(void **e, unsigned flags) { *e = (void *)(uintptr_t)0xe1; return 0; }
+CUresult cuEventDestroy_v2(void *e) { return 0; }
+CUresult cuEventRecord(void *e, void *s) { return 0; }
+CUresult cuEventSynchronize(void *e) { return 0; }
+CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) { *ms = 0; return 0; }
+CUresult cuStreamBeginCapture_v2(void *s, int mode) { return 0; }
+CUresult cuStreamEndCapture(void *s, void **g) { *g = NULL; return 0; }
+CUresult cuGraphInstantiateWithFlags(void **e, void *g, unsigned long long f) { *e = NULL; return 0; }
+CUresult cuGraphLaunch(void *e, void *s) { return 0; }
+CUresult cuGraphExecDestroy(void *e) { return 0; }
+CUresult cuGraphDestroy(void *g) { return 0; }
+CUresult cuGetErrorName(CUresult r, const char **name) { *name = "CUDA_ERROR_FAKE"; return 0; }
+CUresult cuGetErrorString(CUresult r, const char **text) { *text = "fake failure"; return 0; }
