@@ -32,6 +32,16 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static bool run_pipeline(MlirContext ctx, MlirOperation op, const char *text) {
+  char err[1024];
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  bool ok = fuser_pipeline_parse(pm, text, err, sizeof err);
+  if (!ok) fprintf(stderr, "fuser-ptx: error: %s\n", err);
+  ok = ok && mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
 /* Whether the module holds fusions that fuser-segment has not planned yet. */
 static bool needs_segmentation(MlirOperation module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
@@ -75,21 +85,12 @@ int main(int argc, char **argv) {
   if (mlirModuleIsNull(module)) return 1;
   MlirOperation op = mlirModuleGetOperation(module);
   if (fuser_verify(op) != 0) return 1;
-  char pipeline[2048], err[1024];
+  char pipeline[2048];
   fuser_plan_to_ptx_pipeline_with(chip, unroll, block_size, pipeline, sizeof pipeline);
-  if (needs_segmentation(op)) {
-    static const char plan_passes[] = "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment, ";
-    char full[sizeof pipeline];
-    snprintf(full, sizeof full, "%s%.1900s", plan_passes, pipeline + strlen("builtin.module("));
-    memcpy(pipeline, full, sizeof pipeline);
-  }
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-  if (!fuser_pipeline_parse(pm, pipeline, err, sizeof err)) {
-    fprintf(stderr, "fuser-ptx: error: %s\n", err);
-    return 1;
-  }
-  bool ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
-  mlirPassManagerDestroy(pm);
+  /* stage 1, the plan (when not planned yet); stage 2, the PTX */
+  bool ok = !needs_segmentation(op) ||
+            run_pipeline(ctx, op, "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)");
+  ok = ok && run_pipeline(ctx, op, pipeline);
   double t2 = now_ms();
   if (!ok) return 1;
   fuser_launch *ls;
