@@ -119,6 +119,43 @@ bool fuser_cpu_run(fuser_cpu_module *m, const char *kernel, const fuser_host_ten
   return true;
 }
 
+bool fuser_cpu_call(fuser_cpu_module *m, const char *entry, int num_args, const fuser_cpu_arg *args,
+                    const int *int_bits, char *err, size_t errlen) {
+  const fuser_launch *l = NULL;
+  for (int i = 0; i < m->num_launches && !l; i++)
+    if (strcmp(m->launches[i].entry, entry) == 0) l = &m->launches[i];
+  if (!l || l->num_params != num_args || num_args > FK_MAX_PARAMS) {
+    snprintf(err, errlen, "no CPU entry '%s' taking %d parameters", entry, num_args);
+    return false;
+  }
+  memref1d descs[FK_MAX_PARAMS];
+  void *desc_ptrs[FK_MAX_PARAMS];
+  union { int64_t i; double d; int32_t i32; float f; } values[FK_MAX_PARAMS];
+  void *packed[FK_MAX_PARAMS];
+  for (int p = 0; p < num_args; p++) {
+    const fuser_cpu_arg *a = &args[p];
+    switch (a->kind) {
+    case FUSER_CPU_ARG_PTR:
+      descs[p] = (memref1d){a->ptr, a->ptr, 0, 1, 1};
+      desc_ptrs[p] = &descs[p];
+      packed[p] = &desc_ptrs[p];
+      continue;
+    case FUSER_CPU_ARG_INT:
+      if (l->params[p].kind == FK_PARAM_SCALAR && int_bits[p] == 32) values[p].i32 = (int32_t)a->i;
+      else values[p].i = a->i;
+      break;
+    case FUSER_CPU_ARG_F32: values[p].f = (float)a->f; break;
+    case FUSER_CPU_ARG_F64: values[p].d = a->f; break;
+    }
+    packed[p] = &values[p];
+  }
+  if (mlirLogicalResultIsFailure(mlirExecutionEngineInvokePacked(m->jit, mlirStringRefCreateFromCString(entry), packed))) {
+    snprintf(err, errlen, "cannot invoke '%s'", entry);
+    return false;
+  }
+  return true;
+}
+
 void fuser_cpu_destroy(fuser_cpu_module *m) {
   if (!m) return;
   if (!mlirExecutionEngineIsNull(m->jit)) mlirExecutionEngineDestroy(m->jit);

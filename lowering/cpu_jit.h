@@ -41,6 +41,23 @@ fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen)
 bool fuser_cpu_run(fuser_cpu_module *m, const char *kernel, const fuser_host_tensor *tensors, int num_tensors,
                    const char *forced_variant, const char **variant, char *err, size_t errlen);
 
+/* A raw call of one variant's entry, for plan executors (cpu_plan.h):
+ * one argument per launch parameter, in order. Pointers are element 0 of
+ * the tensor; SIZE/STRIDE parameters are index (int64) values on the CPU;
+ * scalars take the kind of their dtype. */
+typedef enum { FUSER_CPU_ARG_PTR, FUSER_CPU_ARG_INT, FUSER_CPU_ARG_F32, FUSER_CPU_ARG_F64 } fuser_cpu_arg_kind;
+typedef struct {
+  fuser_cpu_arg_kind kind;
+  void *ptr;
+  int64_t i; /* INT: sizes, strides, integer and bool scalars */
+  double f;
+} fuser_cpu_arg;
+
+/* Calls entry `entry` (e.g. "f_k0__vector"); its integer scalar parameters
+ * take their width from `int_bits[p]` (32 or 64; 0 for index parameters). */
+bool fuser_cpu_call(fuser_cpu_module *m, const char *entry, int num_args, const fuser_cpu_arg *args,
+                    const int *int_bits, char *err, size_t errlen);
+
 void fuser_cpu_destroy(fuser_cpu_module *m);
 
 #endif

@@ -1123,10 +1123,26 @@ static void gen_init(gen *g, fk_kernel *k, strbuf *pro, strbuf *body, fk_param *
   g->body = g->cur = body;
   g->params = params;
   g->W = 1;
-  /* every tensor has its pointer parameter, in order */
+  /* One parameter list for every variant of a kernel, in a fixed order: a
+   * pointer per tensor, then each `?` size and run-time stride, tensor by
+   * tensor, then the scalar arguments. (A variant may leave some unused.) */
   char nm[NAME];
   for (int t = 0; t < k->num_tensors; t++)
     if (k->t[t].is_tensor) param(g, FK_PARAM_PTR, t, -1, nm);
+  /* Sizes and strides travel as i64 whatever the index width (one ABI for
+   * both variants); the prologue casts them to index. */
+  for (int t = 0; t < k->num_tensors; t++) {
+    if (!k->t[t].is_tensor) continue;
+    for (int kind = FK_PARAM_SIZE; kind <= FK_PARAM_STRIDE; kind++)
+      for (int d = 0; d < k->t[t].rank; d++) {
+        int64_t v = kind == FK_PARAM_SIZE ? k->t[t].shape[d] : k->t[t].strides[d];
+        if (v != FK_DYN) continue;
+        param(g, (fk_param_kind)kind, t, d, nm);
+        sb_printf(g->pro, "  %s = arith.index_cast %s_i64 : i64 to index\n", nm, nm);
+      }
+  }
+  for (int t = 0; t < k->num_args; t++)
+    if (!k->t[t].is_tensor) param(g, FK_PARAM_SCALAR, t, -1, nm);
 }
 
 bool fk_kernel_analyze(fk_kernel *k) {
@@ -1186,7 +1202,7 @@ bool fk_codegen(fk_kernel *k, const fk_codegen_options *opts, strbuf *out, fk_pa
     if (i) sb_append(out, ", ");
     if (p->kind == FK_PARAM_PTR) sb_printf(out, "%s: memref<1x%s>", nm, storage_type(k->t[p->tensor].dtype));
     else if (p->kind == FK_PARAM_SCALAR) sb_printf(out, "%s: %s", nm, fuser_dtype_mlir_name(k->t[p->tensor].dtype));
-    else sb_printf(out, "%s: index", nm);
+    else sb_printf(out, "%s_i64: i64", nm);
   }
   sb_printf(out, ") attributes {fuser.loops, fuser.kernel_name = \"%.*s\", fuser.variant = \"%s\", "
                  "fuser.vector_width = %d : i64, fuser.unroll = %d : i64, fuser.index_bits = %d : i64, "

@@ -28,7 +28,8 @@ void fuser_launch_dict_text(MlirOperation f, const char *binary, const char *ent
   MlirStringRef kernel = mlirStringAttrGetValue(fattr(f, "fuser.kernel_name"));
   MlirStringRef variant = mlirStringAttrGetValue(fattr(f, "fuser.variant"));
   sb_printf(b, "{binary = \"%s\", entry = \"%s\", kernel = \"%.*s\", variant = \"%.*s\", vector_width = %lld : i64, "
-               "unroll = %lld : i64, index_bits = %lld : i64, block_size = %d : i64, num_args = %lld : i64, params = ",
+               "unroll = %lld : i64, index_bits = %lld : i64, param_bits = 64 : i64, block_size = %d : i64, num_args = %lld : i64, "
+               "params = ",
             binary, entry, (int)kernel.length, kernel.data, (int)variant.length, variant.data, fint(f, "fuser.vector_width"),
             fint(f, "fuser.unroll"), fint(f, "fuser.index_bits"), block, fint(f, "fuser.num_args"));
   print_attr_or_empty(b, fattr(f, "fuser.params"));
@@ -111,6 +112,7 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
     l->vector_width = (int)int_field(d, "vector_width", 1);
     l->unroll = (int)int_field(d, "unroll", 1);
     l->index_bits = (int)int_field(d, "index_bits", 64);
+    l->param_bits = (int)int_field(d, "param_bits", 64);
     l->block_size = (int)int_field(d, "block_size", 256);
     l->num_args = (int)int_field(d, "num_args", 0);
     MlirAttribute params = field(d, "params");
@@ -184,8 +186,9 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
   static const char *pk[] = {"ptr", "size", "stride", "scalar"};
   for (int i = 0; i < n; i++) {
     const fuser_launch *l = &ls[i];
-    fprintf(out, "launch %s binary %s kernel %s variant %s width %d unroll %d index_bits %d block %d num_args %d\n", l->entry,
-            l->binary, l->kernel, l->variant, l->vector_width, l->unroll, l->index_bits, l->block_size, l->num_args);
+    fprintf(out, "launch %s binary %s kernel %s variant %s width %d unroll %d index_bits %d param_bits %d block %d num_args %d\n",
+            l->entry, l->binary, l->kernel, l->variant, l->vector_width, l->unroll, l->index_bits, l->param_bits,
+            l->block_size, l->num_args);
     for (int p = 0; p < l->num_params; p++) {
       const fk_param *q = &l->params[p];
       if (q->kind == FK_PARAM_SIZE || q->kind == FK_PARAM_STRIDE) fprintf(out, "param %s %d %d\n", pk[q->kind], q->tensor, q->dim);

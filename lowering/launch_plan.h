@@ -10,7 +10,9 @@
  *   params     in order: ptr(t) one pointer per tensor, then size(t,d),
  *              stride(t,d) (elements) and scalar(t) by value; tensor t < num_args
  *              is kernel argument t, t >= num_args is result t - num_args.
- *              Integers are u32 when index_bits is 32, u64 otherwise.
+ *              Sizes and strides are u64 (param_bits, 64 in every variant, so
+ *              all variants of a kernel take the same parameters);
+ *              index_bits is the width of the kernel's index math.
  *   threads    max(ceil((n / W) / unroll), n mod W) for n points of the
  *              iteration space (the product of result 0's sizes);
  *              grid = ceil(threads / block_size) blocks of block_size threads
@@ -18,7 +20,7 @@
  *              kernel in order, the last one (scalar) has none.
  *
  * Text form (fuser_launch_plan_write), one record per variant:
- *   launch <entry> binary <binary> kernel <kernel> variant <v> width <W> unroll <U> index_bits <b> block <B> num_args <N>
+ *   launch <entry> binary <binary> kernel <kernel> variant <v> width <W> unroll <U> index_bits <b> param_bits <p> block <B> num_args <N>
  *   param ptr <t> | param size <t> <d> | param stride <t> <d> | param scalar <t>
  *   condition align <t> <bytes> | condition stride <t> <d> <multiple> |
  *   condition extent <t> <d> <multiple> | condition index32
@@ -48,7 +50,7 @@ typedef struct {
 
 typedef struct {
   char entry[160], binary[64], kernel[128], variant[16];
-  int vector_width, unroll, index_bits, block_size, num_args;
+  int vector_width, unroll, index_bits, param_bits, block_size, num_args;
   int num_params;
   fk_param params[FK_MAX_PARAMS];
   int num_conditions;

@@ -38,6 +38,6 @@ void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_siz
 }
 
 const char *fuser_cpu_to_llvm_pipeline(void) {
-  return "builtin.module(func.func(canonicalize, cse, arith-expand{include-bf16=true}), convert-math-to-libm, "
+  return "builtin.module(func.func(canonicalize, cse, arith-expand{include-bf16=true}), convert-math-to-llvm, convert-math-to-libm, "
          "convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts)";
 }

@@ -29,3 +29,15 @@ if config.ptxas and os.path.exists(config.ptxas):
     # through CUDA_ROOT/CUDA_HOME/CUDA_PATH (lit clears the environment).
     config.environment["CUDA_ROOT"] = os.path.dirname(os.path.dirname(config.ptxas))
     config.substitutions.append(("%ptxas", config.ptxas))
+
+# PyTorch on the system interpreter: the CPU oracle of test/lowering/torch_oracle.py.
+import subprocess
+try:
+    if subprocess.call(["/usr/bin/python3", "-c", "import torch"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add("torch")
+        config.substitutions.append(("%torch_python", "/usr/bin/python3"))
+except OSError:
+    pass
+if config.fuser_corpus_dir:
+    config.substitutions.append(("%nvfuser_torch_dir", os.path.join(os.path.dirname(config.fuser_corpus_dir), "bench")))

@@ -83,15 +83,17 @@ func.func private @cat_k0(%a: tensor<64x16xbf16> {fuser.strides = array<i64: 16,
 
 // -----
 
-// Symbolic sizes and strides are index parameters. The input's inner
+// Symbolic sizes and strides are i64 parameters (the same list for both
+// variants), cast to index, in the prologue. The input's inner
 // stride of 3 is gathered lane by lane; the output is stored as a vector of 4.
 // The vector variant has 32-bit index math under the index32 condition; the
 // scalar variant, without conditions, uses 64-bit index math.
 // CHECK-LABEL: func.func @dyn_k0__vector(
-// CHECK-SAME: %{{.*}}: memref<1xf32>, %{{.*}}: memref<1xf32>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index)
+// CHECK-SAME: %{{.*}}: memref<1xf32>, %{{.*}}: memref<1xf32>, %[[N0:.*]]: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK-SAME: fuser.index_bits = 32 : i64
-// CHECK-SAME: fuser.params = ["ptr(t0)", "ptr(t1)", "size(t1,0)", "size(t1,1)", "stride(t0,0)", "stride(t1,0)"]
+// CHECK-SAME: fuser.params = ["ptr(t0)", "ptr(t1)", "size(t0,0)", "size(t0,1)", "stride(t0,0)", "size(t1,0)", "size(t1,1)", "stride(t1,0)"]
 // CHECK-SAME: {kind = "index32"}
+// CHECK: arith.index_cast %[[N0]] : i64 to index
 // CHECK-COUNT-4: memref.load %{{.*}} : memref<?xf32>
 // CHECK: vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK: math.exp %{{.*}} : vector<4xf32>
