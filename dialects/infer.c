@@ -161,8 +161,17 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
   if (d->id == FUSER_OP_reshape) {
     bool all_static = true;
     int64_t a = 1, b = 1;
-    for (int i = 0; i < in->rank; i++) all_static &= !is_dyn(in->shape[i]), a *= in->shape[i];
-    for (int i = 0; i < rank; i++) all_static &= !is_dyn(out[i]), b *= out[i];
+    /* extents are any int64 >= 0, so the products may overflow: checked */
+    for (int i = 0; i < in->rank; i++) {
+      all_static &= !is_dyn(in->shape[i]);
+      if (all_static && __builtin_mul_overflow(a, in->shape[i], &a))
+        return fail(s, "element count of the input overflows int64");
+    }
+    for (int i = 0; i < rank; i++) {
+      all_static &= !is_dyn(out[i]);
+      if (all_static && __builtin_mul_overflow(b, out[i], &b))
+        return fail(s, "element count of the result overflows int64");
+    }
     if (all_static && a != b)
       return fail(s, "reshape changes the element count from %lld to %lld", (long long)a, (long long)b);
   } else if (d->id == FUSER_OP_expand) {
@@ -190,7 +199,8 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
 
 static bool infer_meta(infer_state *s, MlirType *res) {
   const fuser_op_desc *d = s->desc;
-  if (d->num_operands != 1 || !need_tensor(s, 0, "input")) return false;
+  if (d->num_operands != 1) return fail(s, "expects 1 operand");
+  if (!need_tensor(s, 0, "input")) return false;
   operand_info *in = &s->ops[0];
   int64_t shape[FUSER_MAX_RANK];
   int rank = in->rank;
@@ -256,7 +266,8 @@ static bool infer_meta(infer_state *s, MlirType *res) {
 }
 
 static bool infer_pad(infer_state *s, MlirType *res) {
-  if (s->desc->num_operands != 2 || !need_tensor(s, 0, "input")) return false;
+  if (s->desc->num_operands != 2) return fail(s, "expects 2 operands");
+  if (!need_tensor(s, 0, "input")) return false;
   if (s->ops[1].tensor) return fail(s, "pad value must be a scalar");
   operand_info *in = &s->ops[0];
   int64_t w[2 * FUSER_MAX_RANK + 1], shape[FUSER_MAX_RANK];
@@ -268,7 +279,9 @@ static bool infer_pad(infer_state *s, MlirType *res) {
   for (int p = 0; p < n / 2; p++) {
     int dim = in->rank - 1 - p;
     if (is_dyn(shape[dim])) continue;
-    shape[dim] += w[2 * p] + w[2 * p + 1];
+    if (__builtin_add_overflow(shape[dim], w[2 * p], &shape[dim]) ||
+        __builtin_add_overflow(shape[dim], w[2 * p + 1], &shape[dim]))
+      return fail(s, "pad widths overflow the extent of dim %d", dim);
     if (shape[dim] < 0) return fail(s, "pad widths make dim %d negative", dim);
   }
   res[0] = tensor_type(s, in->rank, shape, in->dtype);
@@ -276,7 +289,8 @@ static bool infer_pad(infer_state *s, MlirType *res) {
 }
 
 static bool infer_cat(infer_state *s, MlirType *res) {
-  if (s->desc->num_operands != 2 || !need_tensor(s, 0, "lhs") || !need_tensor(s, 1, "rhs")) return false;
+  if (s->desc->num_operands != 2) return fail(s, "expects 2 operands");
+  if (!need_tensor(s, 0, "lhs") || !need_tensor(s, 1, "rhs")) return false;
   operand_info *a = &s->ops[0], *b = &s->ops[1];
   int64_t dim;
   if (!need_int(s, "dim", &dim)) return false;
@@ -288,7 +302,9 @@ static bool infer_cat(infer_state *s, MlirType *res) {
   for (int i = 0; i < a->rank; i++) {
     int64_t x = a->shape[i], y = b->shape[i];
     if (i == dim) {
-      shape[i] = is_dyn(x) || is_dyn(y) ? dyn() : x + y;
+      if (is_dyn(x) || is_dyn(y)) shape[i] = dyn();
+      else if (__builtin_add_overflow(x, y, &shape[i]))
+        return fail(s, "cat result extent in dim %d overflows int64", i);
     } else if (!is_dyn(x) && !is_dyn(y) && x != y) {
       return fail(s, "cat operands differ in dim %d (%lld and %lld), not the cat dim", i, (long long)x, (long long)y);
     } else {
@@ -320,7 +336,8 @@ static bool reduced_shape(infer_state *s, int64_t *shape, int *rank) {
 }
 
 static bool infer_reduction(infer_state *s, MlirType *res) {
-  if (s->desc->num_operands != 1 || !need_tensor(s, 0, "input")) return false;
+  if (s->desc->num_operands != 1) return fail(s, "expects 1 operand");
+  if (!need_tensor(s, 0, "input")) return false;
   int64_t shape[FUSER_MAX_RANK];
   int rank = 0;
   if (!reduced_shape(s, shape, &rank)) return false;

@@ -16,9 +16,13 @@
 
 #include "passes/pass.h"
 
+/* Nesting limit: the parser recurses once per level. */
+#define MAX_PIPELINE_DEPTH 32
+
 typedef struct {
   const char *text;
   size_t pos, len;
+  int depth;
   char *err;
   size_t errlen;
 } parser;
@@ -80,13 +84,26 @@ static bool parse_elem(parser *p, MlirOpPassManager opm, const char *anchor) {
   }
   if (p->pos < p->len && p->text[p->pos] == '(') {
     if (opt_end) return fail(p, "an op pipeline takes no options");
+    /* Only ops nest pipelines; without this, `pass(...)` would nest under
+     * ops named like the pass and silently run nothing. */
+    if (!memchr(name, '.', name_len) || fuser_pass_lookup(name, name_len)) {
+      char msg[256];
+      snprintf(msg, sizeof msg, "'%.*s' is not an op name (dialect.op) to nest a pipeline under", (int)name_len, name);
+      return fail(p, msg);
+    }
     char op_name[128];
     if (name_len >= sizeof op_name) return fail(p, "op name too long");
     memcpy(op_name, name, name_len);
     op_name[name_len] = 0;
+    if (++p->depth > MAX_PIPELINE_DEPTH) {
+      char msg[64];
+      snprintf(msg, sizeof msg, "pipelines nested deeper than %d levels", MAX_PIPELINE_DEPTH);
+      return fail(p, msg);
+    }
     MlirOpPassManager nested = mlirOpPassManagerGetNestedUnder(opm, mlirStringRefCreate(name, name_len));
     p->pos++;
     if (!parse_list(p, nested, op_name)) return false;
+    p->depth--;
     skip_space(p);
     if (p->pos >= p->len || p->text[p->pos] != ')') return fail(p, "expected ')'");
     p->pos++;
@@ -102,6 +119,13 @@ static bool parse_elem(parser *p, MlirOpPassManager opm, const char *anchor) {
       target = mlirOpPassManagerGetNestedUnder(opm, mlirStringRefCreateFromCString(info->anchor));
     mlirOpPassManagerAddOwnedPass(target, fuser_pass_create(info, &opts));
     return true;
+  }
+  static const char prefix[] = "fuser-";
+  if (name_len >= sizeof prefix - 1 && memcmp(name, prefix, sizeof prefix - 1) == 0) {
+    char unknown[256];
+    snprintf(unknown, sizeof unknown, "unknown fuser pass '%.*s' (see --list-passes)", (int)name_len, name);
+    p->pos = start;
+    return fail(p, unknown);
   }
   char msg[512];
   strbuf b = {msg, sizeof msg, 0};
@@ -130,7 +154,7 @@ static bool parse_list(parser *p, MlirOpPassManager opm, const char *anchor) {
 }
 
 bool fuser_pipeline_parse(MlirPassManager pm, const char *text, char *err, size_t errlen) {
-  parser p = {text, 0, strlen(text), err, errlen};
+  parser p = {text, 0, strlen(text), 0, err, errlen};
   static const char top[] = "builtin.module";
   skip_space(&p);
   if (strncmp(text + p.pos, top, sizeof top - 1) != 0) return fail(&p, "the pipeline must be builtin.module(...)");

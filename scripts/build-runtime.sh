@@ -50,8 +50,11 @@ ar rcs "$out/libfuser_runtime.a" "${objs[@]}"
 
 # Tools: the GPU self-test (its kernels are built by scripts/gpu-selftest.sh)
 # and the artifact dumper.
-"$cc" "${flags[@]}" "$root/test/driver/gpu/gpu_selftest.c" "$out/libfuser_runtime.a" -ldl -lpthread \
+"$cc" "${flags[@]}" "$root/test/driver/gpu/gpu_selftest.c" "$out/libfuser_runtime.a" -ldl -lpthread -lm \
   -o "$out/gpu_selftest"
-"$cc" "${flags[@]}" "$root/driver/tools/fuser-artifact.c" "$out/libfuser_runtime.a" -ldl -lpthread \
+"$cc" "${flags[@]}" "$root/driver/tools/fuser-artifact.c" "$out/libfuser_runtime.a" -ldl -lpthread -lm \
   -o "$out/fuser-artifact"
-echo "build-runtime.sh: built $out/libfuser_runtime.a, $out/gpu_selftest and $out/fuser-artifact"
+# fuser-run with the runtime alone: `fuser-run --artifact F`.
+"$cc" "${flags[@]}" "$root/tools/fuser-run/runtime_only_main.c" "$root/tools/fuser-run/artifact_run.c" \
+  "$out/libfuser_runtime.a" -ldl -lpthread -lm -o "$out/fuser-run"
+echo "build-runtime.sh: built $out/libfuser_runtime.a, $out/gpu_selftest, $out/fuser-artifact and $out/fuser-run"

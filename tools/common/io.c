@@ -35,8 +35,15 @@ char *fuser_read_file(const char *tool, const char *path, size_t *len) {
     free(buf);
     return NULL;
   }
-  if (memchr(buf, 0, n)) {
-    fprintf(stderr, "%s: error: '%s' contains a NUL byte; expected text\n", tool, path);
+  const char *nul = memchr(buf, 0, n);
+  if (nul) { /* located like a parser error: the parser would stop there silently */
+    int line = 1, col = 1;
+    for (const char *c = buf; c < nul; c++) {
+      if (*c == '\n') line++, col = 1;
+      else col++;
+    }
+    fprintf(stderr, "%s:%d:%d: error: unexpected NUL byte; expected text\n",
+            strcmp(path, "-") == 0 ? "<stdin>" : path, line, col);
     free(buf);
     return NULL;
   }

@@ -14,6 +14,12 @@
  * prints "<tool>: error: cannot read '<path>': <reason>" and returns NULL. */
 char *fuser_read_file(const char *tool, const char *path, size_t *len);
 
+/* Refuses input whose brackets ( [ { < nest deeper than `limit` (outside
+ * strings and comments): such input would overflow the stack of MLIR's
+ * recursive parser. Prints `path:line:col: error: ...` and returns false. */
+#define FUSER_MAX_NESTING 1000
+bool fuser_check_nesting(const char *path, const char *text, int limit);
+
 /* One chunk of a split input: text padded with newlines so that line
  * numbers match the whole file. */
 typedef struct {

@@ -1,6 +1,7 @@
 /* fuser-opt: the fuser pass driver, with mlir-opt's conventions.
  *
  *   fuser-opt [options] [input]        input: a .mlir file, or '-' (stdin)
+ *                                      or an nvFuser script (.py), imported first
  *
  * Every input is parsed, checked by the C verifier (fuser-verify), run
  * through --pass-pipeline (fuser and upstream passes mixed in one pass
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "frontend/nvfuser_import.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"
 #include "passes/report.h"
@@ -21,7 +23,7 @@ typedef struct {
 } options;
 
 static void usage(FILE *f) {
-  fputs("usage: fuser-opt [options] [input.mlir|-]\n"
+  fputs("usage: fuser-opt [options] [input.mlir|script.py|-]\n"
         "  --pass-pipeline=<text>      builtin.module(...) of fuser and upstream passes\n"
         "  -o <file>                   output file (default stdout)\n"
         "  --split-input-file          process each '// -----' chunk separately\n"
@@ -52,7 +54,10 @@ static bool parse_args(int argc, char **argv, options *o) {
     else if (strcmp(a, "-list-passes") == 0) o->list_passes = true;
     else if (strcmp(a, "-fuser-report") == 0) o->report = true;
     else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) { usage(stdout); exit(0); }
-    else if (a[0] == '-' && a[1]) {
+    else if (strcmp(a, "-o") == 0 || strcmp(a, "-pass-pipeline") == 0) {
+      fprintf(stderr, "fuser-opt: error: option '%s' needs a value\n", argv[i]);
+      return false;
+    } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "fuser-opt: error: unknown option '%s'\n", argv[i]);
       usage(stderr);
       return false;
@@ -69,9 +74,8 @@ static void list_passes(void) {
   printf("fuser passes (upstream MLIR passes are accepted too):\n");
   for (int i = 0; i < fuser_pass_count(); i++) {
     const fuser_pass_info *p = fuser_pass_at(i);
-    printf("  %-28s %s%s%s\n", p->argument, p->description, p->anchor[0] ? "  [on " : "",
-           p->anchor[0] ? p->anchor : "");
-    if (p->anchor[0]) printf("\b]\n");
+    if (p->anchor[0]) printf("  %-28s %s  [on %s]\n", p->argument, p->description, p->anchor);
+    else printf("  %-28s %s\n", p->argument, p->description);
     for (int k = 0; k < FUSER_PASS_MAX_OPTIONS && p->options[k].name; k++)
       printf("      %s=<%s>  %s\n", p->options[k].name, p->options[k].default_value, p->options[k].help);
   }
@@ -87,6 +91,9 @@ static MlirPassManager make_pass_manager(MlirContext ctx, const options *o) {
     return (MlirPassManager){NULL};
   }
   if (o->print_before || o->print_after) {
+    /* Module-scope printing needs one thread (MLIR aborts otherwise); it
+     * also keeps the dumps of parallel func.func passes in order. */
+    mlirContextEnableMultithreading(ctx, false);
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
     mlirPassManagerEnableIRPrinting(pm, o->print_before, o->print_after, true, false, false, flags,
                                     mlirStringRefCreate(NULL, 0));
@@ -97,9 +104,17 @@ static MlirPassManager make_pass_manager(MlirContext ctx, const options *o) {
 }
 
 /* Parses, verifies and transforms one chunk. Returns true on success. */
+static bool is_script(const char *path) {
+  size_t n = strlen(path);
+  return n > 3 && strcmp(path + n - 3, ".py") == 0;
+}
+
 static bool process_chunk(MlirContext ctx, const options *o, const fuser_chunk *chunk, fuser_diag_state *diag,
                           FILE *out) {
-  MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(chunk->text));
+  /* an nvFuser script is imported (and verified) instead of parsed */
+  MlirModule module = is_script(o->input)
+                          ? fuser_import_nvfuser(ctx, chunk->text, strlen(chunk->text), diag->path)
+                          : mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(chunk->text));
   if (mlirModuleIsNull(module)) return false;
   MlirOperation op = mlirModuleGetOperation(module);
   bool ok = fuser_verify(op) == 0;
@@ -126,24 +141,39 @@ int main(int argc, char **argv) {
   }
   char *text = fuser_read_file("fuser-opt", o.input, NULL);
   if (!text) return 1;
-  MlirContext ctx = fuser_context_create();
-  if (mlirContextIsNull(ctx)) return 1;
-  /* Check the pipeline once before touching the input. */
-  if (o.pipeline) {
-    MlirPassManager pm = make_pass_manager(ctx, &o);
-    if (mlirPassManagerIsNull(pm)) return 1;
-    mlirPassManagerDestroy(pm);
-  }
-  FILE *out = stdout;
-  if (o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
-    fprintf(stderr, "fuser-opt: error: cannot write '%s'\n", o.output);
+  const char *shown_path = strcmp(o.input, "-") == 0 ? "<stdin>" : o.input;
+  if (!fuser_check_nesting(shown_path, text, FUSER_MAX_NESTING)) {
+    free(text);
     return 1;
   }
-  fuser_diag_state diag = {.path = strcmp(o.input, "-") == 0 ? "<stdin>" : o.input, .source = text,
+  MlirContext ctx = fuser_context_create();
+  if (mlirContextIsNull(ctx)) {
+    free(text);
+    return 1;
+  }
+  /* Check the pipeline once before touching the input; on these early
+   * failures free what is held (memcheck counts it as a leak otherwise). */
+  FILE *out = stdout;
+  bool setup_ok = true;
+  if (o.pipeline) {
+    MlirPassManager pm = make_pass_manager(ctx, &o);
+    if (mlirPassManagerIsNull(pm)) setup_ok = false;
+    else mlirPassManagerDestroy(pm);
+  }
+  if (setup_ok && o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
+    fprintf(stderr, "fuser-opt: error: cannot write '%s'\n", o.output);
+    setup_ok = false;
+  }
+  if (!setup_ok) {
+    mlirContextDestroy(ctx);
+    free(text);
+    return 1;
+  }
+  fuser_diag_state diag = {.path = shown_path, .source = text,
                            .collect = o.verify_diagnostics};
   fuser_diag_attach(ctx, &diag);
   fuser_chunk *chunks;
-  int n = fuser_split_input(text, o.split, &chunks);
+  int n = fuser_split_input(text, o.split && !is_script(o.input), &chunks);
   bool all_ok = true;
   for (int i = 0; i < n; i++) {
     if (i > 0 && !o.verify_diagnostics) fputs("// -----\n", out);

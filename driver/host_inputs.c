@@ -1,0 +1,188 @@
+/* Input recipes and the seeded generator (host_inputs.h). The generator is
+ * the reference evaluator's (docs/reference.md):
+ *   mix(z)  = SplitMix64's finalizer
+ *   key     = mix(seed + G * (arg_index + 1)),  G = 0x9E3779B97F4A7C15
+ *   bits(j) = mix(key + G * (j + 1))             for storage element j
+ *   rand    top m bits of bits(j) * 2^-m, m = the dtype's significand bits
+ *   randn   Box-Muller in double on the pair (2p, 2p+1), rounded once. */
+#include "driver/host_inputs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/half.h"
+
+#define GOLDEN 0x9E3779B97F4A7C15ULL
+
+static uint64_t mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static bool is_float(int dt) {
+  return dt == FUSER_DTYPE_BF16 || dt == FUSER_DTYPE_F16 || dt == FUSER_DTYPE_F32 || dt == FUSER_DTYPE_F64;
+}
+
+static int significand_bits(int dt) {
+  switch (dt) {
+  case FUSER_DTYPE_BF16: return 8;
+  case FUSER_DTYPE_F16: return 11;
+  case FUSER_DTYPE_F32: return 24;
+  default: return 53;
+  }
+}
+
+void fuser_host_store(void *data, int dtype, int64_t i, double v) {
+  switch (dtype) {
+  case FUSER_DTYPE_BF16: ((uint16_t *)data)[i] = fuser_f64_to_bf16(v); break;
+  case FUSER_DTYPE_F16: ((uint16_t *)data)[i] = fuser_f64_to_f16(v); break;
+  case FUSER_DTYPE_F32: ((float *)data)[i] = (float)v; break;
+  case FUSER_DTYPE_F64: ((double *)data)[i] = v; break;
+  case FUSER_DTYPE_BOOL: ((uint8_t *)data)[i] = v != 0; break;
+  case FUSER_DTYPE_I32: ((int32_t *)data)[i] = (int32_t)v; break;
+  case FUSER_DTYPE_I64: ((int64_t *)data)[i] = (int64_t)v; break;
+  default: break;
+  }
+}
+
+double fuser_host_load(const void *data, int dtype, int64_t i) {
+  switch (dtype) {
+  case FUSER_DTYPE_BF16: return fuser_bf16_to_f32(((const uint16_t *)data)[i]);
+  case FUSER_DTYPE_F16: return fuser_f16_to_f32(((const uint16_t *)data)[i]);
+  case FUSER_DTYPE_F32: return ((const float *)data)[i];
+  case FUSER_DTYPE_F64: return ((const double *)data)[i];
+  case FUSER_DTYPE_BOOL: return ((const uint8_t *)data)[i];
+  case FUSER_DTYPE_I32: return ((const int32_t *)data)[i];
+  case FUSER_DTYPE_I64: return (double)((const int64_t *)data)[i];
+  default: return 0;
+  }
+}
+
+static int fail(fuser_error *err, int code, const char *fmt, const char *arg) {
+  if (err) {
+    err->code = code;
+    snprintf(err->message, sizeof err->message, fmt, arg);
+  }
+  return code;
+}
+
+int fuser_recipe_fill(const fuser_input_recipe *r, uint64_t seed, int arg_index, void *storage, fuser_error *err) {
+  const char *f = r->factory;
+  bool normal = strcmp(f, "randn") == 0;
+  if (normal || strcmp(f, "rand") == 0) {
+    if (!is_float(r->dtype)) return fail(err, FUSER_ERR_INVALID_ARGUMENT, "torch.%s needs a floating dtype", f);
+    uint64_t key = mix(seed + GOLDEN * (uint64_t)(arg_index + 1));
+    if (!normal) {
+      int m = significand_bits(r->dtype);
+      for (int64_t j = 0; j < r->numel; j++)
+        fuser_host_store(storage, r->dtype, j, ldexp((double)(mix(key + GOLDEN * (uint64_t)(j + 1)) >> (64 - m)), -m));
+      return FUSER_OK;
+    }
+    const double two_pi = 6.283185307179586476925286766559;
+    for (int64_t p = 0; 2 * p < r->numel; p++) {
+      double u1 = ldexp((double)(mix(key + GOLDEN * (uint64_t)(2 * p + 1)) >> 11), -53);
+      double u2 = ldexp((double)(mix(key + GOLDEN * (uint64_t)(2 * p + 2)) >> 11), -53);
+      double rad = sqrt(-2.0 * log(1.0 - u1)), theta = two_pi * u2;
+      fuser_host_store(storage, r->dtype, 2 * p, rad * cos(theta));
+      if (2 * p + 1 < r->numel) fuser_host_store(storage, r->dtype, 2 * p + 1, rad * sin(theta));
+    }
+    return FUSER_OK;
+  }
+  for (int64_t j = 0; j < r->numel; j++) {
+    double v;
+    if (strcmp(f, "ones") == 0) v = 1;
+    else if (strcmp(f, "zeros") == 0 || strcmp(f, "empty") == 0) v = 0;
+    else if (strcmp(f, "full") == 0) v = r->value;
+    else if (strcmp(f, "arange") == 0) v = r->start + (double)j * r->step;
+    else return fail(err, FUSER_ERR_INVALID_ARGUMENT, "unknown input factory '%s'", f);
+    fuser_host_store(storage, r->dtype, j, v);
+  }
+  return FUSER_OK;
+}
+
+static int dtype_named(const char *s) {
+  for (int d = 1; d < FUSER_DTYPE_COUNT_; d++) {
+    const char *n = fuser_dtype_name(d);
+    if (n && strcmp(n, s) == 0) return d;
+  }
+  return 0;
+}
+
+static int parse_list(const char *s, int64_t *out, int cap) {
+  int n = 0;
+  if (*s == '-' && s[1] == 0) return 0; /* "-": rank 0 */
+  while (*s && n < cap) {
+    char *end;
+    out[n++] = strtoll(s, &end, 10);
+    if (end == s) return -1;
+    s = *end == ',' ? end + 1 : end;
+    if (*end && *end != ',') return -1;
+  }
+  return n;
+}
+
+int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuser_error *err) {
+  int n = 0;
+  const char *line = text;
+  while (line && *line) {
+    const char *eol = strchr(line, '\n');
+    size_t len = eol ? (size_t)(eol - line) : strlen(line);
+    char buf[1024];
+    if (len >= sizeof buf) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "input recipe line too long%s", ""), -1;
+    memcpy(buf, line, len);
+    buf[len] = 0;
+    line = eol ? eol + 1 : NULL;
+    if (!buf[0]) continue;
+    if (n == cap) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "too many input recipes%s", ""), -1;
+    fuser_input_recipe *r = &out[n];
+    memset(r, 0, sizeof *r);
+    char *save = NULL, *tok = strtok_r(buf, " ", &save);
+    if (tok && strcmp(tok, "scalar") == 0) {
+      char *dt = strtok_r(NULL, " ", &save), *val = strtok_r(NULL, " ", &save);
+      if (!dt || !val || !(r->dtype = dtype_named(dt)))
+        return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad scalar recipe '%.200s'", buf), -1;
+      r->value = strtod(val, NULL);
+      n++;
+      continue;
+    }
+    if (!tok || strcmp(tok, "tensor") != 0) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad input recipe '%.200s'", buf), -1;
+    r->tensor = true;
+    char *factory = strtok_r(NULL, " ", &save), *dt = strtok_r(NULL, " ", &save);
+    if (!factory || !dt || strlen(factory) >= sizeof r->factory || !(r->dtype = dtype_named(dt)))
+      return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad tensor recipe '%.200s'", buf), -1;
+    strcpy(r->factory, factory);
+    int nsizes = -1, nstrides = -1;
+    for (char *key; (key = strtok_r(NULL, " ", &save));) {
+      char *val = strtok_r(NULL, " ", &save);
+      if (!val) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe key '%s' has no value", key), -1;
+      if (strcmp(key, "numel") == 0) r->numel = strtoll(val, NULL, 10);
+      else if (strcmp(key, "sizes") == 0) nsizes = parse_list(val, r->sizes, FUSER_MAX_RANK);
+      else if (strcmp(key, "strides") == 0) nstrides = parse_list(val, r->strides, FUSER_MAX_RANK);
+      else if (strcmp(key, "offset") == 0) r->offset = strtoll(val, NULL, 10);
+      else if (strcmp(key, "value") == 0) r->value = strtod(val, NULL);
+      else if (strcmp(key, "arange") == 0) {
+        char *e2 = strtok_r(NULL, " ", &save), *e3 = strtok_r(NULL, " ", &save);
+        if (!e2 || !e3) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "arange needs start end step%s", ""), -1;
+        r->start = strtod(val, NULL), r->end = strtod(e2, NULL), r->step = strtod(e3, NULL);
+      } else return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "unknown recipe key '%s'", key), -1;
+    }
+    if (nsizes < 0 || nstrides != nsizes || r->numel < 0)
+      return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "tensor recipe needs numel, sizes and strides of one rank%s", ""), -1;
+    r->rank = nsizes;
+    /* the view must stay inside the storage */
+    int64_t last = r->offset;
+    bool empty = false;
+    for (int d = 0; d < r->rank; d++) {
+      if (r->sizes[d] < 0 || r->strides[d] < 0) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "negative size or stride%s", ""), -1;
+      empty |= r->sizes[d] == 0;
+      if (r->sizes[d] > 0) last += (r->sizes[d] - 1) * r->strides[d];
+    }
+    if (!empty && (r->offset < 0 || last >= r->numel))
+      return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe view reaches outside its storage%s", ""), -1;
+    n++;
+  }
+  return n;
+}

@@ -1,0 +1,44 @@
+/* host_inputs.h: a fusion's inputs made on the host from recipes (the
+ * script's `inputs = [...]` block), with the seeded generator the reference
+ * evaluator uses (docs/reference.md), in plain C so that the runtime-only
+ * tools on the GPU machine make exactly the same inputs.
+ *
+ * Recipe text (artifact metadata "inputs"), one line per fusion argument:
+ *   tensor <factory> <dtype> numel <n> sizes <a,b,..> strides <a,b,..> offset <k> [value <v>] [arange <start> <end> <step>]
+ *   scalar <dtype> <value>
+ * factory: randn rand ones zeros empty full arange; dtype: the runtime's
+ * names (bf16 f16 f32 f64 bool i32 i64); numel: elements of the storage the
+ * factory makes; sizes/strides/offset: the view of it the fusion receives. */
+#ifndef FUSER_DRIVER_HOST_INPUTS_H
+#define FUSER_DRIVER_HOST_INPUTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "driver/fuser_runtime.h"
+
+typedef struct {
+  bool tensor;
+  char factory[16];
+  int dtype; /* the runtime's fuser_dtype */
+  int64_t numel;
+  int rank;
+  int64_t sizes[FUSER_MAX_RANK], strides[FUSER_MAX_RANK], offset;
+  double value;              /* full's fill value; a scalar's value */
+  double start, end, step;   /* arange */
+} fuser_input_recipe;
+
+/* Parses recipe text; returns the number of recipes or -1 (message in err). */
+int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuser_error *err);
+
+/* Fills `storage` (recipe->numel elements of recipe->dtype) for argument
+ * `arg_index` with `seed`. Returns FUSER_OK or an error. */
+int fuser_recipe_fill(const fuser_input_recipe *r, uint64_t seed, int arg_index, void *storage, fuser_error *err);
+
+/* Stores a double into element i of a buffer of `dtype`, rounding once. */
+void fuser_host_store(void *data, int dtype, int64_t i, double v);
+/* Reads element i as a double. */
+double fuser_host_load(const void *data, int dtype, int64_t i);
+
+#endif

@@ -1,0 +1,151 @@
+/* Checksums and .npy files of host tensors (tensor_io.h). */
+#include "driver/tensor_io.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "driver/half.h"
+#include "driver/host_inputs.h"
+
+int fuser_dtype_from_dlpack(DLDataType t) {
+  for (int d = 1; d < FUSER_DTYPE_COUNT_; d++) {
+    DLDataType x = fuser_dtype_to_dlpack(d);
+    if (x.code == t.code && x.bits == t.bits && x.lanes == t.lanes) return d;
+  }
+  if (t.code == kDLUInt && t.bits == 8 && t.lanes == 1) return FUSER_DTYPE_BOOL; /* older bool spelling */
+  return 0;
+}
+
+int64_t fuser_tensor_numel(const DLTensor *t) {
+  int64_t n = 1;
+  for (int d = 0; d < t->ndim; d++) n *= t->shape[d];
+  return n;
+}
+
+/* Calls visit(element pointer) for every element in logical row-major order. */
+static void for_each(const DLTensor *t, void (*visit)(const unsigned char *, size_t, void *), void *user) {
+  int dt = fuser_dtype_from_dlpack(t->dtype);
+  size_t es = fuser_dtype_size(dt);
+  int64_t n = fuser_tensor_numel(t);
+  if (n == 0 || es == 0) return;
+  int64_t strides[FUSER_MAX_RANK], idx[FUSER_MAX_RANK] = {0};
+  for (int d = t->ndim - 1, inner = 1; d >= 0; d--) {
+    strides[d] = t->strides ? t->strides[d] : inner;
+    inner *= (int)t->shape[d];
+  }
+  const unsigned char *base = (const unsigned char *)t->data + t->byte_offset;
+  int64_t off = 0;
+  for (int64_t k = 0; k < n; k++) {
+    visit(base + off * (int64_t)es, es, user);
+    for (int d = t->ndim - 1; d >= 0; d--) {
+      off += strides[d];
+      if (++idx[d] < t->shape[d]) break;
+      off -= strides[d] * t->shape[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+typedef struct {
+  int dtype;
+  double sum;
+  uint64_t hash;
+  FILE *file;
+  int ok;
+  int64_t want, at;
+  double value;
+} visit_state;
+
+static void add_value(const unsigned char *p, size_t es, void *user) {
+  visit_state *s = user;
+  s->sum += fuser_host_load(p, s->dtype, 0);
+}
+
+static void hash_bytes(const unsigned char *p, size_t es, void *user) {
+  visit_state *s = user;
+  for (size_t k = 0; k < es; k++) s->hash = (s->hash ^ p[k]) * 0x100000001b3ULL;
+}
+
+static void pick(const unsigned char *p, size_t es, void *user) {
+  visit_state *s = user;
+  if (s->at++ == s->want) s->value = fuser_host_load(p, s->dtype, 0);
+}
+
+double fuser_tensor_sum(const DLTensor *t) {
+  visit_state s = {.dtype = fuser_dtype_from_dlpack(t->dtype)};
+  for_each(t, add_value, &s);
+  return s.sum;
+}
+
+uint64_t fuser_tensor_fnv1a(const DLTensor *t) {
+  visit_state s = {.hash = 0xcbf29ce484222325ULL};
+  for_each(t, hash_bytes, &s);
+  return s.hash;
+}
+
+double fuser_tensor_element(const DLTensor *t, int64_t i) {
+  visit_state s = {.dtype = fuser_dtype_from_dlpack(t->dtype), .want = i};
+  for_each(t, pick, &s);
+  return s.value;
+}
+
+static const char *npy_descr(int dt) {
+  switch (dt) {
+  case FUSER_DTYPE_BF16: return "<f4"; /* no NumPy bf16: widened exactly to float32 */
+  case FUSER_DTYPE_F16: return "<f2";
+  case FUSER_DTYPE_F32: return "<f4";
+  case FUSER_DTYPE_F64: return "<f8";
+  case FUSER_DTYPE_BOOL: return "|b1";
+  case FUSER_DTYPE_I32: return "<i4";
+  case FUSER_DTYPE_I64: return "<i8";
+  default: return NULL;
+  }
+}
+
+static void write_element(const unsigned char *p, size_t es, void *user) {
+  visit_state *s = user;
+  if (s->dtype == FUSER_DTYPE_BF16) {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    float f = fuser_bf16_to_f32(h);
+    s->ok &= fwrite(&f, 4, 1, s->file) == 1;
+  } else {
+    s->ok &= fwrite(p, es, 1, s->file) == 1;
+  }
+}
+
+int fuser_tensor_save_npy(const DLTensor *t, const char *path, fuser_error *err) {
+  int dt = fuser_dtype_from_dlpack(t->dtype);
+  const char *descr = npy_descr(dt);
+  if (!descr) {
+    if (err) err->code = FUSER_ERR_INVALID_ARGUMENT, snprintf(err->message, sizeof err->message, "no .npy dtype for this tensor");
+    return FUSER_ERR_INVALID_ARGUMENT;
+  }
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    if (err) err->code = FUSER_ERR_IO, snprintf(err->message, sizeof err->message, "cannot write '%s': %s", path, strerror(errno));
+    return FUSER_ERR_IO;
+  }
+  char shape[256] = "";
+  size_t n = 0;
+  for (int d = 0; d < t->ndim; d++) n += snprintf(shape + n, sizeof shape - n, "%lld,%s", (long long)t->shape[d], t->ndim > 1 && d < t->ndim - 1 ? " " : "");
+  char header[512];
+  int h = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, shape);
+  int total = 10 + h + 1, pad = (64 - total % 64) % 64;
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  uint16_t hl = (uint16_t)(h + pad + 1);
+  unsigned char hlb[2] = {(unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};
+  fwrite(hlb, 1, 2, f);
+  fwrite(header, 1, (size_t)h, f);
+  for (int i = 0; i < pad; i++) fputc(' ', f);
+  fputc('\n', f);
+  visit_state s = {.dtype = dt, .file = f, .ok = 1};
+  for_each(t, write_element, &s);
+  int closed = fclose(f);
+  if (!s.ok || closed) {
+    if (err) err->code = FUSER_ERR_IO, snprintf(err->message, sizeof err->message, "writing '%s' failed", path);
+    return FUSER_ERR_IO;
+  }
+  return FUSER_OK;
+}

@@ -1,0 +1,24 @@
+/* tensor_io.h: summaries and files for host tensors (DLTensors whose data
+ * is in host memory), shared by the CPU reference runner and the GPU runner
+ * so that both print the same checksums:
+ *   sum    the elements as doubles, added in logical row-major order
+ *   fnv1a  FNV-1a (64-bit) of the element bytes in logical row-major order
+ * and NumPy .npy files (format 1.0; bf16 has no NumPy dtype and is widened
+ * exactly to float32). No MLIR, no CUDA. */
+#ifndef FUSER_DRIVER_TENSOR_IO_H
+#define FUSER_DRIVER_TENSOR_IO_H
+
+#include <stdint.h>
+
+#include "driver/fuser_runtime.h"
+
+/* The runtime dtype of a DLPack type, or 0. */
+int fuser_dtype_from_dlpack(DLDataType t);
+int64_t fuser_tensor_numel(const DLTensor *t);
+double fuser_tensor_sum(const DLTensor *t);
+uint64_t fuser_tensor_fnv1a(const DLTensor *t);
+/* Element i (in logical row-major order) as a double. */
+double fuser_tensor_element(const DLTensor *t, int64_t i);
+int fuser_tensor_save_npy(const DLTensor *t, const char *path, fuser_error *err);
+
+#endif

@@ -1,0 +1,492 @@
+/* The importer's top level: the script's structure (imports, the fusion def,
+ * the `with FusionDefinition() as fd:` block, the inputs block and
+ * fd.execute), the fd.define_* calls, fd.add_output, and assembling the
+ * fusion func.func. fd.ops.* are in import_ops.c, the inputs block in
+ * import_inputs.c. */
+#include "frontend/nvfuser_import.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/import_internal.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+
+/* Is `e` the call fd.<method>(...)? */
+static bool is_fd_call(importer *imp, const py_expr *e, py_str *method) {
+  if (e->kind != PY_CALL || e->base->kind != PY_ATTR) return false;
+  const py_expr *callee = e->base;
+  if (callee->base->kind != PY_NAME || callee->base->name.len != imp->fd_name.len ||
+      memcmp(callee->base->name.data, imp->fd_name.data, imp->fd_name.len) != 0)
+    return false;
+  *method = callee->name;
+  return true;
+}
+
+/* Is `e` the call fd.ops.<op>(...)? */
+static bool is_fd_ops_call(importer *imp, const py_expr *e, py_str *op) {
+  if (e->kind != PY_CALL || e->base->kind != PY_ATTR) return false;
+  const py_expr *callee = e->base;
+  const py_expr *ops = callee->base;
+  if (ops->kind != PY_ATTR || !py_str_eq(ops->name, "ops") || ops->base->kind != PY_NAME ||
+      ops->base->name.len != imp->fd_name.len || memcmp(ops->base->name.data, imp->fd_name.data, imp->fd_name.len) != 0)
+    return false;
+  *op = callee->name;
+  return true;
+}
+
+static bool add_argument(importer *imp, MlirType t, MlirLocation loc, MlirAttribute attrs, MlirValue *out) {
+  if (imp->n_args == imp->cap_args) {
+    imp->cap_args = imp->cap_args ? imp->cap_args * 2 : 16;
+    imp->arg_attrs = realloc(imp->arg_attrs, sizeof *imp->arg_attrs * imp->cap_args);
+  }
+  imp->arg_attrs[imp->n_args++] = attrs;
+  *out = mlirBlockAddArgument(imp->body, t, loc);
+  return true;
+}
+
+static bool single_target(importer *imp, const py_stmt *s, const char *what) {
+  if (s->n_names != 1)
+    return imp_error(imp, s->line, s->col, "%s returns one value but %d names are assigned", what, s->n_names);
+  return true;
+}
+
+/* ---- fd.define_tensor ---------------------------------------------------------- */
+
+static bool define_tensor(importer *imp, const py_stmt *s, const py_expr *call) {
+  static const char *const params[] = {"shape", "contiguity", "dtype", "is_cpu", "stride_order"};
+  const char *what = "fd.define_tensor";
+  py_expr *a[5];
+  if (!single_target(imp, s, what) || !imp_bind_args(imp, call, what, params, 5, 2, a)) return false;
+  int64_t shape[FUSER_MAX_RANK], order[FUSER_MAX_RANK], contig[FUSER_MAX_RANK];
+  int rank, n_order = 0;
+  if (!imp_eval_int_list(imp, a[0], "define_tensor shape", shape, FUSER_MAX_RANK, &rank)) return false;
+  for (int d = 0; d < rank; d++)
+    if (shape[d] < -1)
+      return imp_error(imp, a[0]->items[d]->line, a[0]->items[d]->col,
+                       "define_tensor shape entry %lld is invalid: use -1 (symbolic), 0, 1 (broadcast) or a static extent",
+                       (long long)shape[d]);
+  fuser_dtype dt = FUSER_DTYPE_F32;
+  if (a[2] && !imp_eval_dtype(imp, a[2], "define_tensor dtype", false, &dt)) return false;
+  if (a[3]) {
+    bool is_cpu;
+    if (!imp_eval_bool(imp, a[3], "define_tensor is_cpu", &is_cpu)) return false;
+    if (is_cpu) return imp_error(imp, a[3]->line, a[3]->col, "define_tensor is_cpu=True (a CPU scalar tensor) is not supported");
+  }
+  /* stride_order: the stride rank of each logical dim; empty = row-major */
+  if (a[4] && !imp_eval_int_list(imp, a[4], "define_tensor stride_order", order, FUSER_MAX_RANK, &n_order))
+    return false;
+  if (n_order == 0) {
+    for (int d = 0; d < rank; d++) order[d] = rank - 1 - d;
+  } else {
+    if (n_order != rank)
+      return imp_error(imp, a[4]->line, a[4]->col, "define_tensor stride_order has %d entries but shape has rank %d",
+                       n_order, rank);
+    bool seen[FUSER_MAX_RANK] = {0};
+    for (int d = 0; d < rank; d++) {
+      if (order[d] < 0) order[d] += rank; /* nvFuser wraps negative entries */
+      if (order[d] < 0 || order[d] >= rank || seen[order[d]])
+        return imp_error(imp, a[4]->line, a[4]->col, "define_tensor stride_order is not a permutation of [0, %d)", rank);
+      seen[order[d]] = true;
+    }
+  }
+  /* contiguity: a list in allocation order, or one bool for every non-broadcast dim */
+  const py_expr *c = a[1];
+  if (c->kind == PY_TRUE || c->kind == PY_FALSE) {
+    for (int d = 0; d < rank; d++) contig[rank - 1 - order[d]] = shape[d] == 1 ? -1 : c->kind == PY_TRUE;
+  } else if (c->kind == PY_LIST || c->kind == PY_TUPLE) {
+    if (c->n != rank)
+      return imp_error(imp, c->line, c->col, "define_tensor contiguity has %d entries but shape has rank %d", c->n, rank);
+    for (int p = 0; p < rank; p++) {
+      const py_expr *it = c->items[p];
+      if (it->kind == PY_TRUE) contig[p] = 1;
+      else if (it->kind == PY_FALSE) contig[p] = 0;
+      else if (it->kind == PY_NONE) contig[p] = -1;
+      else return imp_error(imp, it->line, it->col, "define_tensor contiguity entries must be True, False or None");
+    }
+  } else {
+    return imp_error(imp, c->line, c->col, "define_tensor contiguity must be a list of True/False/None or a bool");
+  }
+  /* a broadcast dim (extent 1) has no contiguity: nvFuser requires None */
+  for (int d = 0; d < rank; d++) {
+    int p = rank - 1 - (int)order[d];
+    if (shape[d] == 1 && contig[p] != -1) {
+      const py_expr *at = c->kind == PY_LIST || c->kind == PY_TUPLE ? c->items[p] : c;
+      return imp_error(imp, at->line, at->col,
+                       "define_tensor dim %d has extent 1 (a broadcast), so its contiguity (allocation position %d) must be None",
+                       d, p);
+    }
+  }
+  int64_t dims[FUSER_MAX_RANK];
+  for (int d = 0; d < rank; d++) dims[d] = shape[d] == -1 ? mlirShapedTypeGetDynamicSize() : shape[d];
+  MlirType t = mlirRankedTensorTypeGet(rank, dims, fuser_dtype_to_type(imp->ctx, dt), mlirAttributeGetNull());
+  MlirNamedAttribute attrs[2] = {imp_named(imp, "fuser.contiguity", mlirDenseI64ArrayGet(imp->ctx, rank, contig)),
+                                 imp_named(imp, "fuser.stride_order", mlirDenseI64ArrayGet(imp->ctx, rank, order))};
+  binding *b = imp_bind(imp, s->names[0]);
+  b->kind = BIND_VALUE;
+  return add_argument(imp, t, imp_named_loc(imp, s->names[0], s->name_lines[0], s->name_cols[0]),
+                      mlirDictionaryAttrGet(imp->ctx, 2, attrs), &b->value);
+}
+
+/* ---- fd.define_scalar ---------------------------------------------------------- */
+
+static bool define_scalar(importer *imp, const py_stmt *s, const py_expr *call) {
+  static const char *const params[] = {"value", "dtype"};
+  const char *what = "fd.define_scalar";
+  py_expr *a[2];
+  if (!single_target(imp, s, what) || !imp_bind_args(imp, call, what, params, 2, 0, a)) return false;
+  fuser_dtype dt = FUSER_DTYPE_INVALID;
+  if (a[1] && a[1]->kind != PY_NONE && !imp_eval_dtype(imp, a[1], "define_scalar dtype", false, &dt)) return false;
+  MlirLocation loc = imp_named_loc(imp, s->names[0], s->name_lines[0], s->name_cols[0]);
+  if (!a[0] || a[0]->kind == PY_NONE) { /* a symbolic input scalar */
+    if (dt == FUSER_DTYPE_INVALID) dt = FUSER_DTYPE_F64; /* nvFuser's default: Double */
+    binding *b = imp_bind(imp, s->names[0]);
+    b->kind = BIND_VALUE;
+    return add_argument(imp, fuser_dtype_to_type(imp->ctx, dt), loc, mlirDictionaryAttrGet(imp->ctx, 0, NULL),
+                        &b->value);
+  }
+  bool is_float, is_bool;
+  int64_t i;
+  double f;
+  if (!imp_literal_number(a[0], &is_float, &is_bool, &i, &f))
+    return imp_error(imp, a[0]->line, a[0]->col, "define_scalar value must be a number, a bool or None");
+  if (dt == FUSER_DTYPE_INVALID) dt = is_float ? FUSER_DTYPE_F64 : is_bool ? FUSER_DTYPE_I1 : FUSER_DTYPE_I64;
+  if (is_float && !fuser_dtype_is_float(dt))
+    return imp_error(imp, a[0]->line, a[0]->col, "define_scalar value %g is a float but dtype is DataType.%s", f,
+                     fuser_dtype_nvfuser_name(dt));
+  if (dt == FUSER_DTYPE_I1 && !is_bool && i != 0 && i != 1)
+    return imp_error(imp, a[0]->line, a[0]->col, "define_scalar value %lld is not a Bool", (long long)i);
+  if (dt == FUSER_DTYPE_I32 && (i < INT32_MIN || i > INT32_MAX))
+    return imp_error(imp, a[0]->line, a[0]->col, "define_scalar value %lld does not fit in DataType.Int32", (long long)i);
+  binding *b = imp_bind(imp, s->names[0]);
+  b->kind = BIND_CONST;
+  b->dtype = dt;
+  b->is_float = is_float;
+  b->ival = i;
+  b->fval = f;
+  b->loc = loc;
+  return true;
+}
+
+/* ---- fd.define_vector ---------------------------------------------------------- */
+
+static bool define_vector(importer *imp, const py_stmt *s, const py_expr *call) {
+  static const char *const params[] = {"values", "dtype"};
+  const char *what = "fd.define_vector";
+  py_expr *a[2];
+  if (!single_target(imp, s, what) || !imp_bind_args(imp, call, what, params, 2, 1, a)) return false;
+  if (a[1]) {
+    fuser_dtype dt;
+    if (!imp_eval_dtype(imp, a[1], "define_vector dtype", false, &dt)) return false;
+    if (dt != FUSER_DTYPE_I64) return imp_error(imp, a[1]->line, a[1]->col, "define_vector dtype must be DataType.Int");
+  }
+  if (a[0]->kind != PY_LIST && a[0]->kind != PY_TUPLE)
+    return imp_error(imp, a[0]->line, a[0]->col, "define_vector takes a list of integers and Int scalars (define_vector(size) is not supported)");
+  int64_t shape[FUSER_MAX_RANK];
+  MlirValue dyn[FUSER_MAX_RANK];
+  int rank, n_dyn;
+  if (!imp_eval_shape(imp, a[0], "define_vector values", shape, &rank, dyn, &n_dyn)) return false;
+  binding *b = imp_bind(imp, s->names[0]);
+  b->kind = BIND_VECTOR;
+  b->n_elems = rank;
+  b->elems = py_arena_alloc(imp->arena, sizeof *b->elems * (rank ? rank : 1));
+  for (int i = 0, k = 0; i < rank; i++) {
+    b->elems[i].is_const = shape[i] != mlirShapedTypeGetDynamicSize();
+    if (b->elems[i].is_const) b->elems[i].value = shape[i];
+    else b->elems[i].dyn = dyn[k++];
+  }
+  return true;
+}
+
+/* ---- fd.add_output ---------------------------------------------------------------- */
+
+static bool add_output(importer *imp, const py_expr *call) {
+  static const char *const params[] = {"output", "alias_input", "stride_order"};
+  const char *what = "fd.add_output";
+  py_expr *a[3];
+  if (!imp_bind_args(imp, call, what, params, 3, 1, a)) return false;
+  if (a[1])
+    return imp_error(imp, a[1]->line, a[1]->col, "fd.add_output alias_input= (writing into an input's buffer) is not supported");
+  MlirValue v = {NULL};
+  int pending = -1;
+  binding *b = a[0]->kind == PY_NAME ? imp_lookup(imp, a[0]->name) : NULL;
+  if (b && b->kind == BIND_CONST && mlirValueIsNull(b->value)) pending = (int)(b - imp->bindings);
+  else if (!imp_eval_value(imp, a[0], "fd.add_output output", &v)) return false;
+  MlirAttribute attrs = mlirDictionaryAttrGet(imp->ctx, 0, NULL);
+  if (a[2]) {
+    int64_t order[FUSER_MAX_RANK];
+    int n;
+    if (pending >= 0 || !fuser_value_is_tensor(v))
+      return imp_error(imp, a[2]->line, a[2]->col, "fd.add_output stride_order= needs a tensor output");
+    if (!imp_eval_int_list(imp, a[2], "add_output stride_order", order, FUSER_MAX_RANK, &n)) return false;
+    int rank = (int)mlirShapedTypeGetRank(mlirValueGetType(v));
+    if (n != rank)
+      return imp_error(imp, a[2]->line, a[2]->col, "add_output stride_order has %d entries but the output has rank %d", n, rank);
+    bool seen[FUSER_MAX_RANK] = {0};
+    for (int d = 0; d < n; d++) {
+      if (order[d] < 0) order[d] += rank;
+      if (order[d] < 0 || order[d] >= rank || seen[order[d]])
+        return imp_error(imp, a[2]->line, a[2]->col, "add_output stride_order is not a permutation of [0, %d)", rank);
+      seen[order[d]] = true;
+    }
+    MlirNamedAttribute so = imp_named(imp, "fuser.stride_order", mlirDenseI64ArrayGet(imp->ctx, n, order));
+    attrs = mlirDictionaryAttrGet(imp->ctx, 1, &so);
+  }
+  if (imp->n_results == imp->cap_results) {
+    imp->cap_results = imp->cap_results ? imp->cap_results * 2 : 8;
+    imp->results = realloc(imp->results, sizeof *imp->results * imp->cap_results);
+    imp->result_attrs = realloc(imp->result_attrs, sizeof *imp->result_attrs * imp->cap_results);
+    imp->result_consts = realloc(imp->result_consts, sizeof *imp->result_consts * imp->cap_results);
+  }
+  imp->result_consts[imp->n_results] = pending;
+  imp->results[imp->n_results] = v;
+  imp->result_attrs[imp->n_results++] = attrs;
+  return true;
+}
+
+/* ---- the def body ------------------------------------------------------------------ */
+
+static bool body_statement(importer *imp, const py_stmt *s) {
+  py_str m;
+  if (s->kind == PY_EXPR) {
+    if (is_fd_call(imp, s->value, &m) && py_str_eq(m, "add_output")) return add_output(imp, s->value);
+    if (is_fd_call(imp, s->value, &m) || is_fd_ops_call(imp, s->value, &m))
+      return imp_error(imp, s->line, s->col, "the result of '%.*s' must be assigned to a name", (int)m.len, m.data);
+    return imp_error(imp, s->line, s->col, "unsupported statement in a fusion definition (expected an assignment or fd.add_output)");
+  }
+  if (s->kind != PY_ASSIGN) {
+    const char *k = s->kind == PY_DEF ? "a nested 'def'" : s->kind == PY_WITH ? "a 'with' block" : "an import";
+    return imp_error(imp, s->line, s->col, "unsupported statement in a fusion definition: %s", k);
+  }
+  for (int i = 0; i < s->n_names; i++)
+    if (s->names[i].len == imp->fd_name.len && memcmp(s->names[i].data, imp->fd_name.data, imp->fd_name.len) == 0)
+      return imp_error(imp, s->name_lines[i], s->name_cols[i], "cannot assign to '%.*s', the FusionDefinition",
+                       (int)imp->fd_name.len, imp->fd_name.data);
+  const py_expr *v = s->value;
+  if (is_fd_ops_call(imp, v, &m)) return imp_fd_op(imp, s, v, m);
+  if (is_fd_call(imp, v, &m)) {
+    if (py_str_eq(m, "define_tensor")) return define_tensor(imp, s, v);
+    if (py_str_eq(m, "define_scalar") || py_str_eq(m, "define_constant")) return define_scalar(imp, s, v);
+    if (py_str_eq(m, "define_vector")) return define_vector(imp, s, v);
+    return imp_error(imp, v->base->name_line, v->base->name_col, "unsupported FusionDefinition method 'fd.%.*s'", (int)m.len, m.data);
+  }
+  if (v->kind == PY_NAME) { /* an alias: T1 = T0 */
+    binding *from = imp_lookup(imp, v->name);
+    if (!from) return imp_error(imp, v->line, v->col, "undefined name '%.*s'", (int)v->name.len, v->name.data);
+    if (s->n_names != 1) return imp_error(imp, s->line, s->col, "cannot unpack '%.*s' into %d names", (int)v->name.len, v->name.data, s->n_names);
+    binding copy = *from;
+    binding *b = imp_bind(imp, s->names[0]);
+    py_str name = b->name;
+    *b = copy;
+    b->name = name;
+    return true;
+  }
+  return imp_error(imp, v->line, v->col, "unsupported expression in a fusion definition (expected fd.define_* or fd.ops.* call)");
+}
+
+static bool fusion_def(importer *imp, const py_stmt *def) {
+  if (def->n_params != 1)
+    return imp_error(imp, def->line, def->col, "fusion definition '%.*s' must take exactly one parameter (the FusionDefinition), not %d",
+                     (int)def->name.len, def->name.data, def->n_params);
+  const py_param *p = &def->params[0];
+  if (p->annotation && !(p->annotation->kind == PY_NAME && py_str_eq(p->annotation->name, "FusionDefinition")))
+    return imp_error(imp, p->annotation->line, p->annotation->col, "parameter annotation must be FusionDefinition");
+  if (def->value && def->value->kind != PY_NONE)
+    return imp_error(imp, def->value->line, def->value->col, "the fusion definition's return annotation must be None");
+  /* names the script itself needs at module level cannot name the fusion */
+  static const char *const taken[] = {"fd", "torch", "nvfuser", "FusionDefinition", "DataType", "inputs", "float"};
+  for (size_t i = 0; i < sizeof taken / sizeof *taken; i++)
+    if (py_str_eq(def->name, taken[i]))
+      return imp_error(imp, def->line, def->col, "the fusion definition cannot be named '%s' (the script needs that name)",
+                       taken[i]);
+  imp->fd_name = p->name;
+  for (int i = 0; i < def->n_body; i++)
+    if (!body_statement(imp, def->body[i])) return false;
+  /* constants that are outputs and were never used by an op */
+  for (int r = 0; r < imp->n_results; r++) {
+    if (imp->result_consts[r] < 0) continue;
+    binding *b = &imp->bindings[imp->result_consts[r]];
+    if (mlirValueIsNull(b->value)) {
+      b->value = imp_scalar(imp, b->loc, b->dtype, b->is_float, b->ival, b->fval, def->line, def->col);
+      if (mlirValueIsNull(b->value)) return false;
+    }
+    imp->results[r] = b->value;
+  }
+  return true;
+}
+
+/* ---- the script ------------------------------------------------------------------- */
+
+static bool check_import(importer *imp, const py_stmt *s) {
+  if (s->kind == PY_IMPORT) {
+    if (py_str_eq(s->name, "torch") || py_str_eq(s->name, "nvfuser")) return true;
+    return imp_error(imp, s->line, s->col, "unsupported import '%.*s' (only torch and nvfuser)", (int)s->name.len, s->name.data);
+  }
+  if (!py_str_eq(s->name, "nvfuser"))
+    return imp_error(imp, s->line, s->col, "unsupported import from '%.*s' (only 'from nvfuser import ...')",
+                     (int)s->name.len, s->name.data);
+  for (int i = 0; i < s->n_names; i++)
+    if (!py_str_eq(s->names[i], "FusionDefinition") && !py_str_eq(s->names[i], "DataType"))
+      return imp_error(imp, s->name_lines[i], s->name_cols[i],
+                       "unsupported import '%.*s' from nvfuser (only FusionDefinition and DataType)",
+                       (int)s->names[i].len, s->names[i].data);
+  return true;
+}
+
+/* `with FusionDefinition() as fd:` whose body calls the fusion def with fd. */
+static bool check_with(importer *imp, const py_stmt *s, const py_stmt *def) {
+  const py_expr *cm = s->value;
+  if (cm->kind != PY_CALL || cm->base->kind != PY_NAME || !py_str_eq(cm->base->name, "FusionDefinition") || cm->n != 0)
+    return imp_error(imp, cm->line, cm->col, "the 'with' block must be 'with FusionDefinition() as fd:'");
+  if (!def) return imp_error(imp, s->line, s->col, "'with FusionDefinition()' block before the fusion definition");
+  if (s->n_body != 1 || s->body[0]->kind != PY_EXPR || s->body[0]->value->kind != PY_CALL)
+    return imp_error(imp, s->line, s->col, "the 'with FusionDefinition() as %.*s:' block must only call the fusion definition",
+                     (int)s->names[0].len, s->names[0].data);
+  const py_expr *c = s->body[0]->value;
+  if (c->base->kind != PY_NAME || c->base->name.len != def->name.len ||
+      memcmp(c->base->name.data, def->name.data, def->name.len) != 0)
+    return imp_error(imp, c->line, c->col, "the 'with' block calls '%.*s', but the fusion definition is '%.*s'",
+                     c->base->kind == PY_NAME ? (int)c->base->name.len : 12,
+                     c->base->kind == PY_NAME ? c->base->name.data : "an expression", (int)def->name.len, def->name.data);
+  if (c->n != 1 || c->args[0].keyword.len || c->args[0].value->kind != PY_NAME ||
+      c->args[0].value->name.len != s->names[0].len ||
+      memcmp(c->args[0].value->name.data, s->names[0].data, s->names[0].len) != 0)
+    return imp_error(imp, c->line, c->col, "the fusion definition must be called with the FusionDefinition '%.*s' only",
+                     (int)s->names[0].len, s->names[0].data);
+  return true;
+}
+
+static bool is_inputs_assign(const py_stmt *s) {
+  return s->kind == PY_ASSIGN && s->n_names == 1 && py_str_eq(s->names[0], "inputs");
+}
+
+/* `fd.execute(inputs)` after the with block. */
+static bool check_execute(importer *imp, const py_stmt *s, const py_stmt *with, const py_stmt *inputs) {
+  const py_expr *e = s->value;
+  bool call = e->kind == PY_CALL && e->base->kind == PY_ATTR && e->base->base->kind == PY_NAME;
+  if (!call || !py_str_eq(e->base->name, "execute"))
+    return imp_error(imp, s->line, s->col, "unsupported top-level statement (expected imports, the fusion definition, "
+                                           "the 'with FusionDefinition()' block, 'inputs = [...]' and fd.execute(inputs))");
+  if (!with) return imp_error(imp, e->line, e->col, "'%.*s.execute' before the 'with FusionDefinition()' block",
+                              (int)e->base->base->name.len, e->base->base->name.data);
+  if (e->base->base->name.len != with->names[0].len ||
+      memcmp(e->base->base->name.data, with->names[0].data, with->names[0].len) != 0)
+    return imp_error(imp, e->line, e->col, "undefined name '%.*s'", (int)e->base->base->name.len, e->base->base->name.data);
+  if (e->n != 1 || e->args[0].keyword.len || e->args[0].value->kind != PY_NAME)
+    return imp_error(imp, e->line, e->col, "fd.execute takes the inputs list only");
+  if (!py_str_eq(e->args[0].value->name, "inputs") || !inputs)
+    return imp_error(imp, e->args[0].value->line, e->args[0].value->col, "undefined name '%.*s'",
+                     (int)e->args[0].value->name.len, e->args[0].value->name.data);
+  return true;
+}
+
+static MlirOperation build_func(importer *imp, const py_stmt *def, MlirAttribute inputs) {
+  MlirLocation loc = imp_loc(imp, def->line, def->col);
+  MlirType *arg_types = malloc(sizeof(MlirType) * (imp->n_args + 1));
+  MlirType *res_types = malloc(sizeof(MlirType) * (imp->n_results + 1));
+  for (int i = 0; i < imp->n_args; i++) arg_types[i] = mlirValueGetType(mlirBlockGetArgument(imp->body, i));
+  for (int i = 0; i < imp->n_results; i++) res_types[i] = mlirValueGetType(imp->results[i]);
+  MlirType fty = mlirFunctionTypeGet(imp->ctx, imp->n_args, arg_types, imp->n_results, res_types);
+  free(arg_types);
+  free(res_types);
+  imp_append_op(imp, "func.return", loc, imp->n_results, imp->results, 0, NULL, 0, NULL);
+
+  MlirNamedAttribute attrs[6];
+  int n = 0;
+  attrs[n++] = imp_named(imp, "sym_name", mlirStringAttrGet(imp->ctx, mlirStringRefCreate(def->name.data, def->name.len)));
+  attrs[n++] = imp_named(imp, "function_type", mlirTypeAttrGet(fty));
+  attrs[n++] = imp_named(imp, "arg_attrs", mlirArrayAttrGet(imp->ctx, imp->n_args, imp->arg_attrs));
+  attrs[n++] = imp_named(imp, "res_attrs", mlirArrayAttrGet(imp->ctx, imp->n_results, imp->result_attrs));
+  attrs[n++] = imp_named(imp, "fuser.fusion", mlirUnitAttrGet(imp->ctx));
+  if (!mlirAttributeIsNull(inputs)) attrs[n++] = imp_named(imp, "fuser.inputs", inputs);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, imp->body);
+  imp->body = (MlirBlock){NULL};
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("func.func"), loc);
+  mlirOperationStateAddAttributes(&st, n, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  return mlirOperationCreate(&st);
+}
+
+static bool import_script(importer *imp, const py_module *m, const char *text, size_t len, MlirOperation *func) {
+  const py_stmt *def = NULL, *with = NULL, *inputs = NULL, *execute = NULL;
+  for (int i = 0; i < m->n; i++) {
+    const py_stmt *s = m->stmts[i];
+    switch (s->kind) {
+    case PY_IMPORT:
+    case PY_FROM_IMPORT:
+      if (!check_import(imp, s)) return false;
+      break;
+    case PY_DEF:
+      if (def)
+        return imp_error(imp, s->line, s->col, "a second fusion definition '%.*s' (one per script)", (int)s->name.len,
+                         s->name.data);
+      def = s;
+      if (!fusion_def(imp, s)) return false;
+      break;
+    case PY_WITH:
+      if (with) return imp_error(imp, s->line, s->col, "a second 'with FusionDefinition()' block");
+      with = s;
+      if (!check_with(imp, s, def)) return false;
+      break;
+    case PY_ASSIGN:
+      if (!is_inputs_assign(s))
+        return imp_error(imp, s->line, s->col, "unsupported top-level assignment (only 'inputs = [...]')");
+      if (inputs) return imp_error(imp, s->line, s->col, "'inputs' assigned twice");
+      inputs = s;
+      break;
+    case PY_EXPR:
+      if (execute) return imp_error(imp, s->line, s->col, "a second fd.execute");
+      if (!check_execute(imp, s, with, inputs)) return false;
+      execute = s;
+      break;
+    }
+  }
+  if (!def) {
+    int line = 1;
+    for (size_t i = 0; i < len; i++) line += text[i] == '\n';
+    return imp_error(imp, line, 1, "no fusion definition ('def nvfuser_fusion_idN(fd : FusionDefinition) -> None :') in the script");
+  }
+  MlirAttribute inputs_attr = mlirAttributeGetNull();
+  if (inputs) {
+    MlirType *types = malloc(sizeof(MlirType) * (imp->n_args + 1));
+    for (int i = 0; i < imp->n_args; i++) types[i] = mlirValueGetType(mlirBlockGetArgument(imp->body, i));
+    bool ok = imp_inputs_block(imp, inputs, imp->n_args, types, &inputs_attr);
+    free(types);
+    if (!ok) return false;
+  }
+  *func = build_func(imp, def, inputs_attr);
+  return true;
+}
+
+MlirModule fuser_import_nvfuser(MlirContext ctx, const char *text, size_t len, const char *path) {
+  importer imp = {.ctx = ctx, .path = path, .arena = py_arena_create()};
+  py_error err;
+  py_module *m = py_parse(imp.arena, text, len, &err);
+  MlirModule module = {NULL};
+  if (!m) {
+    mlirEmitError(imp_loc(&imp, err.line, err.col), err.message);
+    goto done;
+  }
+  imp.body = mlirBlockCreate(0, NULL, NULL);
+  MlirOperation func = {NULL};
+  if (!import_script(&imp, m, text, len, &func)) goto done;
+  module = mlirModuleCreateEmpty(imp_loc(&imp, 1, 1));
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), func);
+  MlirOperation mop = mlirModuleGetOperation(module);
+  if (fuser_verify(mop) != 0 || !mlirOperationVerify(mop)) {
+    mlirModuleDestroy(module);
+    module = (MlirModule){NULL};
+  }
+done:
+  if (!mlirBlockIsNull(imp.body)) mlirBlockDestroy(imp.body);
+  free(imp.arg_attrs);
+  free(imp.results);
+  free(imp.result_attrs);
+  free(imp.result_consts);
+  free(imp.bindings);
+  py_arena_destroy(imp.arena);
+  return module;
+}

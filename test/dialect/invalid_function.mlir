@@ -1,0 +1,88 @@
+// Negative tests of the fusion-function checks (dialects/verify.c,
+// fuser_verify_function): argument types and the layout attributes
+// fuser.contiguity (allocation order; 1, 0, -1 = None) and fuser.stride_order.
+// RUN: fuser-opt %s -split-input-file -verify-diagnostics
+
+// expected-error@+1 {{'func.func' op argument #0 has an unsupported type (tensors and scalars of bf16 f16 f32 f64 i1 i32 i64)}}
+func.func @unsupported_arg(%a: tensor<4xi8>) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #1 has rank > 8}}
+func.func @arg_rank(%a: f32, %b: tensor<1x1x1x1x1x1x1x1x1xf32>) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #0 is a scalar but has a tensor layout}}
+func.func @scalar_layout(%a: f32 {fuser.stride_order = array<i64: 0>}) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #0: fuser.stride_order must be an array<i64> of 2 entries}}
+func.func @stride_order_length(%a: tensor<2x8xf32> {fuser.stride_order = array<i64: 0>}) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #0: fuser.stride_order must be an array<i64> of 2 entries}}
+func.func @stride_order_kind(%a: tensor<2x8xf32> {fuser.stride_order = array<i32: 1, 0>}) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #0: fuser.stride_order is not a permutation of [0, 2)}}
+func.func @stride_order_perm(%a: tensor<2x8xf32> {fuser.stride_order = array<i64: 1, 1>}) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #0: fuser.contiguity must be an array<i64> of 2 entries}}
+func.func @contiguity_length(%a: tensor<2x8xf32> {fuser.contiguity = array<i64: 1, 1, 1>}) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #0: fuser.contiguity entries are 1 (True), 0 (False) or -1 (None)}}
+func.func @contiguity_value(%a: tensor<2x8xf32> {fuser.contiguity = array<i64: 1, 2>}) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #0: dim 0 has extent 1 (a broadcast) so its contiguity must be None (-1)}}
+func.func @broadcast_contiguity(%a: tensor<1x8xf32> {fuser.contiguity = array<i64: 1, 1>}) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// Contiguity is listed in allocation order: with stride_order [0, 1] dim 1
+// is the outermost, so its entry comes first.
+// expected-error@+1 {{'func.func' op argument #0: dim 1 has extent 1 (a broadcast) so its contiguity must be None (-1)}}
+func.func @allocation_order(%a: tensor<8x1xf32> {fuser.stride_order = array<i64: 0, 1>, fuser.contiguity = array<i64: 1, -1>}) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// The same layout with contiguity in allocation order verifies.
+func.func @allocation_order_ok(%a: tensor<8x1xf32> {fuser.stride_order = array<i64: 0, 1>, fuser.contiguity = array<i64: -1, 1>}) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+// Functions without fuser.fusion are not fusions: their layouts are not checked.
+func.func @not_a_fusion(%a: tensor<4xi8> {fuser.contiguity = array<i64: 7>}) {
+  return
+}

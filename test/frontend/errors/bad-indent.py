@@ -1,0 +1,12 @@
+# Error: a dedent to a column no block started at.
+# RUN: rm -f %t.mlir
+# RUN: not fuser-translate --import-nvfuser %s -o %t.mlir 2>&1 | FileCheck %s
+# RUN: not test -e %t.mlir
+import torch
+from nvfuser import FusionDefinition, DataType
+
+def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
+# CHECK: bad-indent.py:[[@LINE+1]]:3: error: unindent does not match any outer indentation level
+  T1 = fd.ops.neg(T0)
+    fd.add_output(T1)

@@ -1,0 +1,15 @@
+# Error: a broadcast (extent 1) dim with a contiguity flag.
+# RUN: rm -f %t.mlir
+# RUN: not fuser-translate --import-nvfuser %s -o %t.mlir 2>&1 | FileCheck %s
+# RUN: not test -e %t.mlir
+import torch
+from nvfuser import FusionDefinition, DataType
+
+def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
+# CHECK: broadcast-contiguity.py:[[@LINE+1]]:54: error: define_tensor dim 0 has extent 1 (a broadcast), so its contiguity (allocation position 0) must be None
+    T1 = fd.define_tensor(shape=[1, -1], contiguity=[True, True], dtype=DataType.Float)
+    fd.add_output(T0)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion_id0(fd)

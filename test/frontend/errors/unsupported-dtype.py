@@ -1,0 +1,15 @@
+# Error: an nvFuser dtype fuser does not support.
+# RUN: rm -f %t.mlir
+# RUN: not fuser-translate --import-nvfuser %s -o %t.mlir 2>&1 | FileCheck %s
+# RUN: not test -e %t.mlir
+import torch
+from nvfuser import FusionDefinition, DataType
+
+def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
+# CHECK: unsupported-dtype.py:[[@LINE+1]]:32: error: cast dtype: unsupported dtype DataType.Float8_e4m3fn (fuser supports Double, Float, Half, BFloat16, Int, Int32, Bool)
+    T1 = fd.ops.cast(T0, dtype=DataType.Float8_e4m3fn)
+    fd.add_output(T1)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion_id0(fd)

@@ -1,0 +1,15 @@
+# Error: an fd method that does not exist.
+# RUN: rm -f %t.mlir
+# RUN: not fuser-translate --import-nvfuser %s -o %t.mlir 2>&1 | FileCheck %s
+# RUN: not test -e %t.mlir
+import torch
+from nvfuser import FusionDefinition, DataType
+
+def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
+# CHECK: unsupported-method.py:[[@LINE+1]]:13: error: unsupported FusionDefinition method 'fd.define_foo'
+    T1 = fd.define_foo(T0)
+    fd.add_output(T1)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion_id0(fd)

@@ -1,0 +1,14 @@
+# Error: the with block calling another function.
+# RUN: rm -f %t.mlir
+# RUN: not fuser-translate --import-nvfuser %s -o %t.mlir 2>&1 | FileCheck %s
+# RUN: not test -e %t.mlir
+import torch
+from nvfuser import FusionDefinition, DataType
+
+def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
+    fd.add_output(T0)
+
+with FusionDefinition() as fd:
+# CHECK: with-wrong-call.py:[[@LINE+1]]:5: error: the 'with' block calls 'other_fusion', but the fusion definition is 'nvfuser_fusion_id0'
+    other_fusion(fd)

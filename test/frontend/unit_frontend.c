@@ -1,0 +1,121 @@
+/* Unit tests for the frontend's C API: the lexer's tokens and layout rules,
+ * the importer on buffers that are not NUL-terminated, errors arriving as
+ * diagnostics with a null module, and export -> import giving the same IR. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/fuser.h"
+#include "frontend/nvfuser_export.h"
+#include "frontend/nvfuser_import.h"
+#include "frontend/py_ast.h"
+#include "mlir-c/Diagnostics.h"
+#include "unit.h"
+
+static const char *const script =
+    "from nvfuser import FusionDefinition, DataType\n"
+    "def f(fd : FusionDefinition) -> None :\n"
+    "    T0 = fd.define_tensor(shape=[-1, 8], contiguity=[True, True], dtype=DataType.BFloat16)\n"
+    "    T1 = fd.ops.mul(T0, -0.5)  # a comment\n"
+    "\n"
+    "    fd.add_output(T1)\n";
+
+static void test_lexer(void) {
+  const char *src = "T0 = fd.ops.add(T0,\n   -1.5e-3)  # c\nif x:\n    y\n";
+  py_lexer *lx = py_lexer_create(src, strlen(src));
+  py_token_kind want[] = {PY_T_NAME, PY_T_OP,    PY_T_NAME, PY_T_OP,      PY_T_NAME, PY_T_OP,   PY_T_NAME,
+                          PY_T_OP,   PY_T_NAME,  PY_T_OP,   PY_T_OP,      PY_T_FLOAT, PY_T_OP,  PY_T_NEWLINE,
+                          PY_T_NAME, PY_T_NAME,  PY_T_OP,   PY_T_NEWLINE, PY_T_INDENT, PY_T_NAME, PY_T_NEWLINE,
+                          PY_T_DEDENT, PY_T_EOF};
+  py_token t;
+  py_error err;
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    CHECK(py_lexer_next(lx, &t, &err));
+    CHECK_EQ_INT(t.kind, want[i]);
+    if (t.kind == PY_T_FLOAT) CHECK(t.fval == 1.5e-3);
+  }
+  py_lexer_destroy(lx);
+
+  /* a bad character is a located error */
+  const char *bad = "x = 1\ny = $\n";
+  lx = py_lexer_create(bad, strlen(bad));
+  bool ok = true;
+  while (ok && (ok = py_lexer_next(lx, &t, &err)) && t.kind != PY_T_EOF) {
+  }
+  CHECK(!ok);
+  CHECK_EQ_INT(err.line, 2);
+  CHECK_EQ_INT(err.col, 5);
+  py_lexer_destroy(lx);
+}
+
+static MlirLogicalResult count_errors(MlirDiagnostic d, void *ud) {
+  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError) (*(int *)ud)++;
+  return mlirLogicalResultSuccess();
+}
+
+typedef struct {
+  char *buf;
+  size_t len;
+} strbuf;
+
+static void append(MlirStringRef s, void *ud) {
+  strbuf *b = ud;
+  b->buf = realloc(b->buf, b->len + s.length + 1);
+  memcpy(b->buf + b->len, s.data, s.length);
+  b->len += s.length;
+  b->buf[b->len] = 0;
+}
+
+static char *print(MlirModule m) {
+  strbuf b = {0};
+  mlirOperationPrint(mlirModuleGetOperation(m), append, &b);
+  return b.buf;
+}
+
+static void test_import_export(MlirContext ctx, int *errors) {
+  /* an exact-size copy: the importer must not read past `len` */
+  size_t len = strlen(script);
+  char *copy = malloc(len);
+  memcpy(copy, script, len);
+  MlirModule m = fuser_import_nvfuser(ctx, copy, len, "unit.py");
+  CHECK(!mlirModuleIsNull(m));
+  CHECK_EQ_INT(*errors, 0);
+  char *ir = print(m);
+  CHECK(strstr(ir, "func.func @f(%arg0: tensor<?x8xbf16>") != NULL);
+  CHECK(strstr(ir, "-> tensor<?x8xf32>") != NULL); /* bf16 * double computes in f32 */
+  char *py = fuser_export_nvfuser(mlirModuleGetOperation(m));
+  CHECK(py != NULL);
+  CHECK(py && strncmp(py, "import torch\n", 13) == 0);
+  MlirModule again = fuser_import_nvfuser(ctx, py, strlen(py), "exported.py");
+  CHECK(!mlirModuleIsNull(again));
+  char *ir2 = print(again);
+  CHECK(strcmp(ir, ir2) == 0);
+  free(ir);
+  free(ir2);
+  free(py);
+  mlirModuleDestroy(again);
+
+  /* cut in the middle of a call: a diagnostic and no module */
+  size_t cut_at = (size_t)(strstr(script, "-0.5") - script) + 2; /* "...mul(T0, -0" */
+  MlirModule cut = fuser_import_nvfuser(ctx, copy, cut_at, "cut.py");
+  CHECK(mlirModuleIsNull(cut));
+  CHECK(*errors > 0);
+  free(copy);
+  mlirModuleDestroy(m);
+
+  /* the exporter wants exactly one fusion */
+  *errors = 0;
+  MlirModule empty = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString("module {}"));
+  CHECK(fuser_export_nvfuser(mlirModuleGetOperation(empty)) == NULL);
+  CHECK_EQ_INT(*errors, 1);
+  mlirModuleDestroy(empty);
+}
+
+int main(void) {
+  test_lexer();
+  MlirContext ctx = fuser_context_create();
+  int errors = 0;
+  mlirContextAttachDiagnosticHandler(ctx, count_errors, &errors, NULL);
+  test_import_export(ctx, &errors);
+  mlirContextDestroy(ctx);
+  UNIT_MAIN_END();
+}

@@ -1,0 +1,433 @@
+/* fuser-run --artifact F: runs a compiled fusion on the GPU with the runtime
+ * alone (driver/, no MLIR), as it runs on the GPU machine.
+ *
+ *   fuser-run --artifact F [--seed N] [--check] [--save DIR] [--bench N]
+ *             [--misalign K] [--describe] [--name NAME]
+ *
+ * Inputs are made on the host from the artifact's input recipes (metadata
+ * "inputs", the script's inputs block) with the reference evaluator's
+ * seeded generator, copied to the device, and passed as DLTensors with the
+ * script's sizes, strides and storage offsets (--misalign K shifts every
+ * tensor input by K elements, to exercise the scalar fallback). Each output
+ * is copied back and printed with the same checksums `fuser-run --cpu`
+ * prints. --check compares them with the CPU reference's results recorded
+ * at compile time (metadata "expected": checksums; "expected.<k>": the
+ * values, when small): bit-exact, or the count of differing elements and
+ * the largest difference in units in the last place. --bench N times the
+ * call with CUDA events (warm-up, median of N), per call inside a replayed
+ * CUDA graph, the host time of the execute call, and the device-to-device
+ * copy bandwidth measured in the same process, and prints a JSON line. */
+#include "tools/fuser-run/artifact_run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "driver/cuda_loader.h"
+#include "driver/fuser_runtime.h"
+#include "driver/half.h"
+#include "driver/host_inputs.h"
+#include "driver/tensor_io.h"
+
+#define MAX_ARGS 64
+
+typedef struct {
+  const char *artifact, *save_dir, *name;
+  uint64_t seed;
+  int bench, misalign;
+  int check, describe;
+} options;
+
+typedef struct {
+  const fuser_cuda_api *cu;
+  fuser_runtime *rt;
+  fuser_function *fn;
+  const fuser_artifact *art;
+  int nargs;
+  fuser_input_recipe recipes[MAX_ARGS];
+  fuser_arg args[MAX_ARGS];
+  DLTensor tensors[MAX_ARGS];
+  int64_t shapes[MAX_ARGS][FUSER_MAX_RANK], strides[MAX_ARGS][FUSER_MAX_RANK];
+  CUdeviceptr device[MAX_ARGS];
+  void *host[MAX_ARGS];
+  size_t input_bytes; /* bytes of the inputs' views, for bandwidth */
+} session;
+
+static double now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+  qsort(v, n, sizeof *v, cmp_double);
+  return n ? v[n / 2] : 0;
+}
+
+static bool cu_ok(session *s, CUresult r, const char *what) {
+  if (r == FUSER_CUDA_SUCCESS) return true;
+  char buf[256];
+  fprintf(stderr, "fuser-run: error: %s: %s\n", what, fuser_cuda_describe(s->cu, r, buf, sizeof buf));
+  return false;
+}
+
+static bool parse(int argc, char **argv, options *o) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] == '-' && a[1] == '-') a++;
+    bool has = i + 1 < argc;
+    if (strcmp(a, "-artifact") == 0 && has) o->artifact = argv[++i];
+    else if (strcmp(a, "-seed") == 0 && has) o->seed = strtoull(argv[++i], NULL, 0);
+    else if (strcmp(a, "-save") == 0 && has) o->save_dir = argv[++i];
+    else if (strcmp(a, "-bench") == 0 && has) o->bench = atoi(argv[++i]);
+    else if (strcmp(a, "-misalign") == 0 && has) o->misalign = atoi(argv[++i]);
+    else if (strcmp(a, "-name") == 0 && has) o->name = argv[++i];
+    else if (strcmp(a, "-check") == 0) o->check = 1;
+    else if (strcmp(a, "-describe") == 0) o->describe = 1;
+    else {
+      fprintf(stderr, "fuser-run: error: unknown or incomplete option '%s' for --artifact\n", argv[i]);
+      return false;
+    }
+  }
+  return o->artifact != NULL;
+}
+
+/* Makes every input on the host and copies it to the device. */
+static bool make_inputs(session *s, const options *o) {
+  size_t len;
+  const char *text = fuser_artifact_metadata(s->art, "inputs", &len);
+  fuser_error err = {0};
+  if (!text) {
+    fprintf(stderr, "fuser-run: error: the artifact has no input recipes (metadata \"inputs\")\n");
+    return false;
+  }
+  s->nargs = fuser_recipes_parse(text, s->recipes, MAX_ARGS, &err);
+  if (s->nargs < 0 || (size_t)s->nargs != fuser_artifact_num_inputs(s->art)) {
+    fprintf(stderr, "fuser-run: error: input recipes: %s\n", s->nargs < 0 ? err.message : "count differs from the signature");
+    return false;
+  }
+  for (int i = 0; i < s->nargs; i++) {
+    fuser_input_recipe *r = &s->recipes[i];
+    if (!r->tensor) {
+      bool is_float = r->dtype == FUSER_DTYPE_F32 || r->dtype == FUSER_DTYPE_F64;
+      s->args[i] = is_float ? fuser_arg_double(r->value) : fuser_arg_int((int64_t)r->value);
+      continue;
+    }
+    size_t es = fuser_dtype_size(r->dtype);
+    size_t shift = r->rank ? (size_t)o->misalign : 0;
+    size_t bytes = ((size_t)r->numel + shift) * es;
+    s->host[i] = calloc(bytes ? bytes : 1, 1);
+    if (fuser_recipe_fill(r, o->seed, i, (char *)s->host[i] + shift * es, &err) != FUSER_OK) {
+      fprintf(stderr, "fuser-run: error: input %d: %s\n", i, err.message);
+      return false;
+    }
+    if (!cu_ok(s, s->cu->cuMemAlloc(&s->device[i], bytes ? bytes : 16), "cuMemAlloc") ||
+        (bytes && !cu_ok(s, s->cu->cuMemcpyHtoD(s->device[i], s->host[i], bytes), "cuMemcpyHtoD")))
+      return false;
+    DLTensor *t = &s->tensors[i];
+    memset(t, 0, sizeof *t);
+    t->data = (void *)(uintptr_t)s->device[i];
+    t->device = (DLDevice){kDLCUDA, 0};
+    t->ndim = r->rank;
+    t->dtype = fuser_dtype_to_dlpack(r->dtype);
+    for (int d = 0; d < r->rank; d++) s->shapes[i][d] = r->sizes[d], s->strides[i][d] = r->strides[d];
+    t->shape = s->shapes[i];
+    t->strides = s->strides[i];
+    t->byte_offset = ((uint64_t)r->offset + shift) * es;
+    s->args[i] = fuser_arg_tensor(t);
+    s->input_bytes += (size_t)fuser_tensor_numel(t) * es;
+  }
+  return true;
+}
+
+/* The output copied to the host as a compact row-major tensor. */
+static void *fetch_output(session *s, const fuser_output *out, DLTensor *host) {
+  const DLTensor *t = &out->tensor;
+  int dt = fuser_dtype_from_dlpack(t->dtype);
+  size_t es = fuser_dtype_size(dt);
+  int64_t lo = 0, hi = 0, n = fuser_tensor_numel(t);
+  for (int d = 0; d < t->ndim && n > 0; d++) hi += (t->shape[d] - 1) * t->strides[d];
+  size_t span = n > 0 ? (size_t)(hi - lo + 1) * es : 0;
+  void *buf = malloc(span ? span : 1);
+  if (span && !cu_ok(s, s->cu->cuMemcpyDtoH(buf, (CUdeviceptr)(uintptr_t)t->data + t->byte_offset, span), "cuMemcpyDtoH")) {
+    free(buf);
+    return NULL;
+  }
+  *host = *t;
+  host->data = buf;
+  host->byte_offset = 0;
+  host->device = (DLDevice){kDLCPU, 0};
+  return buf;
+}
+
+static long long ulp_distance(double a, double b, int dt) {
+  if (isnan(a) && isnan(b)) return 0;
+  if (dt == FUSER_DTYPE_BF16 || dt == FUSER_DTYPE_F16) {
+    uint16_t x = dt == FUSER_DTYPE_BF16 ? fuser_f64_to_bf16(a) : fuser_f64_to_f16(a);
+    uint16_t y = dt == FUSER_DTYPE_BF16 ? fuser_f64_to_bf16(b) : fuser_f64_to_f16(b);
+    int ix = x & 0x8000 ? -(x & 0x7fff) : x, iy = y & 0x8000 ? -(y & 0x7fff) : y;
+    return llabs((long long)ix - iy);
+  }
+  if (dt == FUSER_DTYPE_F32) {
+    float fa = (float)a, fb = (float)b;
+    int32_t ia, ib;
+    memcpy(&ia, &fa, 4);
+    memcpy(&ib, &fb, 4);
+    if (ia < 0) ia = (int32_t)0x80000000 - ia;
+    if (ib < 0) ib = (int32_t)0x80000000 - ib;
+    return llabs((long long)ia - ib);
+  }
+  return a == b ? 0 : 1;
+}
+
+/* Compares output k with the reference recorded at compile time. */
+static bool check_output(session *s, int k, const DLTensor *host) {
+  char key[32];
+  size_t len;
+  snprintf(key, sizeof key, "expected.%d", k);
+  const unsigned char *want = fuser_artifact_metadata(s->art, key, &len);
+  const char *sums = fuser_artifact_metadata(s->art, "expected", &len);
+  unsigned long long fnv = 0;
+  if (sums) {
+    char pat[32];
+    snprintf(pat, sizeof pat, "output %d fnv ", k);
+    const char *p = strstr(sums, pat);
+    if (p) fnv = strtoull(p + strlen(pat), NULL, 16);
+  }
+  uint64_t got = fuser_tensor_fnv1a(host);
+  if (sums && got == fnv) {
+    printf("  check: bit-identical to the CPU reference (fnv1a %016llx)\n", (unsigned long long)got);
+    return true;
+  }
+  if (!want) {
+    printf("  check: %s (fnv1a %016llx, reference %016llx; no reference values recorded)\n", sums ? "DIFFERS" : "no reference",
+           (unsigned long long)got, fnv);
+    return !sums;
+  }
+  int dt = fuser_dtype_from_dlpack(host->dtype);
+  int64_t n = fuser_tensor_numel(host), differ = 0;
+  long long worst = 0;
+  double worst_abs = 0;
+  for (int64_t i = 0; i < n; i++) {
+    double a = fuser_tensor_element(host, i), b = fuser_host_load(want, dt, i);
+    if (memcmp(&a, &b, sizeof a) == 0) continue;
+    differ++;
+    long long u = ulp_distance(a, b, dt);
+    if (u > worst) worst = u;
+    if (fabs(a - b) > worst_abs) worst_abs = fabs(a - b);
+  }
+  printf("  check: %lld of %lld elements differ from the CPU reference, at most %lld ulp (abs %.3g)\n", (long long)differ,
+         (long long)n, worst, worst_abs);
+  return differ == 0;
+}
+
+static void print_output(int k, const DLTensor *h) {
+  int dt = fuser_dtype_from_dlpack(h->dtype);
+  printf("output %d: %s [", k, fuser_dtype_name(dt));
+  for (int d = 0; d < h->ndim; d++) printf("%s%lld", d ? ", " : "", (long long)h->shape[d]);
+  printf("] strides [");
+  for (int d = 0; d < h->ndim; d++) printf("%s%lld", d ? ", " : "", (long long)h->strides[d]);
+  printf("]\n  checksum: sum %.17g fnv1a %016llx\n  first:", fuser_tensor_sum(h), (unsigned long long)fuser_tensor_fnv1a(h));
+  for (int64_t i = 0; i < 8 && i < fuser_tensor_numel(h); i++) printf(" %.6g", fuser_tensor_element(h, i));
+  printf("\n");
+}
+
+/* One execute + release of the outputs. */
+static bool call_once(session *s, fuser_output *outs, int nout) {
+  fuser_error err;
+  if (fuser_execute(s->fn, s->args, (size_t)s->nargs, outs, (size_t)nout, &err) != FUSER_OK) {
+    fprintf(stderr, "fuser-run: error: %s\n", err.message);
+    return false;
+  }
+  for (int k = 0; k < nout; k++) fuser_output_release(s->rt, &outs[k]);
+  return true;
+}
+
+static double copy_bandwidth(session *s, CUstream st) {
+  size_t bytes = (size_t)1 << 30;
+  CUdeviceptr a, b;
+  if (s->cu->cuMemAlloc(&a, bytes) || s->cu->cuMemAlloc(&b, bytes)) return 0;
+  CUevent e0, e1;
+  s->cu->cuEventCreate(&e0, 0);
+  s->cu->cuEventCreate(&e1, 0);
+  double t[10];
+  for (int i = 0; i < 12; i++) {
+    s->cu->cuEventRecord(e0, st);
+    s->cu->cuMemcpyDtoDAsync(b, a, bytes, st);
+    s->cu->cuEventRecord(e1, st);
+    s->cu->cuEventSynchronize(e1);
+    float ms;
+    s->cu->cuEventElapsedTime(&ms, e0, e1);
+    if (i >= 2) t[i - 2] = ms * 1e3;
+  }
+  s->cu->cuMemFree(a);
+  s->cu->cuMemFree(b);
+  s->cu->cuEventDestroy(e0);
+  s->cu->cuEventDestroy(e1);
+  return 2.0 * bytes / median(t, 10) / 1e3; /* GB/s: read + write */
+}
+
+static bool bench(session *s, const options *o, int nout, size_t out_bytes) {
+  const fuser_cuda_api *cu = s->cu;
+  CUstream st = fuser_runtime_stream(s->rt);
+  fuser_output outs[16];
+  for (int i = 0; i < 5; i++)
+    if (!call_once(s, outs, nout)) return false;
+  cu->cuStreamSynchronize(st);
+  CUevent e0, e1;
+  cu->cuEventCreate(&e0, 0);
+  cu->cuEventCreate(&e1, 0);
+  int n = o->bench;
+  double *dev = calloc(n, sizeof *dev), *host = calloc(n, sizeof *host);
+  for (int i = 0; i < n; i++) {
+    cu->cuEventRecord(e0, st);
+    double h0 = now_us();
+    fuser_error err;
+    if (fuser_execute(s->fn, s->args, (size_t)s->nargs, outs, (size_t)nout, &err) != FUSER_OK) return false;
+    host[i] = now_us() - h0;
+    cu->cuEventRecord(e1, st);
+    for (int k = 0; k < nout; k++) fuser_output_release(s->rt, &outs[k]);
+    cu->cuEventSynchronize(e1);
+    float ms;
+    cu->cuEventElapsedTime(&ms, e0, e1);
+    dev[i] = ms * 1e3;
+  }
+  /* per call inside a replayed CUDA graph: no launch gaps */
+  int inner = 10;
+  double graph_us = -1;
+  CUgraph g;
+  CUgraphExec ge;
+  if (cu->cuStreamBeginCapture(st, FUSER_CU_STREAM_CAPTURE_MODE_RELAXED) == FUSER_CUDA_SUCCESS) {
+    bool ok = true;
+    for (int i = 0; i < inner && ok; i++) ok = call_once(s, outs, nout);
+    if (cu->cuStreamEndCapture(st, &g) == FUSER_CUDA_SUCCESS && ok && cu->cuGraphInstantiateWithFlags(&ge, g, 0) == FUSER_CUDA_SUCCESS) {
+      double *gt = calloc(n, sizeof *gt);
+      cu->cuGraphLaunch(ge, st);
+      cu->cuStreamSynchronize(st);
+      for (int i = 0; i < n; i++) {
+        cu->cuEventRecord(e0, st);
+        cu->cuGraphLaunch(ge, st);
+        cu->cuEventRecord(e1, st);
+        cu->cuEventSynchronize(e1);
+        float ms;
+        cu->cuEventElapsedTime(&ms, e0, e1);
+        gt[i] = ms * 1e3 / inner;
+      }
+      graph_us = median(gt, n);
+      free(gt);
+      cu->cuGraphExecDestroy(ge);
+      cu->cuGraphDestroy(g);
+    }
+  }
+  double copy = copy_bandwidth(s, st);
+  double us = median(dev, n), hus = median(host, n);
+  double bytes = (double)(s->input_bytes + out_bytes);
+  double best = graph_us > 0 && graph_us < us ? graph_us : us;
+  printf("{\"case\": \"%s\", \"kernels\": %zu, \"us\": %.3f, \"graph_us\": %.3f, \"host_us\": %.3f, \"MB\": %.4f, "
+         "\"GBps\": %.1f, \"copy_GBps\": %.1f, \"pct_copy\": %.1f}\n",
+         o->name ? o->name : o->artifact, fuser_artifact_num_kernels(s->art), us, graph_us, hus, bytes / 1e6,
+         bytes / best / 1e3, copy, copy > 0 ? 100.0 * (bytes / best / 1e3) / copy : 0);
+  free(dev);
+  free(host);
+  cu->cuEventDestroy(e0);
+  cu->cuEventDestroy(e1);
+  return true;
+}
+
+int fuser_run_artifact_main(int argc, char **argv) {
+  options o = {0};
+  if (!parse(argc, argv, &o)) return 2;
+  session s = {0};
+  fuser_error err = {0};
+  fuser_artifact *art;
+  if (fuser_artifact_read_file(o.artifact, &art, &err) != FUSER_OK) {
+    fprintf(stderr, "fuser-run: error: %s\n", err.message);
+    return 1;
+  }
+  s.art = art;
+  if (o.describe) fuser_artifact_describe(art, stdout);
+  int status;
+  char msg[256];
+  s.cu = fuser_cuda_get(&status, msg, sizeof msg);
+  if (!s.cu) {
+    fprintf(stderr, "fuser-run: error: %s\n", msg);
+    return 1;
+  }
+  CUstream stream;
+  int rc = 1;
+  if (fuser_runtime_create(0, NULL, NULL, &s.rt, &err) != FUSER_OK ||
+      !cu_ok(&s, s.cu->cuStreamCreate(&stream, FUSER_CU_STREAM_NON_BLOCKING), "cuStreamCreate")) {
+    fprintf(stderr, "fuser-run: error: %s\n", err.message);
+    return 1;
+  }
+  fuser_runtime_set_stream(s.rt, stream);
+  if (fuser_load(s.rt, art, &s.fn, &err) != FUSER_OK) {
+    fprintf(stderr, "fuser-run: error: %s\n", err.message);
+    goto done;
+  }
+  if (!make_inputs(&s, &o)) goto done;
+  int variants[64] = {0};
+  if (fuser_artifact_check_inputs(art, s.args, (size_t)s.nargs, variants, &err) != FUSER_OK) {
+    fprintf(stderr, "fuser-run: error: %s\n", err.message);
+    goto done;
+  }
+  size_t nk = fuser_artifact_num_kernels(art);
+  printf("%s: %zu kernel%s, variants:", o.name ? o.name : o.artifact, nk, nk == 1 ? "" : "s");
+  for (size_t k = 0; k < nk; k++) printf(" %d", variants[k]);
+  printf(" (0 = first, the vectorized one)\n");
+  int nout = (int)fuser_artifact_num_outputs(art);
+  fuser_output outs[16];
+  if (nout > 16 || fuser_execute(s.fn, s.args, (size_t)s.nargs, outs, (size_t)nout, &err) != FUSER_OK) {
+    fprintf(stderr, "fuser-run: error: %s\n", nout > 16 ? "more than 16 outputs" : err.message);
+    goto done;
+  }
+  if (!cu_ok(&s, s.cu->cuStreamSynchronize(stream), "cuStreamSynchronize")) goto done;
+  bool all_ok = true;
+  size_t out_bytes = 0;
+  if (o.save_dir) mkdir(o.save_dir, 0755);
+  for (int k = 0; k < nout; k++) {
+    DLTensor host;
+    void *buf = fetch_output(&s, &outs[k], &host);
+    if (!buf) goto done;
+    out_bytes += (size_t)fuser_tensor_numel(&host) * fuser_dtype_size(fuser_dtype_from_dlpack(host.dtype));
+    print_output(k, &host);
+    if (o.check) all_ok &= check_output(&s, k, &host);
+    if (o.save_dir) {
+      char path[1024];
+      snprintf(path, sizeof path, "%s/output_%d.npy", o.save_dir, k);
+      if (fuser_tensor_save_npy(&host, path, &err) != FUSER_OK) fprintf(stderr, "fuser-run: error: %s\n", err.message), all_ok = false;
+    }
+    free(buf);
+    fuser_output_release(s.rt, &outs[k]);
+  }
+  if (o.save_dir)
+    for (int i = 0; i < s.nargs; i++) {
+      if (!s.recipes[i].tensor) continue;
+      DLTensor h = s.tensors[i];
+      h.data = s.host[i];
+      h.device = (DLDevice){kDLCPU, 0};
+      char path[1024];
+      snprintf(path, sizeof path, "%s/input_%d.npy", o.save_dir, i);
+      if (fuser_tensor_save_npy(&h, path, &err) != FUSER_OK) fprintf(stderr, "fuser-run: error: %s\n", err.message), all_ok = false;
+    }
+  if (o.bench > 0 && !bench(&s, &o, nout, out_bytes)) goto done;
+  rc = all_ok ? 0 : 1;
+done:
+  s.cu->cuStreamSynchronize(stream);
+  for (int i = 0; i < s.nargs; i++) {
+    if (s.device[i]) s.cu->cuMemFree(s.device[i]);
+    free(s.host[i]);
+  }
+  if (s.fn) fuser_function_destroy(s.fn);
+  fuser_artifact_release(art);
+  fuser_runtime_destroy(s.rt);
+  return rc;
+}

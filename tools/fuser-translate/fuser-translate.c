@@ -1,0 +1,123 @@
+/* fuser-translate: between nvFuser repro scripts and fuser IR.
+ *
+ *   fuser-translate --import-nvfuser script.py [-o out.mlir]
+ *   fuser-translate --export-nvfuser fusion.mlir [-o out.py]
+ *
+ * Import prints the verified module; export prints a runnable script.
+ * Errors are located diagnostics (`script.py:LINE:COL: error: ...` with the
+ * source line and a caret), exit status 1, and nothing is written to the
+ * output. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/fuser.h"
+#include "frontend/nvfuser_export.h"
+#include "frontend/nvfuser_import.h"
+#include "tools/common/tool_support.h"
+
+typedef enum { MODE_NONE, MODE_IMPORT, MODE_EXPORT } mode;
+
+static void usage(FILE *f) {
+  fputs("usage: fuser-translate --import-nvfuser script.py [-o out.mlir]\n"
+        "       fuser-translate --export-nvfuser fusion.mlir [-o out.py]\n"
+        "  --mlir-print-debuginfo   print locations (import)\n",
+        f);
+}
+
+typedef struct {
+  char *buf;
+  size_t len, cap;
+} strbuf;
+
+static void append(MlirStringRef s, void *ud) {
+  strbuf *b = ud;
+  if (b->len + s.length + 1 > b->cap) {
+    b->cap = (b->len + s.length + 1) * 2;
+    b->buf = realloc(b->buf, b->cap);
+  }
+  memcpy(b->buf + b->len, s.data, s.length);
+  b->len += s.length;
+  b->buf[b->len] = 0;
+}
+
+/* Writes the whole output only once it exists: no partial files. */
+static bool write_output(const char *path, const char *text, size_t len) {
+  FILE *out = stdout;
+  if (path && strcmp(path, "-") != 0 && !(out = fopen(path, "w"))) {
+    fprintf(stderr, "fuser-translate: error: cannot write '%s'\n", path);
+    return false;
+  }
+  bool ok = fwrite(text, 1, len, out) == len;
+  if (out != stdout) ok &= fclose(out) == 0;
+  else fflush(out);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  mode m = MODE_NONE;
+  const char *input = NULL, *output = NULL;
+  bool debug_info = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] == '-' && a[1] == '-' && a[2]) a++;
+    if (strcmp(a, "-import-nvfuser") == 0) m = MODE_IMPORT;
+    else if (strcmp(a, "-export-nvfuser") == 0) m = MODE_EXPORT;
+    else if (strcmp(a, "-o") == 0 && i + 1 < argc) output = argv[++i];
+    else if (strcmp(a, "-mlir-print-debuginfo") == 0) debug_info = true;
+    else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) { usage(stdout); return 0; }
+    else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "fuser-translate: error: unknown option '%s'\n", argv[i]);
+      usage(stderr);
+      return 1;
+    } else if (input) {
+      fprintf(stderr, "fuser-translate: error: more than one input ('%s' and '%s')\n", input, argv[i]);
+      return 1;
+    } else input = argv[i];
+  }
+  if (m == MODE_NONE) {
+    fprintf(stderr, "fuser-translate: error: choose --import-nvfuser or --export-nvfuser\n");
+    usage(stderr);
+    return 1;
+  }
+  if (!input) input = "-";
+  size_t len;
+  char *src = fuser_read_file("fuser-translate", input, &len);
+  if (!src) return 1;
+  MlirContext ctx = fuser_context_create();
+  if (mlirContextIsNull(ctx)) return 1;
+  const char *path = strcmp(input, "-") == 0 ? "<stdin>" : input;
+  fuser_diag_state diag = {.path = path, .source = src};
+  fuser_diag_attach(ctx, &diag);
+
+  bool ok = false;
+  if (m == MODE_IMPORT) {
+    MlirModule mod = fuser_import_nvfuser(ctx, src, len, path);
+    if (!mlirModuleIsNull(mod)) {
+      strbuf b = {0};
+      MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+      if (debug_info) mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+      mlirOperationPrintWithFlags(mlirModuleGetOperation(mod), flags, append, &b);
+      mlirOpPrintingFlagsDestroy(flags);
+      append(mlirStringRefCreate("\n", 1), &b);
+      ok = diag.errors == 0 && write_output(output, b.buf, b.len);
+      free(b.buf);
+      mlirModuleDestroy(mod);
+    }
+  } else {
+    MlirModule mod = mlirModuleCreateParse(ctx, mlirStringRefCreate(src, len));
+    if (!mlirModuleIsNull(mod)) {
+      MlirOperation op = mlirModuleGetOperation(mod);
+      if (fuser_verify(op) == 0) {
+        char *script = fuser_export_nvfuser(op);
+        if (script) ok = diag.errors == 0 && write_output(output, script, strlen(script));
+        free(script);
+      }
+      mlirModuleDestroy(mod);
+    }
+  }
+  fuser_diag_free(&diag);
+  mlirContextDestroy(ctx);
+  free(src);
+  return ok ? 0 : 1;
+}
