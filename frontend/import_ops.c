@@ -468,7 +468,10 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   case FUSER_KIND_VAR_MEAN: return reduction(&c);
   case FUSER_KIND_FULL: return full(&c);
   case FUSER_KIND_IOTA: return iota(&c);
-  case FUSER_KIND_SCALAR: break;
+  case FUSER_KIND_SCALAR:
+  case FUSER_KIND_VIEW:
+  case FUSER_KIND_QUERY: /* made by passes: no fd.ops spelling */
+    break;
   }
   return imp_error(imp, call->line, call->col, "unsupported op '%s'", c.what);
 }

@@ -371,6 +371,10 @@ static bool export_op(exporter *e, int index) {
     names[i] = name_value(e, r, loc, i, index, id == FUSER_OP_scalar || !fuser_value_is_tensor(r) ? 'S' : 'T');
   }
   if (id == FUSER_OP_scalar) return export_scalar(e, op, names[0]);
+  fuser_op_kind kind = fuser_op_kind_of(id);
+  if (kind == FUSER_KIND_VIEW || kind == FUSER_KIND_QUERY) /* made by passes: no nvFuser spelling */
+    return exp_error(e, loc, "cannot export '%s' to an nvFuser script (a plan-level op; export before the passes)",
+                     fuser_op_full_name(id));
   const char *mn = fuser_op_mnemonic(id);
   int nops = (int)mlirOperationGetNumOperands(op);
   const char *dt;
@@ -388,7 +392,10 @@ static bool export_op(exporter *e, int index) {
   text *o = &e->out;
   if (nres == 2) put(o, "    %s, %s = fd.ops.%s(", names[0], names[1], mn);
   else put(o, "    %s = fd.ops.%s(", names[0], mn);
-  switch (fuser_op_kind_of(id)) {
+  switch (kind) {
+  case FUSER_KIND_VIEW:
+  case FUSER_KIND_QUERY:
+    break;
   case FUSER_KIND_UNARY:
   case FUSER_KIND_BINARY:
   case FUSER_KIND_TERNARY:
