@@ -527,7 +527,7 @@ static int module_for(fuser_plan_model *m, const fuser_launch *l, char names[][6
 /* The parameters of a launch, resolved against the call's tensors. */
 static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel *k, char *err, size_t errlen) {
   k->num_params = l->num_params;
-  int ibits = l->index_bits;
+  int ibits = l->param_bits; /* sizes and strides are passed at this width in every variant */
   for (int i = 0; i < l->num_params; i++) {
     const fk_param *p = &l->params[i];
     fpm_param *q = &k->params[i];

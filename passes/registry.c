@@ -9,6 +9,10 @@ extern const fuser_pass_info fuser_allocation_order_pass;
 extern const fuser_pass_info fuser_segment_pass;
 extern const fuser_pass_info fuser_remove_empty_pass;
 extern const fuser_pass_info fuser_report_pass;
+extern const fuser_pass_info fuser_vectorize_pass;
+extern const fuser_pass_info fuser_lower_kernels_pass;
+extern const fuser_pass_info fuser_kernels_to_gpu_pass;
+extern const fuser_pass_info fuser_kernels_to_cpu_pass;
 
 static const fuser_pass_info *const registry[] = {
     &fuser_verify_pass,
@@ -17,6 +21,10 @@ static const fuser_pass_info *const registry[] = {
     &fuser_allocation_order_pass,
     &fuser_segment_pass,
     &fuser_report_pass,
+    &fuser_vectorize_pass,
+    &fuser_lower_kernels_pass,
+    &fuser_kernels_to_gpu_pass,
+    &fuser_kernels_to_cpu_pass,
 };
 
 int fuser_pass_count(void) { return (int)(sizeof registry / sizeof registry[0]); }

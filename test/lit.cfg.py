@@ -16,7 +16,7 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.fuser_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-tools = ["fuser-opt", "fuser-translate", "fuser-run", "fuser-artifact", "mlir-opt"]
+tools = ["fuser-opt", "fuser-translate", "fuser-run", "fuser-artifact", "fuser-ptx", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, [config.fuser_tools_dir, config.llvm_tools_dir])
 
 config.substitutions.append(("%corpus", config.fuser_corpus_dir))
@@ -36,4 +36,19 @@ if os.environ.get("FUSER_TEST_LARGE") == "1":
     config.available_features.add("large")
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
+    # gpu-module-to-binary links libdevice only when it finds the toolkit
+    # through CUDA_ROOT/CUDA_HOME/CUDA_PATH (lit clears the environment).
+    config.environment["CUDA_ROOT"] = os.path.dirname(os.path.dirname(config.ptxas))
     config.substitutions.append(("%ptxas", config.ptxas))
+
+# PyTorch on the system interpreter: the CPU oracle of test/lowering/torch_oracle.py.
+import subprocess
+try:
+    if subprocess.call(["/usr/bin/python3", "-c", "import torch"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add("torch")
+        config.substitutions.append(("%torch_python", "/usr/bin/python3"))
+except OSError:
+    pass
+if config.fuser_corpus_dir:
+    config.substitutions.append(("%nvfuser_torch_dir", os.path.join(os.path.dirname(config.fuser_corpus_dir), "bench")))

@@ -1,0 +1,164 @@
+/* cpu_jit.c: kernel functions -> loop-level functions -> LLVM -> the
+ * ExecutionEngine, and calls with host tensors (cpu_jit.h). */
+#include "lowering/cpu_jit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/launch_plan.h"
+#include "lowering/lowering.h"
+#include "mlir-c/ExecutionEngine.h"
+#include "mlir-c/Pass.h"
+#include "passes/pass.h"
+
+struct fuser_cpu_module {
+  MlirExecutionEngine jit;
+  fuser_launch *launches;
+  int num_launches;
+};
+
+static bool run_pipeline(MlirModule module, const char *text, char *err, size_t errlen) {
+  MlirContext ctx = mlirModuleGetContext(module);
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  bool ok = fuser_pipeline_parse(pm, text, err, errlen);
+  if (ok && !mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
+    snprintf(err, errlen, "pipeline failed: %s", text);
+    ok = false;
+  }
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
+fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen) {
+  if (!run_pipeline(module, "builtin.module(fuser-vectorize, fuser-lower-kernels, fuser-kernels-to-cpu)", err, errlen))
+    return NULL;
+  fuser_cpu_module *m = calloc(1, sizeof *m);
+  m->num_launches = fuser_launch_plan_read(mlirModuleGetOperation(module), &m->launches);
+  if (!run_pipeline(module, fuser_cpu_to_llvm_pipeline(), err, errlen)) {
+    fuser_cpu_destroy(m);
+    return NULL;
+  }
+  m->jit = mlirExecutionEngineCreate(module, 3, 0, NULL, false, false);
+  if (mlirExecutionEngineIsNull(m->jit)) {
+    snprintf(err, errlen, "cannot create the execution engine");
+    fuser_cpu_destroy(m);
+    return NULL;
+  }
+  return m;
+}
+
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset, size, stride;
+} memref1d;
+
+static bool conditions_hold(const fuser_launch *l, const fuser_host_tensor *t, int n) {
+  uintptr_t ptrs[FK_MAX_TENSORS];
+  int64_t *sizes[FK_MAX_TENSORS], *strides[FK_MAX_TENSORS];
+  int ranks[FK_MAX_TENSORS], bytes[FK_MAX_TENSORS];
+  for (int i = 0; i < n && i < FK_MAX_TENSORS; i++) {
+    ptrs[i] = (uintptr_t)t[i].data;
+    sizes[i] = (int64_t *)t[i].sizes;
+    strides[i] = (int64_t *)t[i].strides;
+    ranks[i] = t[i].rank < 0 ? 0 : t[i].rank;
+    bytes[i] = (int)fuser_dtype_size(t[i].dtype);
+  }
+  return fuser_launch_conditions_hold(l, n, ptrs, sizes, strides, ranks, bytes);
+}
+
+bool fuser_cpu_run(fuser_cpu_module *m, const char *kernel, const fuser_host_tensor *tensors, int num_tensors,
+                   const char *forced_variant, const char **variant, char *err, size_t errlen) {
+  const fuser_launch *l = NULL;
+  for (int i = 0; i < m->num_launches && !l; i++) {
+    const fuser_launch *c = &m->launches[i];
+    if (strcmp(c->kernel, kernel) != 0) continue;
+    if (forced_variant ? strcmp(c->variant, forced_variant) == 0 : conditions_hold(c, tensors, num_tensors)) l = c;
+  }
+  if (!l) {
+    snprintf(err, errlen, "no variant of kernel '%s'%s%s", kernel, forced_variant ? " named " : " whose conditions hold",
+             forced_variant ? forced_variant : "");
+    return false;
+  }
+  if (variant) *variant = l->variant;
+  memref1d descs[FK_MAX_PARAMS];
+  void *desc_ptrs[FK_MAX_PARAMS];
+  union { int64_t i; double d; int32_t i32; float f; uint8_t b; } values[FK_MAX_PARAMS];
+  void *args[FK_MAX_PARAMS];
+  for (int p = 0; p < l->num_params; p++) {
+    const fk_param *q = &l->params[p];
+    if (q->tensor >= num_tensors) {
+      snprintf(err, errlen, "kernel '%s' needs tensor %d, %d given", kernel, q->tensor, num_tensors);
+      return false;
+    }
+    const fuser_host_tensor *t = &tensors[q->tensor];
+    switch (q->kind) {
+    case FK_PARAM_PTR:
+      descs[p] = (memref1d){t->data, t->data, 0, 1, 1};
+      desc_ptrs[p] = &descs[p];
+      args[p] = &desc_ptrs[p];
+      break;
+    case FK_PARAM_SIZE: values[p].i = t->sizes[q->dim]; args[p] = &values[p]; break;
+    case FK_PARAM_STRIDE: values[p].i = t->strides[q->dim]; args[p] = &values[p]; break;
+    case FK_PARAM_SCALAR:
+      switch (t->dtype) {
+      case FUSER_DTYPE_F64: values[p].d = t->scalar.f; break;
+      case FUSER_DTYPE_F32: values[p].f = (float)t->scalar.f; break;
+      case FUSER_DTYPE_I32: values[p].i32 = (int32_t)t->scalar.i; break;
+      case FUSER_DTYPE_I1: values[p].b = (uint8_t)(t->scalar.i != 0); break;
+      default: values[p].i = t->scalar.i; break;
+      }
+      args[p] = &values[p];
+      break;
+    }
+  }
+  if (mlirLogicalResultIsFailure(mlirExecutionEngineInvokePacked(m->jit, mlirStringRefCreateFromCString(l->entry), args))) {
+    snprintf(err, errlen, "cannot invoke '%s'", l->entry);
+    return false;
+  }
+  return true;
+}
+
+bool fuser_cpu_call(fuser_cpu_module *m, const char *entry, int num_args, const fuser_cpu_arg *args,
+                    const int *int_bits, char *err, size_t errlen) {
+  const fuser_launch *l = NULL;
+  for (int i = 0; i < m->num_launches && !l; i++)
+    if (strcmp(m->launches[i].entry, entry) == 0) l = &m->launches[i];
+  if (!l || l->num_params != num_args || num_args > FK_MAX_PARAMS) {
+    snprintf(err, errlen, "no CPU entry '%s' taking %d parameters", entry, num_args);
+    return false;
+  }
+  memref1d descs[FK_MAX_PARAMS];
+  void *desc_ptrs[FK_MAX_PARAMS];
+  union { int64_t i; double d; int32_t i32; float f; } values[FK_MAX_PARAMS];
+  void *packed[FK_MAX_PARAMS];
+  for (int p = 0; p < num_args; p++) {
+    const fuser_cpu_arg *a = &args[p];
+    switch (a->kind) {
+    case FUSER_CPU_ARG_PTR:
+      descs[p] = (memref1d){a->ptr, a->ptr, 0, 1, 1};
+      desc_ptrs[p] = &descs[p];
+      packed[p] = &desc_ptrs[p];
+      continue;
+    case FUSER_CPU_ARG_INT:
+      if (l->params[p].kind == FK_PARAM_SCALAR && int_bits[p] == 32) values[p].i32 = (int32_t)a->i;
+      else values[p].i = a->i;
+      break;
+    case FUSER_CPU_ARG_F32: values[p].f = (float)a->f; break;
+    case FUSER_CPU_ARG_F64: values[p].d = a->f; break;
+    }
+    packed[p] = &values[p];
+  }
+  if (mlirLogicalResultIsFailure(mlirExecutionEngineInvokePacked(m->jit, mlirStringRefCreateFromCString(entry), packed))) {
+    snprintf(err, errlen, "cannot invoke '%s'", entry);
+    return false;
+  }
+  return true;
+}
+
+void fuser_cpu_destroy(fuser_cpu_module *m) {
+  if (!m) return;
+  if (!mlirExecutionEngineIsNull(m->jit)) mlirExecutionEngineDestroy(m->jit);
+  fuser_launch_plan_free(m->launches, m->num_launches);
+  free(m);
+}

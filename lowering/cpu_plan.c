@@ -1,0 +1,136 @@
+/* cpu_plan.c: a plan model run on the CPU JIT (cpu_plan.h). */
+#include "lowering/cpu_plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/host_expr.h"
+
+static fuser_dtype dtype_named(const char *name) {
+  for (int d = 0; d < FUSER_DTYPE_COUNT; d++)
+    if (strcmp(fuser_dtype_mlir_name((fuser_dtype)d), name) == 0) return (fuser_dtype)d;
+  return FUSER_DTYPE_INVALID;
+}
+
+static bool eval(const char *text, const fuser_expr_env *env, int64_t *out, const char *what, char *err, size_t errlen) {
+  if (!text) {
+    *out = 0;
+    return true;
+  }
+  if (fuser_host_expr_eval(text, env, out)) return true;
+  snprintf(err, errlen, "cannot evaluate %s '%s'", what, text);
+  return false;
+}
+
+static void *alloc256(size_t bytes) {
+  size_t n = (bytes + 255) / 256 * 256;
+  return aligned_alloc(256, n ? n : 256);
+}
+
+bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, const fuser_host_tensor *inputs,
+                        fuser_host_tensor *outputs, const char **variants, char *err, size_t errlen) {
+  int ni = plan->num_inputs;
+  int *ranks = calloc((size_t)ni + 1, sizeof *ranks);
+  int64_t **sizes = calloc((size_t)ni + 1, sizeof *sizes), **strides = calloc((size_t)ni + 1, sizeof *strides);
+  uintptr_t *addrs = calloc((size_t)ni + 1, sizeof *addrs);
+  int64_t *scalars = calloc((size_t)ni + 1, sizeof *scalars);
+  for (int i = 0; i < ni; i++) {
+    const fuser_host_tensor *t = &inputs[i];
+    ranks[i] = t->rank < 0 ? 0 : t->rank;
+    sizes[i] = (int64_t *)t->sizes;
+    strides[i] = (int64_t *)t->strides;
+    addrs[i] = (uintptr_t)t->data;
+    scalars[i] = t->scalar.i;
+  }
+  fuser_expr_env env = {ni, ranks, sizes, strides, addrs, scalars};
+  void **temps = calloc((size_t)plan->num_temps + 1, sizeof *temps);
+  bool ok = true;
+  for (int o = 0; ok && o < plan->num_outputs; o++) {
+    const fpm_output *po = &plan->outputs[o];
+    fuser_host_tensor *t = &outputs[o];
+    memset(t, 0, sizeof *t);
+    t->dtype = dtype_named(po->dtype);
+    t->rank = po->rank;
+    for (int d = 0; ok && d < po->rank; d++) ok = eval(po->sizes[d], &env, &t->sizes[d], "an output size", err, errlen);
+    if (!ok) break;
+    if (po->alias_input >= 0) {
+      int64_t off = 0;
+      ok = eval(po->offset, &env, &off, "an alias offset", err, errlen);
+      for (int d = 0; ok && d < po->rank; d++) ok = eval(po->strides[d], &env, &t->strides[d], "an alias stride", err, errlen);
+      const fuser_host_tensor *in = &inputs[po->alias_input];
+      t->data = (char *)in->data + off * (int64_t)fuser_dtype_size(in->dtype);
+      continue;
+    }
+    /* dense in the stride order: stride_order[d] is dim d's rank, 0 fastest */
+    int64_t running = 1, elems = 1;
+    for (int r = 0; r < po->rank; r++)
+      for (int d = 0; d < po->rank; d++)
+        if (po->stride_order[d] == r) {
+          t->strides[d] = running;
+          running *= t->sizes[d] > 0 ? t->sizes[d] : 1;
+        }
+    for (int d = 0; d < po->rank; d++) elems *= t->sizes[d];
+    t->data = alloc256((size_t)elems * fuser_dtype_size(t->dtype));
+  }
+  for (int i = 0; ok && i < plan->num_temps; i++) {
+    int64_t bytes = 0;
+    ok = eval(plan->temps[i].bytes, &env, &bytes, "a temp size", err, errlen);
+    if (ok) temps[i] = alloc256((size_t)bytes);
+  }
+  for (int k = 0; ok && k < plan->num_kernels; k++) {
+    const fpm_kernel *kern = &plan->kernels[k];
+    const fpm_variant *chosen = NULL;
+    for (int v = 0; ok && !chosen && v < kern->num_variants; v++) {
+      bool hold = true;
+      for (int c = 0; ok && hold && c < kern->variants[v].num_conditions; c++) {
+        int64_t r = 0;
+        ok = eval(kern->variants[v].conditions[c], &env, &r, "a variant condition", err, errlen);
+        hold = r != 0;
+      }
+      if (hold) chosen = &kern->variants[v];
+    }
+    if (!ok) break;
+    if (!chosen) {
+      snprintf(err, errlen, "no variant of %s applies", kern->name);
+      ok = false;
+      break;
+    }
+    if (variants) variants[k] = chosen->entry;
+    fuser_cpu_arg args[FPM_MAX_PARAMS];
+    int bits[FPM_MAX_PARAMS];
+    for (int p = 0; ok && p < kern->num_params; p++) {
+      const fpm_param *q = &kern->params[p];
+      int64_t v = 0;
+      ok = eval(q->expr, &env, &v, "a kernel parameter", err, errlen);
+      bits[p] = q->kind == FPM_PARAM_I32 ? 32 : 64;
+      switch (q->kind) {
+      case FPM_PARAM_PTR: {
+        char *base;
+        size_t esize = 1;
+        if (q->buffer == FPM_INPUT) base = inputs[q->index].data, esize = fuser_dtype_size(inputs[q->index].dtype);
+        else if (q->buffer == FPM_OUTPUT) base = outputs[q->index].data, esize = fuser_dtype_size(outputs[q->index].dtype);
+        else base = temps[q->index]; /* temps: byte offsets */
+        args[p] = (fuser_cpu_arg){.kind = FUSER_CPU_ARG_PTR, .ptr = base + v * (int64_t)esize};
+        break;
+      }
+      case FPM_PARAM_I32:
+      case FPM_PARAM_I64: args[p] = (fuser_cpu_arg){.kind = FUSER_CPU_ARG_INT, .i = v}; break;
+      case FPM_PARAM_F32:
+      case FPM_PARAM_F64:
+        args[p] = (fuser_cpu_arg){.kind = q->kind == FPM_PARAM_F32 ? FUSER_CPU_ARG_F32 : FUSER_CPU_ARG_F64,
+                                  .f = inputs[q->index].scalar.f};
+        break;
+      }
+    }
+    if (ok) ok = fuser_cpu_call(jit, chosen->entry, kern->num_params, args, bits, err, errlen);
+  }
+  for (int i = 0; i < plan->num_temps; i++) free(temps[i]);
+  free(temps), free(ranks), free(sizes), free(strides), free(addrs), free(scalars);
+  return ok;
+}
+
+void fuser_cpu_plan_free_outputs(const fuser_plan_model *plan, fuser_host_tensor *outputs) {
+  for (int o = 0; o < plan->num_outputs; o++)
+    if (plan->outputs[o].alias_input < 0) free(outputs[o].data), outputs[o].data = NULL;
+}

@@ -1,0 +1,121 @@
+/* kernel_read.c: the signature of a kernel function (plan contract):
+ * tensor arguments and results with their `fuser.strides`, scalar
+ * arguments, and the iteration space (the shape of result 0). Also the
+ * index-map arithmetic the vectorizer needs (access strides and offsets). */
+#include <stdio.h>
+#include <string.h>
+
+#include "lowering/kernel_gen.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/BuiltinTypes.h"
+
+static bool fail(MlirOperation func, const char *msg) {
+  mlirEmitError(mlirOperationGetLocation(func), msg);
+  return false;
+}
+
+/* Reads `fuser.strides` out of one entry of arg_attrs/res_attrs. */
+static bool read_strides(MlirAttribute dict, fk_tensor *t) {
+  if (mlirAttributeIsNull(dict) || !mlirAttributeIsADictionary(dict)) return false;
+  MlirAttribute s = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.strides"));
+  if (mlirAttributeIsNull(s) || !mlirAttributeIsADenseI64Array(s)) return false;
+  if (mlirDenseArrayGetNumElements(s) != t->rank) return false;
+  for (int i = 0; i < t->rank; i++) t->strides[i] = mlirDenseI64ArrayGetElement(s, i);
+  return true;
+}
+
+static bool read_tensor_type(MlirType ty, fk_tensor *t) {
+  t->is_tensor = mlirTypeIsARankedTensor(ty);
+  t->dtype = fuser_dtype_of_type(t->is_tensor ? mlirShapedTypeGetElementType(ty) : ty);
+  if (t->dtype == FUSER_DTYPE_INVALID) return false;
+  if (!t->is_tensor) return true;
+  t->rank = (int)mlirShapedTypeGetRank(ty);
+  if (t->rank > FK_R) return false;
+  for (int i = 0; i < t->rank; i++)
+    t->shape[i] = mlirShapedTypeIsDynamicDim(ty, i) ? FK_DYN : mlirShapedTypeGetDimSize(ty, i);
+  return true;
+}
+
+bool fk_kernel_read(MlirOperation func, fk_kernel *k) {
+  memset(k, 0, sizeof *k);
+  k->func = func;
+  MlirAttribute sym = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
+  MlirStringRef name = mlirStringAttrGetValue(sym);
+  k->name = name.data;
+  k->name_len = name.length;
+  MlirAttribute fty = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("function_type"));
+  MlirType ft = mlirTypeAttrGetValue(fty);
+  k->num_args = (int)mlirFunctionTypeGetNumInputs(ft);
+  k->num_results = (int)mlirFunctionTypeGetNumResults(ft);
+  k->num_tensors = k->num_args + k->num_results;
+  if (k->num_tensors > FK_MAX_TENSORS) return fail(func, "kernel has too many arguments and results");
+  if (k->num_results == 0) return fail(func, "kernel has no results");
+  MlirAttribute arg_attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("arg_attrs"));
+  MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("res_attrs"));
+  char msg[256];
+  for (int i = 0; i < k->num_tensors; i++) {
+    bool is_result = i >= k->num_args;
+    int pos = is_result ? i - k->num_args : i;
+    fk_tensor *t = &k->t[i];
+    t->is_result = is_result;
+    MlirType ty = is_result ? mlirFunctionTypeGetResult(ft, pos) : mlirFunctionTypeGetInput(ft, pos);
+    if (!read_tensor_type(ty, t)) {
+      snprintf(msg, sizeof msg, "kernel %s #%d has an unsupported type", is_result ? "result" : "argument", pos);
+      return fail(func, msg);
+    }
+    if (!t->is_tensor) {
+      if (is_result) return fail(func, "kernel results must be tensors");
+      continue;
+    }
+    MlirAttribute attrs = is_result ? res_attrs : arg_attrs;
+    MlirAttribute dict = mlirAttributeIsNull(attrs) ? attrs : mlirArrayAttrGetElement(attrs, pos);
+    if (!read_strides(dict, t)) {
+      snprintf(msg, sizeof msg, "kernel %s #%d needs a 'fuser.strides' array of %d entries",
+               is_result ? "result" : "argument", pos, t->rank);
+      return fail(func, msg);
+    }
+  }
+  const fk_tensor *r0 = &k->t[k->num_args];
+  k->rank = r0->rank;
+  memcpy(k->extent, r0->shape, sizeof k->extent);
+  for (int j = 1; j < k->num_results; j++) {
+    const fk_tensor *r = &k->t[k->num_args + j];
+    bool same = r->rank == r0->rank;
+    for (int d = 0; same && d < r->rank; d++) same = r->shape[d] == r0->shape[d];
+    if (!same) return fail(func, "kernel results must all have the shape of the iteration space");
+  }
+  return true;
+}
+
+int64_t fk_access_stride(const fk_kernel *k, const fk_access *a, int d) {
+  const fk_tensor *t = &k->t[a->tensor];
+  int64_t s = 0;
+  for (int j = 0; j < t->rank; j++) {
+    if (!a->coef[j][d]) continue;
+    if (t->strides[j] == FK_DYN) return FK_DYN;
+    s += t->strides[j] * a->coef[j][d];
+  }
+  return s;
+}
+
+int64_t fk_access_offset(const fk_kernel *k, const fk_access *a) {
+  const fk_tensor *t = &k->t[a->tensor];
+  int64_t c = 0;
+  for (int j = 0; j < t->rank; j++) {
+    if (!a->off[j]) continue;
+    if (t->strides[j] == FK_DYN) return FK_DYN;
+    c += t->strides[j] * a->off[j];
+  }
+  return c;
+}
+
+void fk_param_format(const fk_param *p, char *buf, size_t len) {
+  switch (p->kind) {
+  case FK_PARAM_PTR: snprintf(buf, len, "ptr(t%d)", p->tensor); break;
+  case FK_PARAM_SIZE: snprintf(buf, len, "size(t%d,%d)", p->tensor, p->dim); break;
+  case FK_PARAM_STRIDE: snprintf(buf, len, "stride(t%d,%d)", p->tensor, p->dim); break;
+  case FK_PARAM_SCALAR: snprintf(buf, len, "scalar(t%d)", p->tensor); break;
+  }
+}

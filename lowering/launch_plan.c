@@ -1,0 +1,213 @@
+/* launch_plan.c: reading the launch description of launch_plan.h out of a
+ * compiled module, checking conditions, writing the text form. */
+#include "lowering/launch_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Dialect/GPU.h"
+
+void fuser_print_to_strbuf(MlirStringRef s, void *user) { sb_printf((strbuf *)user, "%.*s", (int)s.length, s.data); }
+
+static MlirAttribute fattr(MlirOperation op, const char *name) {
+  return mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
+}
+
+static void print_attr_or_empty(strbuf *b, MlirAttribute a) {
+  if (mlirAttributeIsNull(a)) sb_append(b, "[]");
+  else mlirAttributePrint(a, fuser_print_to_strbuf, b);
+}
+
+static long long fint(MlirOperation op, const char *name) {
+  MlirAttribute a = fattr(op, name);
+  return mlirAttributeIsNull(a) ? 0 : (long long)mlirIntegerAttrGetValueInt(a);
+}
+
+void fuser_launch_dict_text(MlirOperation f, const char *binary, const char *entry, int block, strbuf *b) {
+  MlirStringRef kernel = mlirStringAttrGetValue(fattr(f, "fuser.kernel_name"));
+  MlirStringRef variant = mlirStringAttrGetValue(fattr(f, "fuser.variant"));
+  sb_printf(b, "{binary = \"%s\", entry = \"%s\", kernel = \"%.*s\", variant = \"%.*s\", vector_width = %lld : i64, "
+               "unroll = %lld : i64, index_bits = %lld : i64, param_bits = 64 : i64, block_size = %d : i64, num_args = %lld : i64, "
+               "params = ",
+            binary, entry, (int)kernel.length, kernel.data, (int)variant.length, variant.data, fint(f, "fuser.vector_width"),
+            fint(f, "fuser.unroll"), fint(f, "fuser.index_bits"), block, fint(f, "fuser.num_args"));
+  print_attr_or_empty(b, fattr(f, "fuser.params"));
+  sb_append(b, ", conditions = ");
+  print_attr_or_empty(b, fattr(f, "fuser.vector_conditions"));
+  sb_append(b, "}");
+}
+
+static MlirAttribute field(MlirAttribute dict, const char *name) {
+  return mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name));
+}
+
+static int64_t int_field(MlirAttribute dict, const char *name, int64_t dflt) {
+  MlirAttribute a = field(dict, name);
+  return mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a) ? dflt : mlirIntegerAttrGetValueInt(a);
+}
+
+static void str_field(MlirAttribute dict, const char *name, char *out, size_t len) {
+  MlirAttribute a = field(dict, name);
+  MlirStringRef s = mlirAttributeIsNull(a) ? mlirStringRefCreate("", 0) : mlirStringAttrGetValue(a);
+  snprintf(out, len, "%.*s", (int)s.length, s.data);
+}
+
+static bool parse_param(const char *s, fk_param *p) {
+  p->dim = -1;
+  if (sscanf(s, "ptr(t%d)", &p->tensor) == 1) p->kind = FK_PARAM_PTR;
+  else if (sscanf(s, "size(t%d,%d)", &p->tensor, &p->dim) == 2) p->kind = FK_PARAM_SIZE;
+  else if (sscanf(s, "stride(t%d,%d)", &p->tensor, &p->dim) == 2) p->kind = FK_PARAM_STRIDE;
+  else if (sscanf(s, "scalar(t%d)", &p->tensor) == 1) p->kind = FK_PARAM_SCALAR;
+  else return false;
+  return true;
+}
+
+static void read_condition(MlirAttribute d, int num_args, fuser_launch_condition *c) {
+  char kind[16];
+  str_field(d, "kind", kind, sizeof kind);
+  int64_t arg = int_field(d, "arg", -1), res = int_field(d, "result", -1);
+  c->tensor = arg >= 0 ? (int)arg : res >= 0 ? num_args + (int)res : -1;
+  c->dim = (int)int_field(d, "dim", -1);
+  c->kind = strcmp(kind, "align") == 0     ? FUSER_COND_ALIGN
+            : strcmp(kind, "stride") == 0  ? FUSER_COND_STRIDE
+            : strcmp(kind, "extent") == 0  ? FUSER_COND_EXTENT
+                                           : FUSER_COND_INDEX32;
+  c->value = c->kind == FUSER_COND_ALIGN ? int_field(d, "bytes", 1) : int_field(d, "multiple", 1);
+}
+
+/* The PTX of gpu.binary @name, if present. */
+static char *find_ptx(MlirOperation module, const char *name, size_t *len) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+    if (n.length != 10 || memcmp(n.data, "gpu.binary", 10) != 0) continue;
+    MlirStringRef sym = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name")));
+    if (sym.length != strlen(name) || memcmp(sym.data, name, sym.length) != 0) continue;
+    MlirAttribute objects = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("objects"));
+    if (mlirAttributeIsNull(objects) || mlirArrayAttrGetNumElements(objects) < 1) return NULL;
+    MlirStringRef ptx = mlirGPUObjectAttrGetObject(mlirArrayAttrGetElement(objects, 0));
+    char *copy = malloc(ptx.length + 1);
+    memcpy(copy, ptx.data, ptx.length);
+    copy[ptx.length] = 0;
+    *len = ptx.length;
+    return copy;
+  }
+  return NULL;
+}
+
+int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
+  *out = NULL;
+  MlirAttribute all = mlirOperationGetDiscardableAttributeByName(module, mlirStringRefCreateFromCString("fuser.launches"));
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all)) return 0;
+  int n = (int)mlirArrayAttrGetNumElements(all);
+  fuser_launch *ls = calloc((size_t)n ? (size_t)n : 1, sizeof *ls);
+  for (int i = 0; i < n; i++) {
+    MlirAttribute d = mlirArrayAttrGetElement(all, i);
+    fuser_launch *l = &ls[i];
+    str_field(d, "binary", l->binary, sizeof l->binary);
+    str_field(d, "entry", l->entry, sizeof l->entry);
+    str_field(d, "kernel", l->kernel, sizeof l->kernel);
+    str_field(d, "variant", l->variant, sizeof l->variant);
+    l->vector_width = (int)int_field(d, "vector_width", 1);
+    l->unroll = (int)int_field(d, "unroll", 1);
+    l->index_bits = (int)int_field(d, "index_bits", 64);
+    l->param_bits = (int)int_field(d, "param_bits", 64);
+    l->block_size = (int)int_field(d, "block_size", 256);
+    l->num_args = (int)int_field(d, "num_args", 0);
+    MlirAttribute params = field(d, "params");
+    for (intptr_t p = 0; p < mlirArrayAttrGetNumElements(params) && l->num_params < FK_MAX_PARAMS; p++) {
+      MlirStringRef s = mlirStringAttrGetValue(mlirArrayAttrGetElement(params, p));
+      char buf[64];
+      snprintf(buf, sizeof buf, "%.*s", (int)s.length, s.data);
+      if (parse_param(buf, &l->params[l->num_params])) l->num_params++;
+    }
+    MlirAttribute conds = field(d, "conditions");
+    for (intptr_t c = 0; c < mlirArrayAttrGetNumElements(conds) && l->num_conditions < FUSER_LAUNCH_MAX_CONDITIONS; c++)
+      read_condition(mlirArrayAttrGetElement(conds, c), l->num_args, &l->conditions[l->num_conditions++]);
+    l->ptx = find_ptx(module, l->binary, &l->ptx_len);
+  }
+  *out = ls;
+  return n;
+}
+
+void fuser_launch_plan_free(fuser_launch *launches, int n) {
+  for (int i = 0; i < n; i++) free(launches[i].ptx);
+  free(launches);
+}
+
+uint64_t fuser_launch_threads(const fuser_launch *l, uint64_t points) {
+  uint64_t W = (uint64_t)l->vector_width, U = (uint64_t)l->unroll;
+  uint64_t nvec = points / W, vec_threads = (nvec + U - 1) / U, tail = points % W;
+  return vec_threads > tail ? vec_threads : tail;
+}
+
+uint64_t fuser_launch_blocks(const fuser_launch *l, uint64_t points) {
+  uint64_t t = fuser_launch_threads(l, points), b = (uint64_t)l->block_size;
+  return (t + b - 1) / b;
+}
+
+bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const uintptr_t *ptrs,
+                                  int64_t *const *sizes, int64_t *const *strides, const int *ranks,
+                                  const int *elem_bytes) {
+  for (int i = 0; i < l->num_conditions; i++) {
+    const fuser_launch_condition *c = &l->conditions[i];
+    if (c->kind == FUSER_COND_INDEX32) {
+      for (int t = 0; t < num_tensors; t++) {
+        int64_t span = 1;
+        for (int d = 0; d < ranks[t]; d++) {
+          if (sizes[t][d] > 0) span += (sizes[t][d] - 1) * (strides[t][d] < 0 ? -strides[t][d] : strides[t][d]);
+        }
+        int64_t points = 1;
+        for (int d = 0; d < ranks[t]; d++) points *= sizes[t][d];
+        if (span >= ((int64_t)1 << 31) - (1 << 16) || points >= ((int64_t)1 << 31) - (1 << 16)) return false;
+      }
+      continue;
+    }
+    if (c->tensor < 0 || c->tensor >= num_tensors) return false;
+    switch (c->kind) {
+    case FUSER_COND_ALIGN:
+      if (ptrs[c->tensor] % (uintptr_t)c->value) return false;
+      break;
+    case FUSER_COND_STRIDE:
+      if (c->dim >= ranks[c->tensor] || strides[c->tensor][c->dim] % c->value) return false;
+      break;
+    case FUSER_COND_EXTENT:
+      if (c->dim >= ranks[c->tensor] || sizes[c->tensor][c->dim] % c->value) return false;
+      break;
+    default: break;
+    }
+  }
+  (void)elem_bytes;
+  return true;
+}
+
+void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
+  static const char *pk[] = {"ptr", "size", "stride", "scalar"};
+  for (int i = 0; i < n; i++) {
+    const fuser_launch *l = &ls[i];
+    fprintf(out, "launch %s binary %s kernel %s variant %s width %d unroll %d index_bits %d param_bits %d block %d num_args %d\n",
+            l->entry, l->binary, l->kernel, l->variant, l->vector_width, l->unroll, l->index_bits, l->param_bits,
+            l->block_size, l->num_args);
+    for (int p = 0; p < l->num_params; p++) {
+      const fk_param *q = &l->params[p];
+      if (q->kind == FK_PARAM_SIZE || q->kind == FK_PARAM_STRIDE) fprintf(out, "param %s %d %d\n", pk[q->kind], q->tensor, q->dim);
+      else fprintf(out, "param %s %d\n", pk[q->kind], q->tensor);
+    }
+    for (int c = 0; c < l->num_conditions; c++) {
+      const fuser_launch_condition *k = &l->conditions[c];
+      switch (k->kind) {
+      case FUSER_COND_ALIGN: fprintf(out, "condition align %d %lld\n", k->tensor, (long long)k->value); break;
+      case FUSER_COND_STRIDE: fprintf(out, "condition stride %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
+      case FUSER_COND_EXTENT: fprintf(out, "condition extent %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
+      case FUSER_COND_INDEX32: fprintf(out, "condition index32\n"); break;
+      }
+    }
+    if (l->ptx) {
+      fprintf(out, "ptx %zu\n", l->ptx_len);
+      fwrite(l->ptx, 1, l->ptx_len, out);
+      fputc('\n', out);
+    }
+    fprintf(out, "end\n");
+  }
+}

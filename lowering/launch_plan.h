@@ -1,0 +1,87 @@
+/* launch_plan.h: what the runtime needs to launch the compiled kernels,
+ * read from a module after the PTX pipeline (fuser-kernels-to-gpu puts the
+ * module attribute `fuser.launches`; gpu-module-to-binary the PTX) and
+ * written in a plain text form the driver reads without MLIR.
+ *
+ * Per kernel variant:
+ *   entry      the PTX entry name, e.g. "rope_k0__vector"
+ *   binary     the gpu.binary (one PTX module per index width) holding it
+ *   kernel     the kernel function of the plan (func.call target)
+ *   params     in order: ptr(t) one pointer per tensor, then size(t,d),
+ *              stride(t,d) (elements) and scalar(t) by value; tensor t < num_args
+ *              is kernel argument t, t >= num_args is result t - num_args.
+ *              Sizes and strides are u64 (param_bits, 64 in every variant, so
+ *              all variants of a kernel take the same parameters);
+ *              index_bits is the width of the kernel's index math.
+ *   threads    max(ceil((n / W) / unroll), n mod W) for n points of the
+ *              iteration space (the product of result 0's sizes);
+ *              grid = ceil(threads / block_size) blocks of block_size threads
+ *   conditions all must hold to use this variant; try the variants of a
+ *              kernel in order, the last one (scalar) has none.
+ *
+ * Text form (fuser_launch_plan_write), one record per variant:
+ *   launch <entry> binary <binary> kernel <kernel> variant <v> width <W> unroll <U> index_bits <b> param_bits <p> block <B> num_args <N>
+ *   param ptr <t> | param size <t> <d> | param stride <t> <d> | param scalar <t>
+ *   condition align <t> <bytes> | condition stride <t> <d> <multiple> |
+ *   condition extent <t> <d> <multiple> | condition index32
+ *   ptx <bytes>\n<exactly that many bytes of PTX>\n  (the binary's whole PTX, repeated per entry)
+ *   end */
+#ifndef FUSER_LOWERING_LAUNCH_PLAN_H
+#define FUSER_LOWERING_LAUNCH_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lowering/kernel_gen.h"
+#include "mlir-c/IR.h"
+
+typedef enum { FUSER_COND_ALIGN, FUSER_COND_STRIDE, FUSER_COND_EXTENT, FUSER_COND_INDEX32 } fuser_condition_kind;
+
+typedef struct {
+  fuser_condition_kind kind;
+  int tensor;    /* -1 for INDEX32 */
+  int dim;       /* STRIDE/EXTENT */
+  int64_t value; /* ALIGN: bytes; STRIDE/EXTENT: multiple */
+} fuser_launch_condition;
+
+#define FUSER_LAUNCH_MAX_CONDITIONS 64
+
+typedef struct {
+  char entry[160], binary[64], kernel[128], variant[16];
+  int vector_width, unroll, index_bits, param_bits, block_size, num_args;
+  int num_params;
+  fk_param params[FK_MAX_PARAMS];
+  int num_conditions;
+  fuser_launch_condition conditions[FUSER_LAUNCH_MAX_CONDITIONS];
+  char *ptx; /* owned, NUL-terminated; NULL before gpu-module-to-binary */
+  size_t ptx_len;
+} fuser_launch;
+
+/* Reads every launch of `module` in order. Returns the count (0 if none)
+ * and a malloc'ed array in *out (free with fuser_launch_plan_free). */
+int fuser_launch_plan_read(MlirOperation module, fuser_launch **out);
+void fuser_launch_plan_free(fuser_launch *launches, int n);
+
+/* Threads and blocks for n points. */
+uint64_t fuser_launch_threads(const fuser_launch *l, uint64_t points);
+uint64_t fuser_launch_blocks(const fuser_launch *l, uint64_t points);
+
+/* Whether the variant's conditions hold for concrete tensors: ptrs[t]
+ * (addresses), sizes[t][d] and strides[t][d] (elements) for t in
+ * [0, num_tensors). `elem_bytes[t]` is each tensor's element size. */
+bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const uintptr_t *ptrs,
+                                  int64_t *const *sizes, int64_t *const *strides, const int *ranks,
+                                  const int *elem_bytes);
+
+void fuser_launch_plan_write(FILE *out, const fuser_launch *launches, int n);
+
+/* The launch dictionary (an entry of `fuser.launches`) of one loop-level
+ * function, as attribute text appended to b. */
+void fuser_launch_dict_text(MlirOperation loop_func, const char *binary, const char *entry, int block, strbuf *b);
+
+/* An MlirStringCallback appending to a strbuf. */
+void fuser_print_to_strbuf(MlirStringRef s, void *user);
+
+#endif

@@ -1,0 +1,134 @@
+/* fuser-lower-kernels: kernel functions -> loop-level functions.
+ *
+ * For each `fuser.kernel` function (vectorized by fuser-vectorize; run here
+ * when its attributes are missing) emits, right after it, one loop-level
+ * func.func per variant:
+ *   @<kernel>__vector  width W, with the kernel's fuser.vector_conditions
+ *   @<kernel>__scalar  width 1, no conditions (only when the vector variant
+ *                      has conditions, or W is 1)
+ * Each takes one `memref<1xT>` per tensor (arguments, then results), then
+ * the `?` sizes, run-time strides and scalars it needs as index/scalar
+ * parameters (attribute fuser.params says which), and holds
+ *   scf.parallel (%t) over threads { scf.for over `unroll` vectors of W
+ *   points; a grid-stride scalar tail }
+ * with memref.load / vector.load {alignment}, f32 arithmetic, scf.if for
+ * cat/pad. The kernel function itself stays (the plan calls it).
+ *
+ *   func.func private @f_k0(%a: tensor<16xbf16> {fuser.strides = array<i64: 1>}) -> ... {fuser.kernel, ...}
+ * gains
+ *   func.func @f_k0__vector(%ptr_t0: memref<1xbf16>, %ptr_t1: memref<1xbf16>) attributes {fuser.loops, ...} {
+ *     %mem_t0 = memref.reinterpret_cast %ptr_t0 to offset: [0], sizes: [%c1], strides: [1] ...
+ *     scf.parallel (%t) = (%c0) to (%nthreads) step (%c1) { ... vector.load %mem_t0[%e] {alignment = 16 : i64} ... }
+ *   }
+ *
+ * Options: unroll (default 1; measured on the H200, docs/lowering.md): vectors per thread in the vector variant;
+ * scalar-unroll (default 1): elements per thread in the scalar variant. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/kernel_gen.h"
+#include "lowering/lowering.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "passes/pass.h"
+#include "passes/vectorize.h"
+
+static MlirAttribute attr(MlirOperation op, const char *name) {
+  return mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
+}
+
+static void print_to_strbuf(MlirStringRef s, void *user) {
+  sb_printf((strbuf *)user, "%.*s", (int)s.length, s.data);
+}
+
+/* Emits one variant as text, parses it and inserts it after `after`. */
+static bool emit_variant(fk_kernel *k, const fk_codegen_options *opts, MlirOperation *after) {
+  strbuf text = {0};
+  fk_param params[FK_MAX_PARAMS];
+  int np = 0;
+  bool ok = fk_codegen(k, opts, &text, params, &np);
+  if (ok) {
+    MlirContext ctx = mlirOperationGetContext(k->func);
+    MlirOperation f = mlirOperationCreateParse(ctx, mlirStringRefCreateFromCString(text.data),
+                                               mlirStringRefCreateFromCString("fuser-lower-kernels"));
+    if (mlirOperationIsNull(f)) {
+      mlirEmitError(mlirOperationGetLocation(k->func), "fuser-lower-kernels: generated loop IR does not parse (a bug)");
+      if (getenv("FUSER_DUMP_LOOPS")) fputs(text.data, stderr);
+      ok = false;
+    } else {
+      mlirOperationSetLocation(f, mlirOperationGetLocation(k->func));
+      MlirBlock block = mlirOperationGetBlock(*after);
+      mlirBlockInsertOwnedOperationAfter(block, *after, f);
+      *after = f;
+    }
+  }
+  sb_free(&text);
+  return ok;
+}
+
+/* A scalar tail is needed only when the vectors run over the whole
+ * iteration space (one flattened group) and its size is not known to be a
+ * multiple of W; otherwise the run's extent is (statically or by condition). */
+static bool needs_tail(const fk_kernel *k, MlirOperation func, int width) {
+  MlirAttribute groups = attr(func, "fuser.flat_groups");
+  if (mlirAttributeIsNull(groups) || mlirArrayAttrGetNumElements(groups) != 1) return false;
+  int64_t n = 1;
+  for (int d = 0; d < k->rank; d++) {
+    if (k->extent[d] == FK_DYN) return true;
+    n *= k->extent[d];
+  }
+  return n % width != 0;
+}
+
+bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
+  if (mlirAttributeIsNull(attr(func, "fuser.vector_width")) && !fuser_vectorize_kernel(func, 16)) return false;
+  fk_kernel *k = malloc(sizeof *k);
+  bool ok = fk_kernel_read(func, k);
+  int width = (int)mlirIntegerAttrGetValueInt(attr(func, "fuser.vector_width"));
+  int index_bits = (int)mlirIntegerAttrGetValueInt(attr(func, "fuser.index_bits"));
+  MlirAttribute conds = attr(func, "fuser.vector_conditions");
+  bool has_conditions = !mlirAttributeIsNull(conds) && mlirArrayAttrGetNumElements(conds) > 0;
+  MlirOperation after = func;
+  if (ok && width > 1) {
+    strbuf extra = {0};
+    sb_append(&extra, "fuser.vector_conditions = ");
+    if (mlirAttributeIsNull(conds)) sb_append(&extra, "[]");
+    else mlirAttributePrint(conds, print_to_strbuf, &extra);
+    bool index32 = extra.data && strstr(extra.data, "index32");
+    fk_codegen_options o = {.width = width, .unroll = unroll, .index_bits = index32 ? 32 : index_bits,
+                            .tail = needs_tail(k, func, width), .variant = "vector", .extra_attrs = extra.data};
+    ok = emit_variant(k, &o, &after);
+    sb_free(&extra);
+  }
+  if (ok && (width == 1 || has_conditions)) {
+    fk_codegen_options o = {.width = 1, .unroll = scalar_unroll, .index_bits = index_bits, .variant = "scalar",
+                            .extra_attrs = "fuser.vector_conditions = []"};
+    ok = emit_variant(k, &o, &after);
+  }
+  free(k);
+  return ok;
+}
+
+static bool run(MlirOperation module, const fuser_pass_options *options) {
+  int unroll = (int)fuser_pass_option_int(options, "unroll");
+  int scalar_unroll = (int)fuser_pass_option_int(options, "scalar-unroll");
+  if (unroll < 1 || scalar_unroll < 1) {
+    mlirEmitError(mlirOperationGetLocation(module), "fuser-lower-kernels: unroll factors must be >= 1");
+    return false;
+  }
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (fuser_is_kernel(op)) ok &= fuser_lower_kernel(op, unroll, scalar_unroll);
+  return ok;
+}
+
+const fuser_pass_info fuser_lower_kernels_pass = {
+    .argument = "fuser-lower-kernels",
+    .description = "Lower kernel functions to loop-level functions (scf/vector/memref/arith/math), one per variant",
+    .anchor = "builtin.module",
+    .options = {{"unroll", "1", "vectors per thread in the vector variant"},
+                {"scalar-unroll", "1", "elements per thread in the scalar variant"}},
+    .run = run,
+};

@@ -1,0 +1,42 @@
+/* lowering.h: from kernel functions to loops, GPU kernels, PTX and the CPU
+ * JIT (docs/lowering.md describes the levels, the ABI and the schedule).
+ *
+ * Passes (registered in passes/registry.c, usable in fuser-opt pipelines):
+ *   fuser-lower-kernels   kernel functions -> loop-level func.func per variant
+ *   fuser-kernels-to-gpu  loop-level funcs -> gpu.module/gpu.func (bare-pointer ABI)
+ *                         + the launch plan as module attribute fuser.launches
+ *   fuser-kernels-to-cpu  loop-level funcs -> C-interface funcs for the JIT;
+ *                         removes the fuser-level functions */
+#ifndef FUSER_LOWERING_LOWERING_H
+#define FUSER_LOWERING_LOWERING_H
+
+#include <stdbool.h>
+
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Lowers one kernel function (vectorizing it first if needed). */
+bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll);
+
+/* The upstream pipeline from gpu.module to PTX, for a chip ("sm_90"):
+ * writes into buf (at least 512 bytes). Sets CUDA_ROOT=/usr/local/cuda
+ * when no CUDA_ROOT/CUDA_HOME/CUDA_PATH is set: gpu-module-to-binary links
+ * libdevice only through them. */
+void fuser_gpu_to_ptx_pipeline(const char *chip, char *buf, size_t len);
+
+/* The full pipeline from plan-level IR (kernel functions) to gpu.binary
+ * ops holding PTX. */
+void fuser_plan_to_ptx_pipeline(const char *chip, char *buf, size_t len);
+/* The same with the vector variant's unroll and the block size (defaults 1, 128). */
+void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_size, char *buf, size_t len);
+
+/* The upstream pipeline from fuser-kernels-to-cpu output to LLVM dialect. */
+const char *fuser_cpu_to_llvm_pipeline(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

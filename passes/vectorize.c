@@ -1,0 +1,320 @@
+/* fuser-vectorize: flattening and vector width of every kernel function.
+ *
+ * On each `fuser.kernel` function (plan contract): the walker of
+ * lowering/kernel_gen.c maps every global read and write to an index map
+ * over the iteration space (the result shape). Then:
+ *   1. flattening: adjacent iteration dims d, d+1 merge when every access
+ *      has stride(d) == stride(d+1) * extent(d+1) (static facts only); the
+ *      innermost group is the run vectors move along;
+ *   2. width: the minimum over tensors accessed contiguously along the run of
+ *      16 bytes / element size; the largest power of two dividing the run's
+ *      extent, unless the run is the whole iteration space (then a scalar
+ *      tail covers the rest: 1000 x 1003 bf16 keeps 8); dividing every
+ *      stride outside the run and every constant offset (slice starts, cat
+ *      and pad shifts) of contiguous accesses; dividing every cat/pad
+ *      boundary inside the run. Broadcast tensors (stride 0 along the run)
+ *      are read once and splat; other strides are gathered lane by lane.
+ *   3. conditions: what is symbolic becomes a run-time condition of the
+ *      vectorized variant (pointer alignment, a run-time stride or a `?`
+ *      extent being a multiple, 32-bit index math fitting); the lowering then
+ *      also emits a scalar variant without conditions.
+ *
+ *   func.func private @f_k0(%a: tensor<64x12xbf16> {fuser.strides = array<i64: 16, 1>})
+ *       -> (tensor<64x12xbf16> {fuser.strides = array<i64: 12, 1>}) attributes {fuser.kernel}
+ * becomes, with the same body,
+ *   ... attributes {fuser.kernel, fuser.vector_width = 4 : i64,
+ *                   fuser.flat_shape = array<i64: 64, 12>, fuser.flat_groups = [array<i64: 0>, array<i64: 1>],
+ *                   fuser.access_widths = array<i64: 4, 4>, fuser.access_kinds = ["vector", "vector"],
+ *                   fuser.index_bits = 32 : i64,
+ *                   fuser.vector_conditions = [{arg = 0 : i64, bytes = 8 : i64, kind = "align"},
+ *                                              {bytes = 8 : i64, kind = "align", result = 0 : i64}]}
+ *
+ * Options: max-bytes (default 16): the widest access in bytes; report
+ * (default false): print fuser_vectorize_report to stdout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/fuser.h"
+#include "lowering/kernel_gen.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "passes/pass.h"
+#include "passes/vectorize.h"
+
+#define INDEX32_LIMIT ((int64_t)1 << 31)
+
+/* Largest power of two dividing v (v == 0 divides everything). */
+static int64_t pow2_dividing(int64_t v) {
+  if (v == 0) return INT64_MAX;
+  if (v < 0) v = -v;
+  return v & -v;
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+typedef struct {
+  int width;
+  int num_groups;
+  int group_start[FK_R + 1]; /* group g covers dims [group_start[g], group_start[g+1]) */
+  int run_start;
+  int index_bits;
+  int access_width[FK_MAX_TENSORS];
+  const char *access_kind[FK_MAX_TENSORS];
+  strbuf conditions; /* comma-separated dictionaries */
+  int num_conditions;
+} vec_plan;
+
+static void add_condition(vec_plan *p, const fk_kernel *k, int t, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void add_condition(vec_plan *p, const fk_kernel *k, int t, const char *fmt, ...) {
+  char body[160], entry[224];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(body, sizeof body, fmt, ap);
+  va_end(ap);
+  if (t < 0) snprintf(entry, sizeof entry, "{%s}", body);
+  else if (t < k->num_args) snprintf(entry, sizeof entry, "{arg = %d : i64, %s}", t, body);
+  else snprintf(entry, sizeof entry, "{result = %d : i64, %s}", t - k->num_args, body);
+  if (p->conditions.data && strstr(p->conditions.data, entry)) return;
+  sb_printf(&p->conditions, "%s%s", p->num_conditions ? ", " : "", entry);
+  p->num_conditions++;
+}
+
+/* Whether every access walks dims d and d+1 as one linear run. */
+static bool mergeable(const fk_kernel *k, int d) {
+  if (k->extent[d + 1] == FK_DYN) return false;
+  for (int a = 0; a < k->num_accesses; a++) {
+    int64_t s0 = fk_access_stride(k, &k->acc[a], d), s1 = fk_access_stride(k, &k->acc[a], d + 1);
+    if (s0 == FK_DYN || s1 == FK_DYN || s0 != s1 * k->extent[d + 1]) return false;
+  }
+  return true;
+}
+
+/* Whether 32-bit index math is provably enough. */
+static bool fits_index32(const fk_kernel *k) {
+  int64_t limit = INDEX32_LIMIT - (1 << 16);
+  int64_t points = 1;
+  for (int d = 0; d < k->rank; d++) {
+    if (k->extent[d] == FK_DYN) return false;
+    points *= k->extent[d];
+    if (points >= limit) return false;
+  }
+  for (int t = 0; t < k->num_tensors; t++) {
+    const fk_tensor *ten = &k->t[t];
+    if (!ten->is_tensor) continue;
+    int64_t span = 0;
+    for (int j = 0; j < ten->rank; j++) {
+      if (ten->shape[j] == FK_DYN || ten->strides[j] == FK_DYN) return false;
+      if (ten->shape[j] > 0) span += (ten->shape[j] - 1) * (ten->strides[j] < 0 ? -ten->strides[j] : ten->strides[j]);
+      if (span >= limit) return false;
+    }
+  }
+  return true;
+}
+
+static void decide(const fk_kernel *k, int max_bytes, vec_plan *p) {
+  int R = k->rank;
+  for (int d = 0; d <= R; d++) p->group_start[d] = d;
+  p->num_groups = R;
+  p->run_start = R > 0 ? R - 1 : 0;
+  bool affine = !k->has_reduction && !k->has_reshape && R > 0;
+  for (int a = 0; a < k->num_accesses; a++) affine &= !k->acc[a].opaque;
+  /* 1. flattening */
+  if (affine) {
+    int starts[FK_R + 1], n = 0;
+    starts[n++] = 0;
+    for (int d = 0; d + 1 < R; d++)
+      if (!mergeable(k, d)) starts[n++] = d + 1;
+    memcpy(p->group_start, starts, sizeof(int) * (size_t)n);
+    p->group_start[n] = R;
+    p->num_groups = n;
+    p->run_start = starts[n - 1];
+  }
+  int ks = p->run_start, inner = R - 1;
+  /* 2. width from static facts */
+  int64_t W = 1;
+  bool any_vector = false;
+  for (int a = 0; affine && a < k->num_accesses; a++) {
+    const fk_access *acc = &k->acc[a];
+    if (fk_access_stride(k, acc, inner) != 1) continue;
+    int64_t w = max_bytes / (int64_t)fuser_dtype_size(k->t[acc->tensor].dtype);
+    W = any_vector ? min64(W, w) : w;
+    any_vector = true;
+  }
+  if (!any_vector) W = 1;
+  /* inner_prod[d] = product of the extents of dims d+1..R-1 (static inside the run by the merge rule) */
+  int64_t inner_prod[FK_R + 1];
+  for (int d = R - 1; d >= 0; d--)
+    inner_prod[d] = d == R - 1 ? 1 : inner_prod[d + 1] * (k->extent[d + 1] == FK_DYN ? 1 : k->extent[d + 1]);
+  if (W > 1 && ks > 0) { /* vectors must not cross the run's end: its extent decides (a `?` one: a condition) */
+    bool dyn = false;
+    int64_t P = 1;
+    for (int d = ks; d < R; d++) {
+      if (k->extent[d] == FK_DYN) dyn = true;
+      else P *= k->extent[d];
+    }
+    if (!dyn) W = min64(W, pow2_dividing(P));
+  }
+  for (int a = 0; W > 1 && a < k->num_accesses; a++) {
+    const fk_access *acc = &k->acc[a];
+    if (fk_access_stride(k, acc, inner) != 1) continue;
+    for (int d = 0; d < ks; d++) {
+      int64_t s = fk_access_stride(k, acc, d);
+      if (s != FK_DYN) W = min64(W, pow2_dividing(s));
+    }
+    int64_t c = fk_access_offset(k, acc);
+    if (c != FK_DYN) W = min64(W, pow2_dividing(c));
+    else W = 1; /* a slice offset times a run-time stride: not worth a condition */
+  }
+  for (int b = 0; W > 1 && b < k->num_boundaries; b++) {
+    const fk_boundary *bd = &k->bnd[b];
+    if (bd->dim < ks) continue;
+    if (bd->value != FK_DYN) W = min64(W, pow2_dividing(bd->value * inner_prod[bd->dim]));
+    else if (bd->src_tensor < 0) W = 1;
+    else W = min64(W, pow2_dividing(bd->shift * inner_prod[bd->dim]));
+  }
+  if (W < 1) W = 1;
+  p->width = (int)W;
+  bool fits = fits_index32(k);
+  p->index_bits = fits ? 32 : 64;
+  /* per-tensor access widths */
+  for (int t = 0; t < k->num_tensors; t++) {
+    p->access_width[t] = k->t[t].is_tensor ? (int)W : 0;
+    p->access_kind[t] = k->t[t].is_tensor ? (W > 1 ? "vector" : "scalar") : "none";
+  }
+  for (int a = 0; W > 1 && a < k->num_accesses; a++) {
+    const fk_access *acc = &k->acc[a];
+    int64_t s = fk_access_stride(k, acc, inner);
+    if (s == 1) continue;
+    p->access_width[acc->tensor] = 1;
+    if (s == 0 && strcmp(p->access_kind[acc->tensor], "gather") != 0) p->access_kind[acc->tensor] = "broadcast";
+    else p->access_kind[acc->tensor] = "gather";
+  }
+  /* 3. run-time conditions of the vectorized variant */
+  if (W == 1) return;
+  for (int a = 0; a < k->num_accesses; a++) {
+    const fk_access *acc = &k->acc[a];
+    if (fk_access_stride(k, acc, inner) != 1) continue;
+    const fk_tensor *ten = &k->t[acc->tensor];
+    add_condition(p, k, acc->tensor, "kind = \"align\", bytes = %lld : i64",
+                  (long long)(W * (int64_t)fuser_dtype_size(ten->dtype)));
+    for (int d = 0; d < ks; d++)
+      for (int j = 0; j < ten->rank; j++)
+        if (acc->coef[j][d] && ten->strides[j] == FK_DYN)
+          add_condition(p, k, acc->tensor, "kind = \"stride\", dim = %d : i64, multiple = %lld : i64", j, (long long)W);
+  }
+  if (ks > 0) {
+    for (int d = ks; d < R; d++)
+      if (k->extent[d] == FK_DYN) {
+        int64_t m = W / min64(W, pow2_dividing(inner_prod[d]));
+        if (m > 1) add_condition(p, k, k->num_args, "kind = \"extent\", dim = %d : i64, multiple = %lld : i64", d, (long long)m);
+      }
+  }
+  for (int b = 0; b < k->num_boundaries; b++) {
+    const fk_boundary *bd = &k->bnd[b];
+    if (bd->dim < ks || bd->value != FK_DYN) continue;
+    int64_t m = W / min64(W, pow2_dividing(inner_prod[bd->dim]));
+    if (m > 1)
+      add_condition(p, k, bd->src_tensor, "kind = \"extent\", dim = %d : i64, multiple = %lld : i64", bd->src_dim,
+                    (long long)m);
+  }
+  if (!fits) {
+    add_condition(p, k, -1, "kind = \"index32\"");
+    p->index_bits = 64; /* the scalar variant */
+  }
+}
+
+static void set_attr(MlirOperation op, const char *name, const char *text) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirAttribute a = mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
+  mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name), a);
+}
+
+static void write_attrs(MlirOperation func, const fk_kernel *k, const vec_plan *p) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%d : i64", p->width);
+  set_attr(func, "fuser.vector_width", buf);
+  snprintf(buf, sizeof buf, "%d : i64", p->index_bits);
+  set_attr(func, "fuser.index_bits", buf);
+  strbuf s = {0};
+  sb_append(&s, "array<i64");
+  for (int g = 0; g < p->num_groups; g++) {
+    int64_t e = 1;
+    for (int d = p->group_start[g]; d < p->group_start[g + 1]; d++)
+      e = (e == FK_DYN || k->extent[d] == FK_DYN) ? FK_DYN : e * k->extent[d];
+    sb_printf(&s, "%s %lld", g ? "," : ":", (long long)e);
+  }
+  sb_append(&s, ">");
+  set_attr(func, "fuser.flat_shape", s.data);
+  sb_clear(&s);
+  sb_append(&s, "[");
+  for (int g = 0; g < p->num_groups; g++) {
+    sb_printf(&s, "%sarray<i64", g ? ", " : "");
+    for (int d = p->group_start[g]; d < p->group_start[g + 1]; d++)
+      sb_printf(&s, "%s %d", d == p->group_start[g] ? ":" : ",", d);
+    sb_append(&s, ">");
+  }
+  sb_append(&s, "]");
+  set_attr(func, "fuser.flat_groups", s.data);
+  sb_clear(&s);
+  sb_append(&s, "array<i64");
+  for (int t = 0; t < k->num_tensors; t++) sb_printf(&s, "%s %d", t ? "," : ":", p->access_width[t]);
+  sb_append(&s, ">");
+  set_attr(func, "fuser.access_widths", s.data);
+  sb_clear(&s);
+  sb_append(&s, "[");
+  for (int t = 0; t < k->num_tensors; t++) sb_printf(&s, "%s\"%s\"", t ? ", " : "", p->access_kind[t]);
+  sb_append(&s, "]");
+  set_attr(func, "fuser.access_kinds", s.data);
+  sb_clear(&s);
+  sb_printf(&s, "[%s]", p->conditions.data ? p->conditions.data : "");
+  set_attr(func, "fuser.vector_conditions", s.data);
+  sb_free(&s);
+}
+
+bool fuser_is_kernel(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  if (n.length != 9 || memcmp(n.data, "func.func", 9) != 0) return false;
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.kernel")));
+}
+
+bool fuser_vectorize_kernel(MlirOperation func, int max_bytes) {
+  fk_kernel *k = malloc(sizeof *k);
+  bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k);
+  if (ok) {
+    vec_plan p = {0};
+    decide(k, max_bytes, &p);
+    write_attrs(func, k, &p);
+    sb_free(&p.conditions);
+  }
+  free(k);
+  return ok;
+}
+
+static bool run(MlirOperation module, const fuser_pass_options *options) {
+  int max_bytes = (int)fuser_pass_option_int(options, "max-bytes");
+  if (max_bytes < 1 || (max_bytes & (max_bytes - 1))) {
+    mlirEmitError(mlirOperationGetLocation(module), "fuser-vectorize: max-bytes must be a power of two");
+    return false;
+  }
+  bool ok = true;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (fuser_is_kernel(op)) ok &= fuser_vectorize_kernel(op, max_bytes);
+  if (ok && fuser_pass_option_bool(options, "report")) {
+    fuser_vectorize_report(module, stdout);
+    fflush(stdout);
+  }
+  return ok;
+}
+
+const fuser_pass_info fuser_vectorize_pass = {
+    .argument = "fuser-vectorize",
+    .description = "Flatten contiguous dims and choose the vector width of every kernel",
+    .anchor = "builtin.module",
+    .options = {{"max-bytes", "16", "widest global access in bytes (a power of two)"},
+                {"report", "false", "print the per-kernel report (passes/vectorize.h) to stdout"}},
+    .run = run,
+};

@@ -1,0 +1,25 @@
+/* vectorize.h: the fuser-vectorize pass as a C API, and the per-kernel
+ * report (`fuser-opt --fuser-report` prints it). */
+#ifndef FUSER_PASSES_VECTORIZE_H
+#define FUSER_PASSES_VECTORIZE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "mlir-c/IR.h"
+
+/* Whether `op` is a func.func with the `fuser.kernel` attribute. */
+bool fuser_is_kernel(MlirOperation op);
+
+/* Decides flattening, vector width and conditions of one kernel function
+ * and writes them as attributes (passes/vectorize.c). Emits a located error
+ * and returns false when the kernel cannot be analyzed. */
+bool fuser_vectorize_kernel(MlirOperation func, int max_bytes);
+
+/* Prints, for every kernel function in `module` (in module order): its ops,
+ * inputs and outputs (types and strides), vector width, flattened shape,
+ * per-tensor access widths and conditions. Reads the attributes written by
+ * fuser-vectorize ("vector width: not decided" before it ran). */
+void fuser_vectorize_report(MlirOperation module, FILE *out);
+
+#endif

@@ -1,0 +1,122 @@
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-vectorize, fuser-lower-kernels)' | FileCheck %s
+// Kernel functions become loop-level functions, one per variant: memref<1xT>
+// pointers reinterpreted as flat buffers, an scf.parallel over threads,
+// 16-byte vector loads and stores with their alignment stated, f32 math.
+
+// CHECK-LABEL: func.func private @bias_k0
+// CHECK-SAME: fuser.kernel
+// CHECK-LABEL: func.func @bias_k0__vector(
+// CHECK-SAME: %[[A:.*]]: memref<1xbf16>, %[[B:.*]]: memref<1xbf16>, %[[O:.*]]: memref<1xbf16>, %[[S:.*]]: f64)
+// CHECK-SAME: fuser.kernel_name = "bias_k0", fuser.loops, fuser.num_args = 3 : i64
+// CHECK-SAME: fuser.params = ["ptr(t0)", "ptr(t1)", "ptr(t3)", "scalar(t2)"]
+// CHECK-SAME: fuser.unroll = 1 : i64, fuser.variant = "vector"
+// CHECK-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}
+// CHECK-SAME: fuser.vector_width = 8 : i64
+// CHECK-DAG: %[[MA:.*]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<1xbf16> to memref<?xbf16>
+// CHECK-DAG: %[[MB:.*]] = memref.reinterpret_cast %[[B]]
+// CHECK-DAG: %[[MO:.*]] = memref.reinterpret_cast %[[O]]
+// CHECK: scf.parallel
+// CHECK: scf.for
+// CHECK: %[[X:.*]] = vector.load %[[MA]][%{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// CHECK: %[[Y:.*]] = vector.load %[[MB]][%{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// CHECK: arith.extf %[[X]] : vector<8xbf16> to vector<8xf32>
+// CHECK: arith.addf %{{.*}} : vector<8xf32>
+// CHECK: arith.truncf %[[S]] : f64 to f32
+// CHECK: arith.mulf %{{.*}} : vector<8xf32>
+// CHECK: %[[R:.*]] = arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// CHECK: vector.store %[[R]], %[[MO]][%{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// No tail: 8 x 32 is a multiple of 8.
+// CHECK-NOT: memref.load
+// CHECK-LABEL: func.func @bias_k0__scalar(
+// CHECK-SAME: fuser.variant = "scalar", fuser.vector_conditions = [], fuser.vector_width = 1 : i64
+// CHECK: memref.load %{{.*}} : memref<?xbf16>
+// CHECK: memref.store %{{.*}} : memref<?xbf16>
+func.func private @bias_k0(%a: tensor<8x32xbf16> {fuser.strides = array<i64: 40, 1>},
+                           %b: tensor<32xbf16> {fuser.strides = array<i64: 1>},
+                           %s: f64)
+    -> (tensor<8x32xbf16> {fuser.strides = array<i64: 32, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.broadcast_in_dim"(%b) {broadcast_dims = array<i64: 1>} : (tensor<32xbf16>) -> tensor<8x32xbf16>
+  %1 = "fuser.add"(%a, %0) : (tensor<8x32xbf16>, tensor<8x32xbf16>) -> tensor<8x32xf32>
+  %2 = "fuser.mul"(%1, %s) : (tensor<8x32xf32>, f64) -> tensor<8x32xf32>
+  %3 = "fuser.cast"(%2) : (tensor<8x32xf32>) -> tensor<8x32xbf16>
+  func.return %3 : tensor<8x32xbf16>
+}
+
+// -----
+
+// A fully contiguous odd-sized space: vectors of 8 over the flattened space
+// and a grid-stride scalar tail for the last 999 * 1003 mod 8 elements.
+// CHECK-LABEL: func.func @odd_k0__vector(
+// CHECK-SAME: fuser.vector_width = 8 : i64
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK: vector.load
+// CHECK: vector.store
+// CHECK: %[[START:.*]] = arith.addi %{{.*}}, %[[T]] : index
+// CHECK: scf.for %{{.*}} = %[[START]] to %{{.*}} step
+// CHECK: memref.load
+// CHECK: memref.store
+func.func private @odd_k0(%a: tensor<999x1003xbf16> {fuser.strides = array<i64: 1003, 1>})
+    -> (tensor<999x1003xbf16> {fuser.strides = array<i64: 1003, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.neg"(%a) : (tensor<999x1003xbf16>) -> tensor<999x1003xf32>
+  %1 = "fuser.cast"(%0) : (tensor<999x1003xf32>) -> tensor<999x1003xbf16>
+  func.return %1 : tensor<999x1003xbf16>
+}
+
+// -----
+
+// cat on the inner dim: a whole-vector scf.if per side, never an
+// out-of-bounds load; the right side is read at index - 16.
+// CHECK-LABEL: func.func @cat_k0__vector(
+// CHECK: %[[P:.*]] = arith.cmpi slt, %[[I:.*]], %[[C16:.*]] : index
+// CHECK: scf.if %[[P]] -> (vector<8xbf16>) {
+// CHECK:   vector.load
+// CHECK: } else {
+// CHECK:   arith.subi %[[I]], %[[C16]] : index
+// CHECK:   vector.load
+// CHECK: }
+func.func private @cat_k0(%a: tensor<64x16xbf16> {fuser.strides = array<i64: 16, 1>},
+                          %b: tensor<64x16xbf16> {fuser.strides = array<i64: 16, 1>})
+    -> (tensor<64x32xbf16> {fuser.strides = array<i64: 32, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cat"(%a, %b) {dim = 1 : i64} : (tensor<64x16xbf16>, tensor<64x16xbf16>) -> tensor<64x32xbf16>
+  func.return %0 : tensor<64x32xbf16>
+}
+
+// -----
+
+// Symbolic sizes and strides are i64 parameters (the same list for both
+// variants), cast to index, in the prologue. The input's inner
+// stride of 3 is gathered lane by lane; the output is stored as a vector of 4.
+// The vector variant has 32-bit index math under the index32 condition; the
+// scalar variant, without conditions, uses 64-bit index math.
+// CHECK-LABEL: func.func @dyn_k0__vector(
+// CHECK-SAME: %{{.*}}: memref<1xf32>, %{{.*}}: memref<1xf32>, %[[N0:.*]]: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK-SAME: fuser.index_bits = 32 : i64
+// CHECK-SAME: fuser.params = ["ptr(t0)", "ptr(t1)", "size(t0,0)", "size(t0,1)", "stride(t0,0)", "size(t1,0)", "size(t1,1)", "stride(t1,0)"]
+// CHECK-SAME: {kind = "index32"}
+// CHECK: arith.index_cast %[[N0]] : i64 to index
+// CHECK-COUNT-4: memref.load %{{.*}} : memref<?xf32>
+// CHECK: vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: math.exp %{{.*}} : vector<4xf32>
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-LABEL: func.func @dyn_k0__scalar(
+// CHECK-SAME: fuser.index_bits = 64 : i64
+// CHECK: math.exp %{{.*}} : f32
+func.func private @dyn_k0(%a: tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 3>})
+    -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.exp"(%a) : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  func.return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// A reduction: a loop over the reduced dim per output point, f32 accumulation.
+// CHECK-LABEL: func.func @sum_k0__scalar(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32) {
+// CHECK:   memref.load %{{.*}} : memref<?xbf16>
+// CHECK:   arith.addf %{{.*}} : f32
+// CHECK:   scf.yield %{{.*}} : f32
+func.func private @sum_k0(%a: tensor<4x37xbf16> {fuser.strides = array<i64: 37, 1>})
+    -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x37xbf16>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
