@@ -34,10 +34,13 @@ typedef struct {
   char callee[128];
   int num_args, num_tensors;
   value_desc *t; /* kernel arguments, then results */
+  char **checks; /* extents the kernel assumes equal, as runtime conditions */
+  int nchecks;
 } call_info;
 
 typedef struct {
   MlirOperation func;
+  MlirAttribute input_checks; /* fuser.input_checks: run-time checks every variant carries */
   fuser_ptr_map index; /* plan value -> desc index */
   value_desc *descs;
   int ndescs, cap;
@@ -240,7 +243,21 @@ typedef struct {
   fuser_poly (*sizes)[FUSER_MAX_RANK];
   fuser_poly *scalar;
   int count, cap;
+  /* extents the kernel's indexing assumes equal: checked at run time */
+  fuser_poly (*equal)[2];
+  int nequal;
 } kernel_shapes;
+
+/* Records that two extents must be equal at run time (nothing when they
+ * are equal by construction, or both constant). */
+static void require_equal(kernel_shapes *ks, const fuser_poly *a, const fuser_poly *b) {
+  int64_t x, y;
+  if (fuser_poly_equal(a, b) || (fuser_poly_is_const(a, &x) && fuser_poly_is_const(b, &y))) return;
+  if (a->overflow || b->overflow) return;
+  ks->equal = realloc(ks->equal, sizeof *ks->equal * (ks->nequal + 1));
+  ks->equal[ks->nequal][0] = *a;
+  ks->equal[ks->nequal++][1] = *b;
+}
 
 static int ks_slot(kernel_shapes *ks, MlirValue v) {
   if (ks->count == ks->cap) {
@@ -284,18 +301,38 @@ static bool op_sizes(kernel_shapes *ks, MlirOperation op, int res, fuser_poly *o
   fuser_poly *in = mlirOperationGetNumOperands(op) ? ks_sizes(ks, mlirOperationGetOperand(op, 0)) : NULL;
   int64_t a[2 * FUSER_MAX_RANK];
   int next_shape = 1;
+  fuser_op_kind kind = fuser_op_kind_of(id);
   for (int d = 0; d < rank; d++) {
     if (!mlirShapedTypeIsDynamicDim(t, d)) {
       out[d] = fuser_poly_const(mlirShapedTypeGetDimSize(t, d));
+      /* a static extent the operands only give symbolically */
+      if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) {
+        for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+          fuser_poly *s = ks_sizes(ks, mlirOperationGetOperand(op, i));
+          if (s && !is_one(&s[d]) && out[d].nt && !is_one(&out[d])) require_equal(ks, &s[d], &out[d]);
+        }
+      } else if (id == FUSER_OP_cat) {
+        int64_t dim;
+        fuser_get_i64(op, "dim", &dim);
+        fuser_poly *b = ks_sizes(ks, mlirOperationGetOperand(op, 1));
+        if (dim == d) {
+          fuser_poly sum = fuser_poly_add(in[d], b[d]);
+          require_equal(ks, &sum, &out[d]);
+        } else {
+          require_equal(ks, &in[d], &out[d]);
+          require_equal(ks, &b[d], &out[d]);
+        }
+      }
       continue;
     }
-    fuser_op_kind kind = fuser_op_kind_of(id);
     if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY ||
         id == FUSER_OP_set || id == FUSER_OP_segment_set) {
       bool found = false;
-      for (intptr_t i = 0; i < mlirOperationGetNumOperands(op) && !found; i++) {
+      for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
         fuser_poly *s = ks_sizes(ks, mlirOperationGetOperand(op, i));
-        if (s && !is_one(&s[d])) out[d] = s[d], found = true;
+        if (!s || is_one(&s[d])) continue;
+        if (found) require_equal(ks, &s[d], &out[d]);
+        else out[d] = s[d], found = true;
       }
       if (!found) out[d] = fuser_poly_const(1);
     } else if (kind == FUSER_KIND_SHAPED || kind == FUSER_KIND_FULL) {
@@ -379,6 +416,15 @@ static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, s
       }
     }
   }
+  for (int i = 0; ok && i < ks.nequal; i++) {
+    char a[512], b[512], line[1100];
+    poly_text(&ks.equal[i][0], a, sizeof a);
+    poly_text(&ks.equal[i][1], b, sizeof b);
+    snprintf(line, sizeof line, "(%s) == (%s)", a, b);
+    c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
+    c->checks[c->nchecks++] = dup_str(line);
+  }
+  free(ks.equal);
   MlirOperation ret = mlirBlockGetTerminator(body);
   for (int i = 0; ok && i < c->num_tensors - c->num_args; i++) {
     fuser_poly *s = ks_sizes(&ks, mlirOperationGetOperand(ret, i));
@@ -418,6 +464,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
   model_state *st = calloc(1, sizeof *st);
   m->internal = st;
   st->func = func;
+  st->input_checks = mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.input_checks"));
   fuser_ptr_map_init(&st->index);
   MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name")));
   snprintf(m->name, sizeof m->name, "%.*s", (int)name.length, name.data);
@@ -438,6 +485,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
     MlirStringRef callee = mlirFlatSymbolRefAttrGetValue(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee")));
     st->calls = realloc(st->calls, sizeof *st->calls * (st->ncalls + 1));
     call_info *c = &st->calls[st->ncalls++];
+    memset(c, 0, sizeof *c);
     snprintf(c->callee, sizeof c->callee, "%.*s", (int)callee.length, callee.data);
     c->num_args = (int)mlirOperationGetNumOperands(op);
     c->num_tensors = c->num_args + (int)mlirOperationGetNumResults(op);
@@ -655,6 +703,15 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
       v->grid = fmt("max(ceildiv(max(ceildiv((%s) / %d, %d), (%s) %% %d), %d), 1)", points, l->vector_width, l->unroll, points,
                     l->vector_width, l->block_size);
       add_conditions(l, c, v);
+      for (int q = 0; q < c->nchecks && v->num_conditions < FPM_MAX_CONDITIONS; q++)
+        v->conditions[v->num_conditions++] = dup_str(c->checks[q]);
+      /* what the plan's views rely on: failing it fails every variant, so
+       * the call is refused before any launch */
+      for (intptr_t q = 0; !mlirAttributeIsNull(st->input_checks) && q < mlirArrayAttrGetNumElements(st->input_checks) &&
+                           v->num_conditions < FPM_MAX_CONDITIONS; q++) {
+        MlirStringRef t = mlirStringAttrGetValue(mlirArrayAttrGetElement(st->input_checks, q));
+        v->conditions[v->num_conditions++] = fmt("%.*s", (int)t.length, t.data);
+      }
     }
     if (ok && k->num_variants == 0) ok = fail(err, errlen, "no launch for kernel %s", c->callee);
   }
@@ -666,7 +723,11 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
 void fuser_plan_model_free(fuser_plan_model *m) {
   model_state *st = m->internal;
   if (st) {
-    for (int i = 0; i < st->ncalls; i++) free(st->calls[i].t);
+    for (int i = 0; i < st->ncalls; i++) {
+      free(st->calls[i].t);
+      for (int k = 0; k < st->calls[i].nchecks; k++) free(st->calls[i].checks[k]);
+      free(st->calls[i].checks);
+    }
     free(st->calls);
     free(st->descs);
     fuser_ptr_map_free(&st->index);

@@ -11,7 +11,11 @@
  * not contiguous in memory is not a view and stays a real op. Extents of `?`
  * input dims that the fusion pins to a static value (a broadcast_in_dim to
  * 1024) are recorded as `fuser.known_extents` on the argument (-1: unknown):
- * views use them, and the runtime checks them.
+ * views use them, and the runtime checks them. What else the views rely on
+ * at run time (a slice of a `?` dim stays inside it, a reshape of `?` dims
+ * keeps the element count, dims mapped onto each other have equal extents)
+ * is recorded as `fuser.input_checks`, expressions the runtime checks before
+ * any launch.
  *
  * Before:
  *   %0 = "fuser.permute"(%arg0) {dims = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
@@ -23,6 +27,8 @@
  *        : (tensor<4x8xf32>) -> tensor<4x4xf32>
  *   %1 = "fuser.neg"(%0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +46,42 @@ typedef struct {
   fuser_ptr_map index; /* value -> index into layouts */
   fuser_layout *layouts;
   int count, cap;
+  /* run-time checks on the inputs that the views rely on (slices within
+   * extents, reshapes keeping the element count, equal mapped extents), in
+   * the runtime's expression language: fuser.input_checks on the fusion */
+  char **checks;
+  int nchecks;
 } alias_state;
+
+static void add_check(alias_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add_check(alias_state *st, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  for (int i = 0; i < st->nchecks; i++)
+    if (strcmp(st->checks[i], buf) == 0) return;
+  st->checks = realloc(st->checks, sizeof *st->checks * (st->nchecks + 1));
+  st->checks[st->nchecks++] = strdup(buf);
+}
+
+/* A polynomial in the runtime's expression language. */
+static void poly_expr(const fuser_poly *p, char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = 0;
+  if (p->nt == 0) snprintf(buf, len, "0");
+  for (int i = 0; i < p->nt && n < len; i++) {
+    const fuser_term *t = &p->t[i];
+    n += (size_t)snprintf(buf + n, len - n, "%s%lld", i ? " + " : "", (long long)t->coeff);
+    for (int k = 0; k < t->nf && n < len; k++) {
+      const fuser_sym *f = &t->f[k];
+      if (f->kind == FUSER_SYM_SCALAR) n += (size_t)snprintf(buf + n, len - n, " * scalar(%d)", f->arg);
+      else n += (size_t)snprintf(buf + n, len - n, " * %s(%d, %d)", f->kind == FUSER_SYM_SIZE ? "size" : "stride", f->arg, f->dim);
+    }
+  }
+}
 
 static const fuser_layout *layout_of(alias_state *st, MlirValue v) {
   intptr_t i;
@@ -193,6 +234,12 @@ static bool transfer(alias_state *st, MlirOperation op, const fuser_layout *in, 
     fuser_get_i64_array(op, "start_indices", a, FUSER_MAX_RANK);
     fuser_get_i64_array(op, "end_indices", b, FUSER_MAX_RANK);
     for (int d = 0; d < rank; d++) {
+      int64_t extent;
+      if (!fuser_poly_is_const(&in->size[d], &extent) && b[d] > 0) { /* the slice must stay inside */
+        char e[512];
+        poly_expr(&in->size[d], e, sizeof e);
+        add_check(st, "%s >= %lld", e, (long long)b[d]);
+      }
       out->offset = fuser_poly_add(out->offset, scaled(in->stride[d], a[d]));
       out->size[d] = fuser_poly_const(b[d] - a[d]);
     }
@@ -230,7 +277,17 @@ static bool transfer(alias_state *st, MlirOperation op, const fuser_layout *in, 
     fuser_poly size[FUSER_MAX_RANK];
     if (!result_sizes(st, op, NULL, size)) return false;
     for (int d = 0; d < rank; d++) out->size[d] = size[d];
-    return reshape_layout(in, rank, size, out);
+    if (!reshape_layout(in, rank, size, out)) return false;
+    fuser_poly n_in = fuser_poly_const(1), n_out = fuser_poly_const(1);
+    for (int d = 0; d < in->rank; d++) n_in = fuser_poly_mul(n_in, in->size[d]);
+    for (int d = 0; d < rank; d++) n_out = fuser_poly_mul(n_out, size[d]);
+    if (!fuser_poly_equal(&n_in, &n_out)) { /* symbolic: the run-time count must match */
+      char x[512], y[512];
+      poly_expr(&n_in, x, sizeof x);
+      poly_expr(&n_out, y, sizeof y);
+      add_check(st, "%s == %s", x, y);
+    }
+    return true;
   }
   default:
     return false;
@@ -287,6 +344,46 @@ static void mark_aliases(alias_state *st) {
   }
 }
 
+/* Input dims the fusion maps onto each other must have equal extents at
+ * run time: one check per `?` dim against the first such dim of its class. */
+static void add_extent_checks(alias_state *st, fuser_dim_graph *g) {
+  int nargs = (int)mlirBlockGetNumArguments(st->body);
+  for (int i = 0; i < nargs; i++) {
+    MlirValue a = mlirBlockGetArgument(st->body, i);
+    MlirType t = mlirValueGetType(a);
+    if (!mlirTypeIsARankedTensor(t)) continue;
+    for (int d = 0; d < mlirShapedTypeGetRank(t); d++) {
+      if (!mlirShapedTypeIsDynamicDim(t, d)) continue;
+      int cls = fuser_dim_class(g, fuser_dim_node(g, a, d));
+      if (fuser_dim_static_extent(g, fuser_dim_node(g, a, d)) != mlirShapedTypeGetDynamicSize()) continue;
+      for (int j = 0; j <= i; j++) { /* the first dynamic dim of the class */
+        MlirValue b = mlirBlockGetArgument(st->body, j);
+        MlirType u = mlirValueGetType(b);
+        if (!mlirTypeIsARankedTensor(u)) continue;
+        int found = -1;
+        for (int e = 0; e < mlirShapedTypeGetRank(u) && (j < i || e < d) && found < 0; e++)
+          if (mlirShapedTypeIsDynamicDim(u, e) && fuser_dim_class(g, fuser_dim_node(g, b, e)) == cls) found = e;
+        if (found >= 0) {
+          add_check(st, "1 * size(%d, %d) == 1 * size(%d, %d)", i, d, j, found);
+          j = i + 1; /* one check per dim */
+        }
+      }
+    }
+  }
+}
+
+static void store_checks(alias_state *st) {
+  if (!st->nchecks) return;
+  MlirContext ctx = mlirOperationGetContext(st->func);
+  MlirAttribute *a = malloc(sizeof *a * st->nchecks);
+  for (int i = 0; i < st->nchecks; i++) a[i] = fuser_str_attr(ctx, st->checks[i]);
+  mlirOperationSetDiscardableAttributeByName(st->func, mlirStringRefCreateFromCString("fuser.input_checks"),
+                                             mlirArrayAttrGet(ctx, st->nchecks, a));
+  free(a);
+  for (int i = 0; i < st->nchecks; i++) free(st->checks[i]);
+  free(st->checks);
+}
+
 static bool alias_fusion(MlirOperation func, void *ud) {
   alias_state st = {.func = func, .body = fuser_func_body(func)};
   fuser_ptr_map_init(&st.index);
@@ -312,6 +409,7 @@ static bool alias_fusion(MlirOperation func, void *ud) {
     fuser_layout l;
     if (fuser_arg_layout(func, (int)i, known, &l)) set_layout(&st, arg, &l);
   }
+  add_extent_checks(&st, &g);
   fuser_dim_graph_free(&g);
   /* Forward: layouts of meta-op results. */
   for (MlirOperation op = mlirBlockGetFirstOperation(st.body); !mlirOperationIsNull(op);
@@ -333,6 +431,7 @@ static bool alias_fusion(MlirOperation func, void *ud) {
   }
   fuser_erase_dead_ops(st.body);
   mark_aliases(&st);
+  store_checks(&st);
   fuser_ptr_map_free(&st.index);
   free(st.layouts);
   return true;

@@ -2,6 +2,14 @@
  *
  *   fuser-translate --import-nvfuser script.py [-o out.mlir]
  *   fuser-translate --export-nvfuser fusion.mlir [-o out.py]
+ *   fuser-translate --emit-ptx script.py|fusion.mlir [-o out.ptx]
+ *   fuser-translate --emit-artifact script.py|fusion.mlir -o out.fart [--expected]
+ *
+ * --emit-ptx compiles (lowering/compile.h's passes and PTX pipeline) and
+ * prints every PTX module; --emit-artifact writes the runtime artifact
+ * (PTX, plan, the script's input recipes); with --expected it also runs the
+ * CPU reference evaluator on the script's inputs (seed 0) and records its
+ * results, so that `fuser-run --artifact F --check` compares against them.
  *
  * Import prints the verified module; export prints a runnable script.
  * Errors are located diagnostics (`script.py:LINE:COL: error: ...` with the
@@ -15,12 +23,15 @@
 #include "frontend/nvfuser_export.h"
 #include "frontend/nvfuser_import.h"
 #include "tools/common/tool_support.h"
+#include "tools/fuser-translate/compile_modes.h"
 
-typedef enum { MODE_NONE, MODE_IMPORT, MODE_EXPORT } mode;
+typedef enum { MODE_NONE, MODE_IMPORT, MODE_EXPORT, MODE_PTX, MODE_ARTIFACT } mode;
 
 static void usage(FILE *f) {
   fputs("usage: fuser-translate --import-nvfuser script.py [-o out.mlir]\n"
         "       fuser-translate --export-nvfuser fusion.mlir [-o out.py]\n"
+        "       fuser-translate --emit-ptx script.py|fusion.mlir [-o out.ptx] [--chip=sm_90]\n"
+        "       fuser-translate --emit-artifact script.py|fusion.mlir -o out.fart [--expected] [--chip=sm_90]\n"
         "  --mlir-print-debuginfo   print locations (import)\n",
         f);
 }
@@ -57,12 +68,17 @@ static bool write_output(const char *path, const char *text, size_t len) {
 int main(int argc, char **argv) {
   mode m = MODE_NONE;
   const char *input = NULL, *output = NULL;
-  bool debug_info = false;
+  bool debug_info = false, expected = false;
+  const char *chip = "sm_90";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] == '-' && a[1] == '-' && a[2]) a++;
     if (strcmp(a, "-import-nvfuser") == 0) m = MODE_IMPORT;
     else if (strcmp(a, "-export-nvfuser") == 0) m = MODE_EXPORT;
+    else if (strcmp(a, "-emit-ptx") == 0) m = MODE_PTX;
+    else if (strcmp(a, "-emit-artifact") == 0) m = MODE_ARTIFACT;
+    else if (strcmp(a, "-expected") == 0) expected = true;
+    else if (strncmp(a, "-chip=", 6) == 0) chip = a + 6;
     else if (strcmp(a, "-o") == 0 && i + 1 < argc) output = argv[++i];
     else if (strcmp(a, "-mlir-print-debuginfo") == 0) debug_info = true;
     else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) { usage(stdout); return 0; }
@@ -76,7 +92,7 @@ int main(int argc, char **argv) {
     } else input = argv[i];
   }
   if (m == MODE_NONE) {
-    fprintf(stderr, "fuser-translate: error: choose --import-nvfuser or --export-nvfuser\n");
+    fprintf(stderr, "fuser-translate: error: choose --import-nvfuser, --export-nvfuser, --emit-ptx or --emit-artifact\n");
     usage(stderr);
     return 1;
   }
@@ -102,6 +118,15 @@ int main(int argc, char **argv) {
       append(mlirStringRefCreate("\n", 1), &b);
       ok = diag.errors == 0 && write_output(output, b.buf, b.len);
       free(b.buf);
+      mlirModuleDestroy(mod);
+    }
+  } else if (m == MODE_PTX || m == MODE_ARTIFACT) {
+    size_t plen = strlen(path);
+    bool script = plen > 3 && strcmp(path + plen - 3, ".py") == 0;
+    MlirModule mod = script ? fuser_import_nvfuser(ctx, src, len, path) : mlirModuleCreateParse(ctx, mlirStringRefCreate(src, len));
+    if (!mlirModuleIsNull(mod)) {
+      if (fuser_verify(mlirModuleGetOperation(mod)) == 0)
+        ok = m == MODE_PTX ? translate_emit_ptx(mod, output, chip) : translate_emit_artifact(mod, output, chip, expected);
       mlirModuleDestroy(mod);
     }
   } else {

@@ -1,0 +1,165 @@
+/* The end-to-end compile of one fusion into an artifact (compile.h). */
+#include "lowering/compile.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/fuser.h"
+#include "lowering/lowering.h"
+#include "lowering/plan_artifact.h"
+#include "lowering/plan_model_build.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Pass.h"
+#include "passes/ir_util.h"
+#include "passes/pass.h"
+
+static int fail(char *err, size_t len, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, len, fmt, ap);
+  va_end(ap);
+  return 1;
+}
+
+static bool run_pipeline(MlirOperation module, const char *text, char *err, size_t errlen) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  bool ok = fuser_pipeline_parse(pm, text, err, errlen);
+  if (ok && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) ok = !fail(err, errlen, "pipeline failed: %s", text);
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
+static MlirOperation first_fusion(MlirOperation module, bool *planned) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (fuser_is_fusion_func(op)) {
+      *planned = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.plan")));
+      return op;
+    }
+  return (MlirOperation){NULL};
+}
+
+/* ---- input recipes --------------------------------------------------------- */
+
+typedef struct {
+  char *buf;
+  size_t len, cap;
+} text;
+
+static void put(text *t, const char *fmt, ...) {
+  va_list ap;
+  for (;;) {
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    if (t->len + (size_t)n < t->cap) {
+      t->len += (size_t)n;
+      return;
+    }
+    t->cap = (t->cap + (size_t)n) * 2 + 256;
+    t->buf = realloc(t->buf, t->cap);
+  }
+}
+
+static const char *runtime_dtype_name(fuser_dtype dt) { return dt == FUSER_DTYPE_I1 ? "bool" : fuser_dtype_mlir_name(dt); }
+
+static MlirAttribute entry(MlirAttribute dict, const char *name) {
+  return mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name));
+}
+
+static void put_list(text *t, MlirAttribute a) {
+  intptr_t n = mlirDenseArrayGetNumElements(a);
+  if (n == 0) put(t, "-");
+  for (intptr_t i = 0; i < n; i++) put(t, "%s%lld", i ? "," : "", (long long)mlirDenseI64ArrayGetElement(a, i));
+}
+
+static double number(MlirAttribute a) {
+  if (mlirAttributeIsNull(a)) return 0;
+  if (mlirAttributeIsAFloat(a)) return mlirFloatAttrGetValueDouble(a);
+  if (mlirAttributeIsABool(a)) return mlirBoolAttrGetValue(a);
+  if (mlirAttributeIsAInteger(a)) return (double)mlirIntegerAttrGetValueInt(a);
+  return 0;
+}
+
+char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
+  MlirAttribute inputs = mlirOperationGetDiscardableAttributeByName(fusion, mlirStringRefCreateFromCString("fuser.inputs"));
+  if (mlirAttributeIsNull(inputs) || !mlirAttributeIsAArray(inputs)) {
+    fail(err, errlen, "the fusion has no inputs block (fuser.inputs) to make inputs from");
+    return NULL;
+  }
+  text t = {malloc(256), 0, 256};
+  t.buf[0] = 0;
+  MlirBlock body = fuser_func_body(fusion);
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(inputs); i++) {
+    MlirAttribute d = mlirArrayAttrGetElement(inputs, i);
+    if (i >= mlirBlockGetNumArguments(body) || !mlirAttributeIsADictionary(d)) {
+      fail(err, errlen, "fuser.inputs entry %ld does not describe argument %ld", (long)i, (long)i);
+      free(t.buf);
+      return NULL;
+    }
+    MlirType at = mlirValueGetType(mlirBlockGetArgument(body, i));
+    MlirAttribute factory = entry(d, "factory");
+    if (mlirAttributeIsNull(factory)) { /* a scalar */
+      MlirAttribute v = entry(d, "value");
+      put(&t, "scalar %s %.17g\n", runtime_dtype_name(fuser_dtype_of_type(at)), number(v));
+      continue;
+    }
+    MlirStringRef f = mlirStringAttrGetValue(factory);
+    fuser_dtype dt = fuser_dtype_of_type(mlirTypeAttrGetValue(entry(d, "dtype")));
+    MlirAttribute shape = entry(d, "shape");
+    long long numel = 1;
+    for (intptr_t k = 0; k < mlirDenseArrayGetNumElements(shape); k++) numel *= mlirDenseI64ArrayGetElement(shape, k);
+    put(&t, "tensor %.*s %s numel %lld sizes ", (int)f.length, f.data, runtime_dtype_name(dt), numel);
+    put_list(&t, entry(d, "sizes"));
+    put(&t, " strides ");
+    put_list(&t, entry(d, "strides"));
+    put(&t, " offset %lld", (long long)number(entry(d, "offset")));
+    if (!mlirAttributeIsNull(entry(d, "fill_value"))) put(&t, " value %.17g", number(entry(d, "fill_value")));
+    if (!mlirAttributeIsNull(entry(d, "start")))
+      put(&t, " arange %.17g %.17g %.17g", number(entry(d, "start")), number(entry(d, "end")), number(entry(d, "step")));
+    put(&t, "\n");
+  }
+  return t.buf;
+}
+
+/* ---- the compile ------------------------------------------------------------ */
+
+int fuser_compile_module(MlirOperation module, const fuser_compile_options *options, const fuser_metadata *extra,
+                         struct fuser_artifact **out, char *err, size_t errlen) {
+  fuser_compile_options o = {"sm_90", 1, 128};
+  if (options) {
+    if (options->chip) o.chip = options->chip;
+    if (options->unroll > 0) o.unroll = options->unroll;
+    if (options->block_size > 0) o.block_size = options->block_size;
+  }
+  bool planned = false;
+  MlirOperation fusion = first_fusion(module, &planned);
+  if (mlirOperationIsNull(fusion)) return fail(err, errlen, "no fusion (func.func with fuser.fusion) in the module");
+  char recipe_err[256];
+  char *recipes = fuser_input_recipes(fusion, recipe_err, sizeof recipe_err); /* optional */
+  if (fuser_verify(module) != 0) return free(recipes), fail(err, errlen, "the fusion does not verify");
+  if (!planned && !run_pipeline(module, "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)", err, errlen))
+    return free(recipes), 1;
+  fuser_plan_model m;
+  if (!fuser_plan_model_build(module, &m, err, errlen)) return fuser_plan_model_free(&m), free(recipes), 1;
+  char pipeline[2048];
+  fuser_plan_to_ptx_pipeline_with(o.chip, o.unroll, o.block_size, pipeline, sizeof pipeline);
+  int rc = 1;
+  if (run_pipeline(module, pipeline, err, errlen) && fuser_plan_model_add_launches(&m, module, err, errlen)) {
+    const char *keys[9];
+    const void *blobs[9];
+    size_t sizes[9];
+    int n = 0;
+    if (recipes) keys[n] = "inputs", blobs[n] = recipes, sizes[n++] = strlen(recipes);
+    for (int i = 0; extra && i < extra->count && n < 9; i++)
+      keys[n] = extra->keys[i], blobs[n] = extra->blobs[i], sizes[n++] = extra->sizes[i];
+    rc = fuser_plan_to_artifact(&m, n, keys, blobs, sizes, out, err, errlen) ? 1 : 0;
+  }
+  fuser_plan_model_free(&m);
+  free(recipes);
+  return rc;
+}
