@@ -84,6 +84,22 @@ uint64_t fuser_tensor_fnv1a(const DLTensor *t) {
   return s.hash;
 }
 
+typedef struct {
+  int dtype;
+  double *out;
+  int64_t n;
+} copy_state;
+
+static void copy_value(const unsigned char *p, size_t es, void *user) {
+  copy_state *c = user;
+  c->out[c->n++] = fuser_host_load(p, c->dtype, 0);
+}
+
+void fuser_tensor_to_f64(const DLTensor *t, double *out) {
+  copy_state c = {fuser_type_from_dlpack(t->dtype), out, 0};
+  for_each(t, copy_value, &c);
+}
+
 double fuser_tensor_element(const DLTensor *t, int64_t i) {
   visit_state s = {.dtype = fuser_type_from_dlpack(t->dtype), .want = i};
   for_each(t, pick, &s);

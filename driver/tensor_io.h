@@ -17,7 +17,10 @@ int fuser_type_from_dlpack(DLDataType t);
 int64_t fuser_tensor_numel(const DLTensor *t);
 double fuser_tensor_sum(const DLTensor *t);
 uint64_t fuser_tensor_fnv1a(const DLTensor *t);
-/* Element i (in logical row-major order) as a double. */
+/* Every element, in logical row-major order, as doubles (one pass). */
+void fuser_tensor_to_f64(const DLTensor *t, double *out);
+/* Element i (in logical row-major order) as a double: a walk over the
+ * tensor, for a few elements only. */
 double fuser_tensor_element(const DLTensor *t, int64_t i);
 int fuser_tensor_save_npy(const DLTensor *t, const char *path, fuser_error *err);
 
