@@ -2,7 +2,12 @@
  *
  *   fuser-translate --import-nvfuser script.py [-o out.mlir]
  *   fuser-translate --export-nvfuser fusion.mlir [-o out.py]
+ *   fuser-translate --emit-ptx script.py|fusion.mlir [--chip=sm_90] [-o out.ptx]
  *
+ * --emit-ptx imports a script (or reads fuser IR), plans it (fuser-segment
+ * and the passes before it), vectorizes and lowers it to PTX
+ * (lowering/lowering.h, fuser_module_to_ptx_text) and prints the kernel
+ * variants and the PTX of each binary.
  * Import prints the verified module; export prints a runnable script.
  * Errors are located diagnostics (`script.py:LINE:COL: error: ...` with the
  * source line and a caret), exit status 1, and nothing is written to the
@@ -14,13 +19,15 @@
 #include "dialects/fuser.h"
 #include "frontend/nvfuser_export.h"
 #include "frontend/nvfuser_import.h"
+#include "lowering/lowering.h"
 #include "tools/common/tool_support.h"
 
-typedef enum { MODE_NONE, MODE_IMPORT, MODE_EXPORT } mode;
+typedef enum { MODE_NONE, MODE_IMPORT, MODE_EXPORT, MODE_PTX } mode;
 
 static void usage(FILE *f) {
   fputs("usage: fuser-translate --import-nvfuser script.py [-o out.mlir]\n"
         "       fuser-translate --export-nvfuser fusion.mlir [-o out.py]\n"
+        "       fuser-translate --emit-ptx script.py|fusion.mlir [--chip=sm_90] [-o out.ptx]\n"
         "  --mlir-print-debuginfo   print locations (import)\n",
         f);
 }
@@ -58,11 +65,14 @@ int main(int argc, char **argv) {
   mode m = MODE_NONE;
   const char *input = NULL, *output = NULL;
   bool debug_info = false;
+  const char *chip = "sm_90";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] == '-' && a[1] == '-' && a[2]) a++;
     if (strcmp(a, "-import-nvfuser") == 0) m = MODE_IMPORT;
     else if (strcmp(a, "-export-nvfuser") == 0) m = MODE_EXPORT;
+    else if (strcmp(a, "-emit-ptx") == 0) m = MODE_PTX;
+    else if (strncmp(a, "-chip=", 6) == 0) chip = a + 6;
     else if (strcmp(a, "-o") == 0 && i + 1 < argc) output = argv[++i];
     else if (strcmp(a, "-mlir-print-debuginfo") == 0) debug_info = true;
     else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) { usage(stdout); return 0; }
@@ -76,7 +86,7 @@ int main(int argc, char **argv) {
     } else input = argv[i];
   }
   if (m == MODE_NONE) {
-    fprintf(stderr, "fuser-translate: error: choose --import-nvfuser or --export-nvfuser\n");
+    fprintf(stderr, "fuser-translate: error: choose --import-nvfuser, --export-nvfuser or --emit-ptx\n");
     usage(stderr);
     return 1;
   }
@@ -91,7 +101,23 @@ int main(int argc, char **argv) {
   fuser_diag_attach(ctx, &diag);
 
   bool ok = false;
-  if (m == MODE_IMPORT) {
+  if (m == MODE_PTX) {
+    /* a script (imported) or fuser IR (parsed), by its first non-blank character */
+    const char *p = src;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    bool is_ir = strncmp(p, "module", 6) == 0 || strncmp(p, "func.func", 9) == 0 || strncmp(p, "//", 2) == 0 ||
+                 strncmp(p, "\"", 1) == 0;
+    MlirModule mod = is_ir ? mlirModuleCreateParse(ctx, mlirStringRefCreate(src, len))
+                           : fuser_import_nvfuser(ctx, src, len, path);
+    if (!mlirModuleIsNull(mod) && fuser_verify(mlirModuleGetOperation(mod)) == 0) {
+      char err[1024];
+      char *ptx = fuser_module_to_ptx_text(mlirModuleGetOperation(mod), chip, err, sizeof err);
+      if (!ptx) fprintf(stderr, "fuser-translate: error: %s\n", err);
+      else ok = diag.errors == 0 && write_output(output, ptx, strlen(ptx));
+      free(ptx);
+    }
+    if (!mlirModuleIsNull(mod)) mlirModuleDestroy(mod);
+  } else if (m == MODE_IMPORT) {
     MlirModule mod = fuser_import_nvfuser(ctx, src, len, path);
     if (!mlirModuleIsNull(mod)) {
       strbuf b = {0};
