@@ -1,9 +1,10 @@
 /* ptx_bench: compile time from fusion IR to PTX, kernels, registers and
  * vector widths.
  *
- *   ptx_bench [--runs=N] [--ptxas=/usr/local/cuda/bin/ptxas] file.mlir...
+ *   ptx_bench [--runs=N] [--ptxas=/usr/local/cuda/bin/ptxas] file.py|file.mlir...
  *
- * Per input: the plan passes (when the input is not planned yet), then
+ * Per input (an nvFuser script, imported, or fuser IR): the plan passes
+ * (when the input is not planned yet), then
  * fuser_plan_to_ptx_pipeline, in one context, N times on fresh parses;
  * prints the median and minimum time from IR text to PTX (context creation
  * is reported once, apart), the kernels and variants with their vector
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "dialects/fuser.h"
+#include "frontend/nvfuser_import.h"
 #include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
 #include "mlir-c/Pass.h"
@@ -56,9 +58,12 @@ static bool planned(MlirOperation module) {
 }
 
 /* Compiles once; returns the launches (caller frees) or -1. */
-static int compile(MlirContext ctx, const char *text, fuser_launch **ls, double *ms) {
+static int compile(MlirContext ctx, const char *path, const char *text, fuser_launch **ls, double *ms) {
   double t0 = now_ms();
-  MlirModule m = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
+  size_t n_path = strlen(path);
+  bool script = n_path > 3 && strcmp(path + n_path - 3, ".py") == 0;
+  MlirModule m = script ? fuser_import_nvfuser(ctx, text, strlen(text), path)
+                        : mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
   if (mlirModuleIsNull(m)) return -1;
   MlirOperation op = mlirModuleGetOperation(m);
   char pipeline[2048], full[2400], err[512];
@@ -123,7 +128,7 @@ int main(int argc, char **argv) {
     for (int r = 0; r < runs; r++) {
       if (ls) fuser_launch_plan_free(ls, n);
       ls = NULL;
-      n = compile(ctx, text, &ls, &ms[r]);
+      n = compile(ctx, argv[i], text, &ls, &ms[r]);
       if (n < 0) {
         fprintf(stderr, "ptx_bench: error: '%s' does not compile\n", argv[i]);
         return 1;
@@ -136,7 +141,7 @@ int main(int argc, char **argv) {
       for (int j = 0; j < k; j++) first &= strcmp(ls[j].kernel, ls[k].kernel) != 0;
       kernels += first;
     }
-    printf("%s\n  IR to PTX: median %.1f ms, min %.1f ms over %d runs\n  kernels: %d, variants: %d\n", argv[i],
+    printf("%s\n  to PTX: median %.1f ms, min %.1f ms over %d runs\n  kernels: %d, variants: %d\n", argv[i],
            ms[runs / 2], ms[0], runs, kernels, n);
     for (int k = 0; k < n; k++)
       printf("    %-40s width %d  unroll %d  index %d-bit  registers %d  conditions %d\n", ls[k].entry,

@@ -72,7 +72,9 @@ static void read_condition(MlirAttribute d, int num_args, fuser_launch_condition
   c->kind = strcmp(kind, "align") == 0     ? FUSER_COND_ALIGN
             : strcmp(kind, "stride") == 0  ? FUSER_COND_STRIDE
             : strcmp(kind, "extent") == 0  ? FUSER_COND_EXTENT
+            : strcmp(kind, "merge") == 0   ? FUSER_COND_MERGE
                                            : FUSER_COND_INDEX32;
+  c->inner = (int)int_field(d, "inner", -1);
   c->value = c->kind == FUSER_COND_ALIGN ? int_field(d, "bytes", 1) : int_field(d, "multiple", 1);
 }
 
@@ -175,6 +177,11 @@ bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const 
     case FUSER_COND_EXTENT:
       if (c->dim >= ranks[c->tensor] || sizes[c->tensor][c->dim] % c->value) return false;
       break;
+    case FUSER_COND_MERGE:
+      if (c->dim >= ranks[c->tensor] || c->inner < 0 || c->inner >= ranks[c->tensor] ||
+          strides[c->tensor][c->dim] != strides[c->tensor][c->inner] * sizes[c->tensor][c->inner])
+        return false;
+      break;
     default: break;
     }
   }
@@ -201,6 +208,7 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
       case FUSER_COND_STRIDE: fprintf(out, "condition stride %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
       case FUSER_COND_EXTENT: fprintf(out, "condition extent %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
       case FUSER_COND_INDEX32: fprintf(out, "condition index32\n"); break;
+      case FUSER_COND_MERGE: fprintf(out, "condition merge %d %d %d\n", k->tensor, k->dim, k->inner); break;
       }
     }
     if (l->ptx) {

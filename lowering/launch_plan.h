@@ -23,7 +23,8 @@
  *   launch <entry> binary <binary> kernel <kernel> variant <v> width <W> unroll <U> index_bits <b> param_bits <p> block <B> num_args <N>
  *   param ptr <t> | param size <t> <d> | param stride <t> <d> | param scalar <t>
  *   condition align <t> <bytes> | condition stride <t> <d> <multiple> |
- *   condition extent <t> <d> <multiple> | condition index32
+ *   condition extent <t> <d> <multiple> | condition index32 |
+ *   condition merge <t> <d> <inner>   (stride(t,d) == stride(t,inner) * size(t,inner))
  *   ptx <bytes>\n<exactly that many bytes of PTX>\n  (the binary's whole PTX, repeated per entry)
  *   end */
 #ifndef FUSER_LOWERING_LAUNCH_PLAN_H
@@ -37,12 +38,13 @@
 #include "lowering/kernel_gen.h"
 #include "mlir-c/IR.h"
 
-typedef enum { FUSER_COND_ALIGN, FUSER_COND_STRIDE, FUSER_COND_EXTENT, FUSER_COND_INDEX32 } fuser_condition_kind;
+typedef enum { FUSER_COND_ALIGN, FUSER_COND_STRIDE, FUSER_COND_EXTENT, FUSER_COND_INDEX32, FUSER_COND_MERGE } fuser_condition_kind;
 
 typedef struct {
   fuser_condition_kind kind;
   int tensor;    /* -1 for INDEX32 */
-  int dim;       /* STRIDE/EXTENT */
+  int dim;       /* STRIDE/EXTENT/MERGE */
+  int inner;     /* MERGE: stride(tensor, dim) == stride(tensor, inner) * size(tensor, inner) */
   int64_t value; /* ALIGN: bytes; STRIDE/EXTENT: multiple */
 } fuser_launch_condition;
 

@@ -4,6 +4,9 @@
  * when its attributes are missing) emits, right after it, one loop-level
  * func.func per variant:
  *   @<kernel>__vector  width W, with the kernel's fuser.vector_conditions
+ *   @<kernel>__rows    when the vector variant merges dims under run-time
+ *                      `merge` conditions: vectors along the last statically
+ *                      contiguous run, with fuser.row_width/row_conditions
  *   @<kernel>__scalar  width 1, no conditions (only when the vector variant
  *                      has conditions, or W is 1)
  * Each takes one `memref<1xT>` per tensor (arguments, then results), then
@@ -98,6 +101,20 @@ bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
     bool index32 = extra.data && strstr(extra.data, "index32");
     fk_codegen_options o = {.width = width, .unroll = unroll, .index_bits = index32 ? 32 : index_bits,
                             .tail = needs_tail(k, func, width), .variant = "vector", .extra_attrs = extra.data};
+    ok = emit_variant(k, &o, &after);
+    sb_free(&extra);
+  }
+  MlirAttribute row_width = attr(func, "fuser.row_width");
+  if (ok && !mlirAttributeIsNull(row_width) && mlirIntegerAttrGetValueInt(row_width) > 1) {
+    /* the dims merged for the vector variant only at run time: vectors along
+     * the last static run instead, under that plan's own conditions */
+    strbuf extra = {0};
+    sb_append(&extra, "fuser.vector_conditions = ");
+    mlirAttributePrint(attr(func, "fuser.row_conditions"), print_to_strbuf, &extra);
+    bool index32 = strstr(extra.data, "index32") != NULL;
+    fk_codegen_options o = {.width = (int)mlirIntegerAttrGetValueInt(row_width), .unroll = unroll,
+                            .index_bits = index32 ? 32 : index_bits, .tail = false, .variant = "rows",
+                            .extra_attrs = extra.data};
     ok = emit_variant(k, &o, &after);
     sb_free(&extra);
   }

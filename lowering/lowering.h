@@ -33,6 +33,20 @@ void fuser_plan_to_ptx_pipeline(const char *chip, char *buf, size_t len);
 /* The same with the vector variant's unroll and the block size (defaults 1, 128). */
 void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_size, char *buf, size_t len);
 
+/* The plan passes that turn fusions into plans and kernel functions. */
+#define FUSER_PLAN_PIPELINE \
+  "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)"
+
+/* Whether `module` holds fusions not planned yet (fuser.fusion without fuser.plan). */
+bool fuser_module_needs_plan(MlirOperation module);
+
+/* Compiles `module` in place (FUSER_PLAN_PIPELINE when needed, then the
+ * PTX pipeline) and returns malloc'ed text: a line `// entry <e> binary <b>
+ * kernel <k> variant <v> width <W>` per kernel variant, then each binary's
+ * PTX after `// binary <b>`. NULL with a message in err on failure (the
+ * located diagnostics go through the context's handler). */
+char *fuser_module_to_ptx_text(MlirOperation module, const char *chip, char *err, size_t errlen);
+
 /* The upstream pipeline from fuser-kernels-to-cpu output to LLVM dialect. */
 const char *fuser_cpu_to_llvm_pipeline(void);
 

@@ -660,6 +660,14 @@ static void add_conditions(const fuser_launch *l, const call_info *c, fpm_varian
       poly_text(&d->size[k->dim], a, sizeof a);
       v->conditions[v->num_conditions++] = fmt("(%s) %% %lld == 0", a, (long long)k->value);
       break;
+    case FUSER_COND_MERGE: { /* dims dim and inner form one linear run */
+      char c2[1024];
+      poly_text(&d->stride[k->dim], a, sizeof a);
+      poly_text(&d->stride[k->inner], b, sizeof b);
+      poly_text(&d->size[k->inner], c2, sizeof c2);
+      v->conditions[v->num_conditions++] = fmt("(%s) == (%s) * (%s)", a, b, c2);
+      break;
+    }
     default:
       break;
     }

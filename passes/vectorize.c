@@ -64,6 +64,8 @@ typedef struct {
   const char *access_kind[FK_MAX_TENSORS];
   strbuf conditions; /* comma-separated dictionaries */
   int num_conditions;
+  strbuf merge_conditions; /* dims merged under run-time conditions */
+  int num_merge_conditions;
 } vec_plan;
 
 static void add_condition(vec_plan *p, const fk_kernel *k, int t, const char *fmt, ...)
@@ -92,6 +94,46 @@ static bool mergeable(const fk_kernel *k, int d) {
   return true;
 }
 
+/* The tensor dim an access walks along iteration dim d: -1 when it does
+ * not move (a broadcast), -2 when the map is not a single unit column. */
+static int walked_dim(const fk_access *a, int rank, int d) {
+  int j = -1;
+  for (int q = 0; q < rank; q++) {
+    if (!a->coef[q][d]) continue;
+    if (a->coef[q][d] != 1 || j >= 0) return -2;
+    j = q;
+  }
+  return j;
+}
+
+/* Whether dims d, d+1 can merge at run time: every access either broadcasts
+ * along both or walks tensor dims (j, j2) with no offset there; the ones
+ * not statically contiguous become `merge` conditions
+ * stride(t, j) == stride(t, j2) * size(t, j2). Conditions go to `conds`. */
+static bool mergeable_at_run_time(const fk_kernel *k, int d, strbuf *conds, int *nconds) {
+  for (int a = 0; a < k->num_accesses; a++) {
+    const fk_access *acc = &k->acc[a];
+    const fk_tensor *t = &k->t[acc->tensor];
+    int j = walked_dim(acc, t->rank, d), j2 = walked_dim(acc, t->rank, d + 1);
+    if (j == -1 && j2 == -1) continue;
+    if (j < 0 || j2 < 0 || acc->off[j] || acc->off[j2]) return false;
+    if (t->strides[j] != FK_DYN && t->strides[j2] != FK_DYN && t->shape[j2] != FK_DYN) {
+      if (t->strides[j] != t->strides[j2] * t->shape[j2]) return false;
+      continue;
+    }
+    char entry[160];
+    if (acc->tensor < k->num_args)
+      snprintf(entry, sizeof entry, "{arg = %d : i64, kind = \"merge\", dim = %d : i64, inner = %d : i64}", acc->tensor, j, j2);
+    else
+      snprintf(entry, sizeof entry, "{result = %d : i64, kind = \"merge\", dim = %d : i64, inner = %d : i64}",
+               acc->tensor - k->num_args, j, j2);
+    if (conds->data && strstr(conds->data, entry)) continue;
+    sb_printf(conds, "%s%s", *nconds ? ", " : "", entry);
+    (*nconds)++;
+  }
+  return true;
+}
+
 /* Whether 32-bit index math is provably enough. */
 static bool fits_index32(const fk_kernel *k) {
   int64_t limit = INDEX32_LIMIT - (1 << 16);
@@ -114,7 +156,7 @@ static bool fits_index32(const fk_kernel *k) {
   return true;
 }
 
-static void decide(const fk_kernel *k, int max_bytes, vec_plan *p) {
+static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *p) {
   int R = k->rank;
   for (int d = 0; d <= R; d++) p->group_start[d] = d;
   p->num_groups = R;
@@ -131,6 +173,23 @@ static void decide(const fk_kernel *k, int max_bytes, vec_plan *p) {
     p->group_start[n] = R;
     p->num_groups = n;
     p->run_start = starts[n - 1];
+    /* What only run-time strides keep apart: when every boundary can merge
+     * under conditions, the whole space is one run (W over any size, with a
+     * scalar tail), checked at launch; else keep the static groups. */
+    if (speculate && n > 1 && k->num_boundaries == 0) {
+      strbuf conds = {0};
+      int nconds = 0;
+      bool all = true;
+      for (int g = 1; all && g < n; g++) all = mergeable_at_run_time(k, starts[g] - 1, &conds, &nconds);
+      if (all) {
+        p->group_start[0] = 0;
+        p->group_start[1] = R;
+        p->num_groups = 1;
+        p->run_start = 0;
+        p->merge_conditions = conds;
+        p->num_merge_conditions = nconds;
+      } else sb_free(&conds);
+    }
   }
   int ks = p->run_start, inner = R - 1;
   /* 2. width from static facts */
@@ -193,6 +252,16 @@ static void decide(const fk_kernel *k, int max_bytes, vec_plan *p) {
     else p->access_kind[acc->tensor] = "gather";
   }
   /* 3. run-time conditions of the vectorized variant */
+  if (W == 1 && p->num_merge_conditions) { /* nothing to gain: keep the static groups */
+    int starts[FK_R + 1], n = 0;
+    starts[n++] = 0;
+    for (int d = 0; d + 1 < R; d++)
+      if (!mergeable(k, d)) starts[n++] = d + 1;
+    memcpy(p->group_start, starts, sizeof(int) * (size_t)n);
+    p->group_start[n] = R;
+    p->num_groups = n;
+    p->run_start = starts[n - 1];
+  }
   if (W == 1) return;
   for (int a = 0; a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
@@ -219,6 +288,10 @@ static void decide(const fk_kernel *k, int max_bytes, vec_plan *p) {
     if (m > 1)
       add_condition(p, k, bd->src_tensor, "kind = \"extent\", dim = %d : i64, multiple = %lld : i64", bd->src_dim,
                     (long long)m);
+  }
+  if (p->num_merge_conditions) {
+    sb_printf(&p->conditions, "%s%s", p->num_conditions ? ", " : "", p->merge_conditions.data);
+    p->num_conditions += p->num_merge_conditions;
   }
   if (!fits) {
     add_condition(p, k, -1, "kind = \"index32\"");
@@ -284,10 +357,24 @@ bool fuser_vectorize_kernel(MlirOperation func, int max_bytes) {
   fk_kernel *k = malloc(sizeof *k);
   bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k);
   if (ok) {
-    vec_plan p = {0};
-    decide(k, max_bytes, &p);
-    write_attrs(func, k, &p);
-    sb_free(&p.conditions);
+    /* the plan from static facts ("rows"), and the one that also merges
+     * dims whose contiguity only the run-time strides can tell */
+    vec_plan rows = {0}, merged = {0};
+    decide(k, max_bytes, false, &rows);
+    decide(k, max_bytes, true, &merged);
+    bool use_merged = merged.num_merge_conditions > 0 && merged.width > 1;
+    write_attrs(func, k, use_merged ? &merged : &rows);
+    if (use_merged && rows.width > 1) {
+      char buf[64];
+      snprintf(buf, sizeof buf, "%d : i64", rows.width);
+      set_attr(func, "fuser.row_width", buf);
+      strbuf c = {0};
+      sb_printf(&c, "[%s]", rows.conditions.data ? rows.conditions.data : "");
+      set_attr(func, "fuser.row_conditions", c.data);
+      sb_free(&c);
+    }
+    sb_free(&rows.conditions), sb_free(&rows.merge_conditions);
+    sb_free(&merged.conditions), sb_free(&merged.merge_conditions);
   }
   free(k);
   return ok;

@@ -59,5 +59,9 @@ void fuser_vectorize_report(MlirOperation module, FILE *out) {
     print_attr(out, "access widths", attr(f, "fuser.access_widths"));
     print_attr(out, "access kinds", attr(f, "fuser.access_kinds"));
     print_attr(out, "conditions", attr(f, "fuser.vector_conditions"));
+    if (!mlirAttributeIsNull(attr(f, "fuser.row_width"))) { /* the plan for padded rows, when dims merge at run time */
+      print_attr(out, "row width", attr(f, "fuser.row_width"));
+      print_attr(out, "row conditions", attr(f, "fuser.row_conditions"));
+    }
   }
 }

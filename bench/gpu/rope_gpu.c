@@ -102,7 +102,7 @@ static int read_plan(const char *path, launch *ls, int cap) {
       l = &ls[n++];
       memset(l, 0, sizeof *l);
       char variant[32];
-      sscanf(line, "launch %159s binary %*s kernel %*s variant %31s width %d unroll %d index_bits %*d block %d",
+      sscanf(line, "launch %159s binary %*s kernel %*s variant %31s width %d unroll %d index_bits %*d param_bits %*d block %d",
              l->entry, variant, &l->width, &l->unroll, &l->block);
     } else if (l && sscanf(line, "param ptr %d", &a) == 1) {
       l->ptr_tensor[l->nparams++] = a;

@@ -65,10 +65,16 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(k->num_params, 6); /* five views and the output */
     CHECK(strcmp(k->variants[0].entry, "nvfuser_fusion_id1_k0__vector") == 0);
     CHECK_EQ_INT(k->variants[0].vector_width, 8);
-    CHECK(k->variants[0].num_conditions >= 1); /* input alignment; outputs are allocated aligned */
-    for (int c = 0; c < k->variants[0].num_conditions; c++) CHECK(strstr(k->variants[0].conditions[c], "addr(") != NULL);
+    /* input alignment (outputs are allocated aligned), and the run-time
+     * input check every variant carries: the reshape of the `?x?x?` qkv
+     * keeps its element count */
+    const char *numel = "1 * size(2, 0) * size(2, 1) * size(2, 2) == 1179648";
+    CHECK(k->variants[0].num_conditions >= 2);
+    for (int c = 0; c < k->variants[0].num_conditions; c++)
+      CHECK(strstr(k->variants[0].conditions[c], "addr(") != NULL || strcmp(k->variants[0].conditions[c], numel) == 0);
     CHECK(strcmp(k->variants[1].entry, "nvfuser_fusion_id1_k0__scalar") == 0);
-    CHECK_EQ_INT(k->variants[1].num_conditions, 0);
+    CHECK_EQ_INT(k->variants[1].num_conditions, 1);
+    CHECK(k->variants[1].num_conditions == 1 && strcmp(k->variants[1].conditions[0], numel) == 0);
     CHECK(k->variants[0].grid != NULL && strstr(k->variants[0].grid, "ceildiv") != NULL);
     printf("vector grid: %s\n", k->variants[0].grid);
   }

@@ -42,17 +42,6 @@ static bool run_pipeline(MlirContext ctx, MlirOperation op, const char *text) {
   return ok;
 }
 
-/* Whether the module holds fusions that fuser-segment has not planned yet. */
-static bool needs_segmentation(MlirOperation module) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    bool fusion = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.fusion")));
-    bool plan = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.plan")));
-    if (fusion && !plan) return true;
-  }
-  return false;
-}
-
 int main(int argc, char **argv) {
   const char *input = "-", *output = NULL, *chip = "sm_90";
   const char *only_binary = NULL, *prefix = NULL;
@@ -88,8 +77,7 @@ int main(int argc, char **argv) {
   char pipeline[2048];
   fuser_plan_to_ptx_pipeline_with(chip, unroll, block_size, pipeline, sizeof pipeline);
   /* stage 1, the plan (when not planned yet); stage 2, the PTX */
-  bool ok = !needs_segmentation(op) ||
-            run_pipeline(ctx, op, "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)");
+  bool ok = !fuser_module_needs_plan(op) || run_pipeline(ctx, op, FUSER_PLAN_PIPELINE);
   ok = ok && run_pipeline(ctx, op, pipeline);
   double t2 = now_ms();
   if (!ok) return 1;

@@ -17,45 +17,21 @@
 #define EXPECTED_VALUES_LIMIT (8u << 20)
 
 bool translate_emit_ptx(MlirModule module, const char *output, const char *chip) {
-  MlirOperation op = mlirModuleGetOperation(module);
   char err[1024];
-  MlirContext ctx = mlirOperationGetContext(op);
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-  char pipeline[2048];
-  snprintf(pipeline, sizeof pipeline, "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)");
-  bool ok = fuser_pipeline_parse(pm, pipeline, err, sizeof err) && mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
-  mlirPassManagerDestroy(pm);
-  if (ok) {
-    fuser_plan_to_ptx_pipeline(chip, pipeline, sizeof pipeline);
-    pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-    ok = fuser_pipeline_parse(pm, pipeline, err, sizeof err) && mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
-    mlirPassManagerDestroy(pm);
-  }
-  if (!ok) {
-    fprintf(stderr, "fuser-translate: error: compiling to PTX failed\n");
+  char *ptx = fuser_module_to_ptx_text(mlirModuleGetOperation(module), chip, err, sizeof err);
+  if (!ptx) {
+    fprintf(stderr, "fuser-translate: error: %s\n", err);
     return false;
   }
-  fuser_launch *ls;
-  int n = fuser_launch_plan_read(op, &ls);
   FILE *out = output && strcmp(output, "-") != 0 ? fopen(output, "w") : stdout;
-  if (!out) {
-    fprintf(stderr, "fuser-translate: error: cannot write '%s'\n", output);
-    fuser_launch_plan_free(ls, n);
-    return false;
+  bool ok = out != NULL;
+  if (!ok) fprintf(stderr, "fuser-translate: error: cannot write '%s'\n", output);
+  else {
+    ok = fputs(ptx, out) >= 0;
+    if (out != stdout) ok &= fclose(out) == 0;
   }
-  /* each binary once, after a line naming its entries */
-  for (int i = 0; i < n; i++) {
-    bool seen = false;
-    for (int j = 0; j < i; j++) seen |= strcmp(ls[j].binary, ls[i].binary) == 0;
-    if (seen || !ls[i].ptx) continue;
-    fprintf(out, "// binary %s:", ls[i].binary);
-    for (int j = i; j < n; j++)
-      if (strcmp(ls[j].binary, ls[i].binary) == 0) fprintf(out, " %s (width %d)", ls[j].entry, ls[j].vector_width);
-    fprintf(out, "\n%s\n", ls[i].ptx);
-  }
-  if (out != stdout) fclose(out);
-  fuser_launch_plan_free(ls, n);
-  return true;
+  free(ptx);
+  return ok;
 }
 
 typedef struct {

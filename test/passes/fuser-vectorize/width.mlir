@@ -144,12 +144,17 @@ func.func private @cat_boundary_4(%a: tensor<64x4xbf16> {fuser.strides = array<i
 
 // -----
 
-// Symbolic extents and strides become run-time conditions of the vectorized
-// variant: alignment, the stride outside the run, the inner extent, and
-// 32-bit index math.
+// Symbolic extents and strides become run-time conditions. The dims can
+// only be contiguous at run time: the vectorized variant merges them under
+// `merge` conditions (any size then keeps width 8, with a scalar tail), and
+// a "rows" plan along the inner dim (its stride and extent multiples of 8)
+// is kept for padded rows. Both use 32-bit index math under `index32`.
 // CHECK-LABEL: func.func private @symbolic
+// CHECK-SAME: fuser.flat_groups = [array<i64: 0, 1>]
 // CHECK-SAME: fuser.index_bits = 64 : i64
-// CHECK-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 8 : i64}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {dim = 0 : i64, kind = "stride", multiple = 8 : i64, result = 0 : i64}, {dim = 1 : i64, kind = "extent", multiple = 8 : i64, result = 0 : i64}, {kind = "index32"}]
+// CHECK-SAME: fuser.row_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 8 : i64}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {dim = 0 : i64, kind = "stride", multiple = 8 : i64, result = 0 : i64}, {dim = 1 : i64, kind = "extent", multiple = 8 : i64, result = 0 : i64}, {kind = "index32"}]
+// CHECK-SAME: fuser.row_width = 8 : i64
+// CHECK-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {arg = 0 : i64, dim = 0 : i64, inner = 1 : i64, kind = "merge"}, {dim = 0 : i64, inner = 1 : i64, kind = "merge", result = 0 : i64}, {kind = "index32"}]
 // CHECK-SAME: fuser.vector_width = 8 : i64
 func.func private @symbolic(%a: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>})
     -> (tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {

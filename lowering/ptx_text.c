@@ -1,0 +1,55 @@
+/* ptx_text.c: a whole module to PTX text in one call (lowering.h), for
+ * tools: `fuser-translate --emit-ptx` and `fuser-ptx`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/launch_plan.h"
+#include "lowering/lowering.h"
+#include "lowering/strbuf.h"
+#include "mlir-c/Pass.h"
+#include "passes/pass.h"
+
+bool fuser_module_needs_plan(MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    bool fusion = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.fusion")));
+    bool plan = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.plan")));
+    if (fusion && !plan) return true;
+  }
+  return false;
+}
+
+static bool run(MlirOperation op, const char *text, char *err, size_t errlen) {
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(mlirOperationGetContext(op),
+                                                        mlirStringRefCreateFromCString("builtin.module"));
+  bool ok = fuser_pipeline_parse(pm, text, err, errlen);
+  if (ok && !mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op))) {
+    snprintf(err, errlen, "the pipeline failed (see the diagnostics above)");
+    ok = false;
+  }
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
+char *fuser_module_to_ptx_text(MlirOperation module, const char *chip, char *err, size_t errlen) {
+  if (fuser_module_needs_plan(module) && !run(module, FUSER_PLAN_PIPELINE, err, errlen)) return NULL;
+  char pipeline[2048];
+  fuser_plan_to_ptx_pipeline(chip, pipeline, sizeof pipeline);
+  if (!run(module, pipeline, err, errlen)) return NULL;
+  fuser_launch *ls;
+  int n = fuser_launch_plan_read(module, &ls);
+  strbuf out = {0};
+  sb_append(&out, "");
+  for (int i = 0; i < n; i++)
+    sb_printf(&out, "// entry %s binary %s kernel %s variant %s width %d\n", ls[i].entry, ls[i].binary, ls[i].kernel,
+              ls[i].variant, ls[i].vector_width);
+  for (int i = 0; i < n; i++) {
+    bool first = true;
+    for (int j = 0; j < i; j++) first &= strcmp(ls[j].binary, ls[i].binary) != 0;
+    if (!first || !ls[i].ptx) continue;
+    sb_printf(&out, "// binary %s\n%s", ls[i].binary, ls[i].ptx);
+  }
+  fuser_launch_plan_free(ls, n);
+  return out.data;
+}
