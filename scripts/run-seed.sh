@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# run-seed.sh: the main job. Builds fuser and runs each stage on the seed
-# fusion, saying what each stage did. Stages are functions below; later
-# issues add import (nvFuser script -> dialect), compile and run (GPU, or
-# the CPU reference) as further stages.
+# run-seed.sh: the main job. Builds fuser and compiles and runs the seed
+# fusions of nvFuser issue #2613 (../shared/corpus/seed, or the copies in
+# test/Inputs when the corpus is absent), saying what each stage did:
+# import the scripts, plan them (views, kernels), compile to PTX and an
+# artifact, and run: on the GPU when there is one (the runtime checks the
+# outputs against the CPU reference), otherwise on the CPU reference
+# evaluator.
 #
 #   bash scripts/run-seed.sh [--no-deps]
 set -euo pipefail
@@ -32,6 +35,66 @@ stage_verify() {
   cat "$out/seed_fusion_id1.verified.mlir"
 }
 
+corpus=${FUSER_CORPUS_DIR:-../shared/corpus}
+seeds=()
+for id in 0 1; do
+  if [ -f "$corpus/seed/seed_fusion_id$id.py" ]; then seeds+=("$corpus/seed/seed_fusion_id$id.py")
+  else seeds+=("test/Inputs/seed_fusion_id$id.py"); fi
+done
+
+# Stage: import the scripts into the fuser dialect.
+stage_import() {
+  for s in "${seeds[@]}"; do
+    local n; n=$(basename "$s" .py)
+    "$build/bin/fuser-translate" --import-nvfuser "$s" -o "$out/$n.mlir"
+    echo "== import: $s -> $out/$n.mlir ($(grep -c '"fuser\.' "$out/$n.mlir") fuser ops)"
+  done
+}
+
+# Stage: the fuser-level passes, and what they decided.
+stage_plan() {
+  for s in "${seeds[@]}"; do
+    local n; n=$(basename "$s" .py)
+    echo "== plan: $n (fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment, fuser-vectorize)"
+    "$build/bin/fuser-opt" "$out/$n.mlir" --fuser-report -o "$out/$n.plan.mlir" \
+      --pass-pipeline='builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment, fuser-vectorize)'
+    sed -n '/^fusion/,/^module/p' "$out/$n.plan.mlir" | grep -v '^module'
+  done
+}
+
+# Stage: PTX and the runtime artifact (with the CPU reference's results).
+stage_compile() {
+  for s in "${seeds[@]}"; do
+    local n; n=$(basename "$s" .py)
+    "$build/bin/fuser-translate" --emit-ptx "$s" -o "$out/$n.ptx"
+    "$build/bin/fuser-translate" --emit-artifact "$s" -o "$out/$n.fart" --expected
+    echo "== compile: $n -> $out/$n.ptx ($(grep -c 'ld.global.v4\|ld.global.nc.v4' "$out/$n.ptx") 128-bit loads," \
+         "$(grep -c 'st.global.v4' "$out/$n.ptx") 128-bit stores; the $(grep -c 'ld.global.u16\|ld.global.b16' "$out/$n.ptx") 16-bit loads are the scalar fallback's)" \
+         "and $out/$n.fart"
+  done
+}
+
+have_gpu() { command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; }
+
+# Stage: run on the GPU (runtime alone, checked against the CPU reference),
+# or on the CPU reference evaluator.
+stage_run() {
+  for s in "${seeds[@]}"; do
+    local n; n=$(basename "$s" .py)
+    if have_gpu; then
+      echo "== run on the GPU: fuser-run --artifact $out/$n.fart --check --bench 20"
+      "$build/bin/fuser-run" --artifact "$out/$n.fart" --check --bench 20 --name "$n"
+    else
+      echo "== run on the CPU (no GPU here): fuser-run --cpu $s"
+      "$build/bin/fuser-run" --cpu "$s"
+    fi
+  done
+}
+
 stage_setup "$@"
 stage_verify
-echo "== done (import, compile and run stages come with later issues)"
+stage_import
+stage_plan
+stage_compile
+stage_run
+echo "== done"
