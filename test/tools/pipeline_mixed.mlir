@@ -1,3 +1,5 @@
+// Exercises passes/pipeline.c, passes/options.c and passes/external.c (fuser
+// passes as MLIR external passes in one pass manager with upstream ones).
 // fuser and upstream passes in one pipeline, nested under func.func too:
 // upstream cse/canonicalize do their work on the non-fuser ops, the fuser
 // ops survive (IRDL ops have no memory effects, so upstream passes never

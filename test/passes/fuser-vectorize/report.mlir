@@ -1,3 +1,4 @@
+// The vectorize report (passes/vectorize_report.c).
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-vectorize{report=true})' | FileCheck %s
 // RUN: not fuser-opt %s --pass-pipeline='builtin.module(fuser-vectorize{max-bytes=12})' 2>&1 | FileCheck %s --check-prefix=BYTES
 // The per-kernel report (passes/vectorize.h): ops, inputs, outputs, width,
