@@ -24,11 +24,13 @@
 #include "tools/common/tool_support.h"
 #include "tools/fuser-run/artifact_run.h"
 #include "tools/fuser-run/load.h"
+#include "tools/fuser-run/save_case.h"
 
 typedef enum { MODE_NONE, MODE_CPU } run_mode;
 
 typedef struct {
-  const char *input, *save_dir;
+  const char *input, *save_dir, *save_case;
+  int misalign;
   run_mode mode;
   uint64_t seed;
   bool f64;
@@ -40,6 +42,8 @@ static void usage(FILE *f) {
         "  --cpu          run on the CPU reference evaluator\n"
         "  --seed N       seed of the input generator (default 0)\n"
         "  --f64          float64 mode: every op in double, casts still round\n"
+        "  --save-case F  write inputs and outputs as a fuser-cpu-check case file\n"
+        "  --misalign K   (with --save-case) shift tensor inputs by K elements\n"
         "  --save DIR     write each output as DIR/out<i>.npy and each input as\n"
         "                 DIR/in<i>.npy (NumPy format 1.0; bf16 as float32)\n"
         "  --first N      print the first N values of each output (default 8)\n",
@@ -75,6 +79,8 @@ static bool parse_args(int argc, char **argv, options *o) {
       }
       o->first = (int)n;
     } else if (strcmp(a, "-save") == 0 && has_value) o->save_dir = argv[++i];
+    else if (strcmp(a, "-save-case") == 0 && has_value) o->save_case = argv[++i];
+    else if (strcmp(a, "-misalign") == 0 && has_value) o->misalign = atoi(argv[++i]);
     else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) {
       usage(stdout);
       exit(0);
@@ -192,6 +198,7 @@ static bool run_cpu(const options *o, MlirOperation func, int nfusions) {
   bool ran = fuser_ref_run(func, inputs.values, inputs.count, &ropt, &outs, &err) == FUSER_REF_OK, ok = ran;
   if (!ran) report_error(&err);
   if (ok && o->save_dir) ok = save_inputs(o, &inputs, name, nfusions);
+  if (ok && o->save_case) ok = fuser_run_save_case(o->save_case, &inputs, &outs, o->misalign);
   for (int i = 0; ok && i < outs.count; i++) {
     if (o->save_dir) npy_path(path, sizeof path, o, name, nfusions, "out", i);
     ok = print_output(o, i, &outs.values[i], o->save_dir && outs.values[i].is_tensor ? path : NULL);
