@@ -159,6 +159,11 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc,
  * result types above). Returns false with a message in err. */
 bool fuser_verify_op(MlirOperation op, char *err, size_t errlen);
 
+/* Recomputes the op's result types from its (possibly refined) operand
+ * types and sets them; the current result type is kept as the hint for
+ * shape- and dtype-taking ops. Returns false with a message on a violation. */
+bool fuser_reinfer_op(MlirOperation op, char *err, size_t errlen);
+
 /* Checks a fusion function's argument layouts (contiguity/stride_order). */
 bool fuser_verify_function(MlirOperation func, char *err, size_t errlen);
 

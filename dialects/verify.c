@@ -39,9 +39,10 @@ static bool same_type(MlirType a, MlirType b) {
   return true;
 }
 
-bool fuser_verify_op(MlirOperation op, char *err, size_t errlen) {
-  fuser_op_id id = fuser_op_id_of(op);
-  if (id == FUSER_OP_NONE) return true;
+/* The result types nvFuser's rules give `op` from its operands and
+ * attributes (the current result type is the hint for shape-taking and
+ * dtype-taking ops). */
+static bool expected_types(MlirOperation op, fuser_op_id id, MlirType *expect, char *err, size_t errlen) {
   intptr_t nres = mlirOperationGetNumResults(op);
   intptr_t want_res = fuser_op_kind_of(id) == FUSER_KIND_VAR_MEAN ? 2 : 1;
   if (nres != want_res) {
@@ -75,13 +76,20 @@ bool fuser_verify_op(MlirOperation op, char *err, size_t errlen) {
   } else {
     d.hint_dtype = fuser_dtype_of_type(r0);
   }
-  MlirType expect[2];
   char why[256];
   if (!fuser_infer_result_types(mlirOperationGetContext(op), &d, expect, why, sizeof why)) {
     snprintf(err, errlen, "%s", why);
     return false;
   }
-  for (intptr_t i = 0; i < nres; i++) {
+  return true;
+}
+
+bool fuser_verify_op(MlirOperation op, char *err, size_t errlen) {
+  fuser_op_id id = fuser_op_id_of(op);
+  if (id == FUSER_OP_NONE) return true;
+  MlirType expect[2];
+  if (!expected_types(op, id, expect, err, errlen)) return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++) {
     MlirType got = mlirValueGetType(mlirOperationGetResult(op, i));
     if (!same_type(got, expect[i])) {
       char g[128], e[128];
@@ -91,6 +99,15 @@ bool fuser_verify_op(MlirOperation op, char *err, size_t errlen) {
       return false;
     }
   }
+  return true;
+}
+
+bool fuser_reinfer_op(MlirOperation op, char *err, size_t errlen) {
+  fuser_op_id id = fuser_op_id_of(op);
+  if (id == FUSER_OP_NONE) return true;
+  MlirType expect[2];
+  if (!expected_types(op, id, expect, err, errlen)) return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++) mlirValueSetType(mlirOperationGetResult(op, i), expect[i]);
   return true;
 }
 

@@ -8,6 +8,7 @@ extern const fuser_pass_info fuser_alias_meta_ops_pass;
 extern const fuser_pass_info fuser_allocation_order_pass;
 extern const fuser_pass_info fuser_segment_pass;
 extern const fuser_pass_info fuser_remove_empty_pass;
+extern const fuser_pass_info fuser_specialize_shapes_pass;
 extern const fuser_pass_info fuser_report_pass;
 extern const fuser_pass_info fuser_vectorize_pass;
 extern const fuser_pass_info fuser_lower_kernels_pass;
@@ -16,6 +17,7 @@ extern const fuser_pass_info fuser_kernels_to_cpu_pass;
 
 static const fuser_pass_info *const registry[] = {
     &fuser_verify_pass,
+    &fuser_specialize_shapes_pass,
     &fuser_remove_empty_pass,
     &fuser_alias_meta_ops_pass,
     &fuser_allocation_order_pass,
