@@ -83,7 +83,5 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *launches, int n);
  * function, as attribute text appended to b. */
 void fuser_launch_dict_text(MlirOperation loop_func, const char *binary, const char *entry, int block, strbuf *b);
 
-/* An MlirStringCallback appending to a strbuf. */
-void fuser_print_to_strbuf(MlirStringRef s, void *user);
 
 #endif

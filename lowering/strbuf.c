@@ -36,3 +36,5 @@ void sb_free(strbuf *b) {
   free(b->data);
   *b = (strbuf){0};
 }
+
+void fuser_print_to_strbuf(MlirStringRef s, void *user) { sb_printf((strbuf *)user, "%.*s", (int)s.length, s.data); }

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "mlir-c/Support.h"
+
 typedef struct {
   char *data; /* NUL-terminated, owned */
   size_t len, cap;
@@ -14,5 +16,7 @@ void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2,
 void sb_append(strbuf *b, const char *text);
 void sb_clear(strbuf *b);
 void sb_free(strbuf *b);
+/* An MlirStringCallback appending to the strbuf `user` (for mlir*Print). */
+void fuser_print_to_strbuf(MlirStringRef s, void *user);
 
 #endif

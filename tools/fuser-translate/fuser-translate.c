@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "lowering/strbuf.h"
 #include "frontend/nvfuser_export.h"
 #include "frontend/nvfuser_import.h"
 #include "tools/common/tool_support.h"
@@ -34,22 +35,6 @@ static void usage(FILE *f) {
         "       fuser-translate --emit-artifact script.py|fusion.mlir -o out.fart [--expected] [--chip=sm_90]\n"
         "  --mlir-print-debuginfo   print locations (import)\n",
         f);
-}
-
-typedef struct {
-  char *buf;
-  size_t len, cap;
-} strbuf;
-
-static void append(MlirStringRef s, void *ud) {
-  strbuf *b = ud;
-  if (b->len + s.length + 1 > b->cap) {
-    b->cap = (b->len + s.length + 1) * 2;
-    b->buf = realloc(b->buf, b->cap);
-  }
-  memcpy(b->buf + b->len, s.data, s.length);
-  b->len += s.length;
-  b->buf[b->len] = 0;
 }
 
 /* Writes the whole output only once it exists: no partial files. */
@@ -113,11 +98,11 @@ int main(int argc, char **argv) {
       strbuf b = {0};
       MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
       if (debug_info) mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
-      mlirOperationPrintWithFlags(mlirModuleGetOperation(mod), flags, append, &b);
+      mlirOperationPrintWithFlags(mlirModuleGetOperation(mod), flags, fuser_print_to_strbuf, &b);
       mlirOpPrintingFlagsDestroy(flags);
-      append(mlirStringRefCreate("\n", 1), &b);
-      ok = diag.errors == 0 && write_output(output, b.buf, b.len);
-      free(b.buf);
+      sb_append(&b, "\n");
+      ok = diag.errors == 0 && write_output(output, b.data, b.len);
+      free(b.data);
       mlirModuleDestroy(mod);
     }
   } else if (m == MODE_PTX || m == MODE_ARTIFACT) {

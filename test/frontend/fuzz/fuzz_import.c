@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "lowering/strbuf.h"
 #include "frontend/nvfuser_export.h"
 #include "frontend/nvfuser_import.h"
 #include "mlir-c/Diagnostics.h"
@@ -21,26 +22,10 @@ static MlirLogicalResult swallow(MlirDiagnostic d, void *ud) {
   return mlirLogicalResultSuccess();
 }
 
-typedef struct {
-  char *buf;
-  size_t len, cap;
-} strbuf;
-
-static void append(MlirStringRef s, void *ud) {
-  strbuf *b = ud;
-  if (b->len + s.length + 1 > b->cap) {
-    b->cap = (b->len + s.length + 1) * 2;
-    b->buf = realloc(b->buf, b->cap);
-  }
-  memcpy(b->buf + b->len, s.data, s.length);
-  b->len += s.length;
-  b->buf[b->len] = 0;
-}
-
 static char *print_module(MlirModule m) {
   strbuf b = {0};
-  mlirOperationPrint(mlirModuleGetOperation(m), append, &b);
-  return b.buf;
+  mlirOperationPrint(mlirModuleGetOperation(m), fuser_print_to_strbuf, &b);
+  return b.data;
 }
 
 static MlirContext ctx;
