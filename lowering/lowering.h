@@ -46,6 +46,11 @@ bool fuser_module_needs_plan(MlirOperation module);
  * PTX after `// binary <b>`. NULL with a message in err on failure (the
  * located diagnostics go through the context's handler). */
 char *fuser_module_to_ptx_text(MlirOperation module, const char *chip, char *err, size_t errlen);
+/* The same with the lowering's tuning knobs: vectors per thread in the
+ * vector variant (fuser-lower-kernels{unroll}) and threads per block
+ * (fuser-kernels-to-gpu{block-size}). */
+char *fuser_module_to_ptx_text_with(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
+                                    size_t errlen);
 
 /* The upstream pipeline from fuser-kernels-to-cpu output to LLVM dialect. */
 const char *fuser_cpu_to_llvm_pipeline(void);

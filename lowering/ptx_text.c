@@ -33,9 +33,14 @@ static bool run(MlirOperation op, const char *text, char *err, size_t errlen) {
 }
 
 char *fuser_module_to_ptx_text(MlirOperation module, const char *chip, char *err, size_t errlen) {
+  return fuser_module_to_ptx_text_with(module, chip, 1, 128, err, errlen);
+}
+
+char *fuser_module_to_ptx_text_with(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
+                                    size_t errlen) {
   if (fuser_module_needs_plan(module) && !run(module, FUSER_PLAN_PIPELINE, err, errlen)) return NULL;
   char pipeline[2048];
-  fuser_plan_to_ptx_pipeline(chip, pipeline, sizeof pipeline);
+  fuser_plan_to_ptx_pipeline_with(chip, unroll, block_size, pipeline, sizeof pipeline);
   if (!run(module, pipeline, err, errlen)) return NULL;
   fuser_launch *ls;
   int n = fuser_launch_plan_read(module, &ls);

@@ -9,6 +9,7 @@
 #include "lowering/compile.h"
 #include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
+#include "mlir-c/Pass.h"
 #include "passes/ir_util.h"
 #include "passes/pass.h"
 #include "reference/reference.h"
@@ -16,9 +17,28 @@
 /* Reference outputs at most this large are recorded whole. */
 #define EXPECTED_VALUES_LIMIT (8u << 20)
 
-bool translate_emit_ptx(MlirModule module, const char *output, const char *chip) {
+/* fuser-specialize-shapes on the whole module, when asked. */
+static bool specialize(MlirModule module, const translate_compile_options *o) {
+  if (!o->specialize_shapes) return true;
+  MlirOperation op = mlirModuleGetOperation(module);
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(mlirOperationGetContext(op),
+                                                        mlirStringRefCreateFromCString("builtin.module"));
+  char err[512];
+  bool ok = fuser_pipeline_parse(pm, "builtin.module(fuser-specialize-shapes)", err, sizeof err);
+  if (!ok) fprintf(stderr, "fuser-translate: error: %s\n", err);
+  else if (!mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op))) {
+    fprintf(stderr, "fuser-translate: error: fuser-specialize-shapes failed\n");
+    ok = false;
+  }
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
+bool translate_emit_ptx(MlirModule module, const char *output, const translate_compile_options *o) {
   char err[1024];
-  char *ptx = fuser_module_to_ptx_text(mlirModuleGetOperation(module), chip, err, sizeof err);
+  if (!specialize(module, o)) return false;
+  char *ptx = fuser_module_to_ptx_text_with(mlirModuleGetOperation(module), o->chip, o->unroll > 0 ? o->unroll : 1,
+                                            o->block_size > 0 ? o->block_size : 128, err, sizeof err);
   if (!ptx) {
     fprintf(stderr, "fuser-translate: error: %s\n", err);
     return false;
@@ -89,11 +109,13 @@ static bool record_expected(MlirOperation module, expected_results *e) {
   return ok;
 }
 
-bool translate_emit_artifact(MlirModule module, const char *output, const char *chip, bool expected) {
+bool translate_emit_artifact(MlirModule module, const char *output, const translate_compile_options *o,
+                             bool expected) {
   if (!output || strcmp(output, "-") == 0) {
     fprintf(stderr, "fuser-translate: error: --emit-artifact needs -o FILE (the artifact is binary)\n");
     return false;
   }
+  if (!specialize(module, o)) return false;
   MlirOperation op = mlirModuleGetOperation(module);
   expected_results e = {0};
   if (expected && !record_expected(op, &e)) return false;
@@ -107,10 +129,10 @@ bool translate_emit_artifact(MlirModule module, const char *output, const char *
       meta.keys[meta.count] = keys[k], meta.blobs[meta.count] = e.values[k], meta.sizes[meta.count++] = e.sizes[k];
     }
   }
-  fuser_compile_options o = {chip, 0, 0};
+  fuser_compile_options co = {o->chip, o->unroll, o->block_size};
   struct fuser_artifact *art = NULL;
   char err[1024];
-  bool ok = fuser_compile_module(op, &o, &meta, &art, err, sizeof err) == 0;
+  bool ok = fuser_compile_module(op, &co, &meta, &art, err, sizeof err) == 0;
   if (!ok) fprintf(stderr, "fuser-translate: error: %s\n", err);
   fuser_error ferr;
   if (ok && fuser_artifact_write_file(art, output, &ferr) != FUSER_OK) {

@@ -31,8 +31,13 @@ typedef enum { MODE_NONE, MODE_IMPORT, MODE_EXPORT, MODE_PTX, MODE_ARTIFACT } mo
 static void usage(FILE *f) {
   fputs("usage: fuser-translate --import-nvfuser script.py [-o out.mlir]\n"
         "       fuser-translate --export-nvfuser fusion.mlir [-o out.py]\n"
-        "       fuser-translate --emit-ptx script.py|fusion.mlir [-o out.ptx] [--chip=sm_90]\n"
-        "       fuser-translate --emit-artifact script.py|fusion.mlir -o out.fart [--expected] [--chip=sm_90]\n"
+        "       fuser-translate --emit-ptx script.py|fusion.mlir [-o out.ptx] [compile options]\n"
+        "       fuser-translate --emit-artifact script.py|fusion.mlir -o out.fart [--expected] [compile options]\n"
+        "compile options:\n"
+        "  --chip=sm_90             the GPU architecture\n"
+        "  --unroll=N               vectors per thread in the vector variant (default 1)\n"
+        "  --block-size=N           threads per block (default 128)\n"
+        "  --specialize-shapes      compile for the script's input sizes only (static extents)\n"
         "  --mlir-print-debuginfo   print locations (import)\n",
         f);
 }
@@ -54,7 +59,7 @@ int main(int argc, char **argv) {
   mode m = MODE_NONE;
   const char *input = NULL, *output = NULL;
   bool debug_info = false, expected = false;
-  const char *chip = "sm_90";
+  translate_compile_options copts = {.chip = "sm_90"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] == '-' && a[1] == '-' && a[2]) a++;
@@ -63,7 +68,19 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "-emit-ptx") == 0) m = MODE_PTX;
     else if (strcmp(a, "-emit-artifact") == 0) m = MODE_ARTIFACT;
     else if (strcmp(a, "-expected") == 0) expected = true;
-    else if (strncmp(a, "-chip=", 6) == 0) chip = a + 6;
+    else if (strncmp(a, "-chip=", 6) == 0) copts.chip = a + 6;
+    else if (strncmp(a, "-unroll=", 8) == 0 || strncmp(a, "-block-size=", 12) == 0) {
+      const char *v = strchr(a, '=') + 1;
+      char *end;
+      long n = strtol(v, &end, 10);
+      bool unroll = a[1] == 'u';
+      if (!*v || *end || n < 1 || n > (unroll ? 16 : 1024)) {
+        fprintf(stderr, "fuser-translate: error: %s wants an integer in 1..%d, got '%s'\n", unroll ? "--unroll" : "--block-size",
+                unroll ? 16 : 1024, v);
+        return 1;
+      }
+      *(unroll ? &copts.unroll : &copts.block_size) = (int)n;
+    } else if (strcmp(a, "-specialize-shapes") == 0) copts.specialize_shapes = true;
     else if (strcmp(a, "-o") == 0 && i + 1 < argc) output = argv[++i];
     else if (strcmp(a, "-mlir-print-debuginfo") == 0) debug_info = true;
     else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) { usage(stdout); return 0; }
@@ -111,7 +128,7 @@ int main(int argc, char **argv) {
     MlirModule mod = script ? fuser_import_nvfuser(ctx, src, len, path) : mlirModuleCreateParse(ctx, mlirStringRefCreate(src, len));
     if (!mlirModuleIsNull(mod)) {
       if (fuser_verify(mlirModuleGetOperation(mod)) == 0)
-        ok = m == MODE_PTX ? translate_emit_ptx(mod, output, chip) : translate_emit_artifact(mod, output, chip, expected);
+        ok = m == MODE_PTX ? translate_emit_ptx(mod, output, &copts) : translate_emit_artifact(mod, output, &copts, expected);
       mlirModuleDestroy(mod);
     }
   } else {
