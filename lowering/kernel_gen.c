@@ -52,6 +52,7 @@ typedef struct {
   fk_kernel *k;
   bool analysis;
   int W;
+  bool flat; /* index every access by the flat point index (fk_codegen_options.flat) */
   strbuf *pro, *body, *cur;
   int indent, depth, counter;
   memo_entry *memo;
@@ -1093,7 +1094,20 @@ static void emit_point(gen *g, const char *e) {
   MlirOperation ret = mlirBlockGetTerminator(entry);
   char lin[NAME];
   snprintf(lin, NAME, "%s", e);
-  for (int d = k->rank - 1; d >= 0; d--) {
+  if (g->flat && k->rank > 0) {
+    /* Every access walks the whole space as one linear run (its strides
+     * nest: stride(d) = stride(d+1) * extent(d+1)), so its offset is
+     * sum_d i_d * stride(d) = e * stride(innermost): indices (0, ..., 0, e)
+     * give that offset with no division. */
+    for (int d = 0; d < k->rank; d++) {
+      memset(ix.coef[d], 0, sizeof ix.coef[d]);
+      ix.coef[d][d] = 1;
+      ix.off[d] = 0;
+      if (d < k->rank - 1) cidx(g, 0, ix.name[d]);
+      else memcpy(ix.name[d], lin, NAME);
+    }
+  }
+  for (int d = k->rank - 1; d >= 0 && !g->flat; d--) {
     memset(ix.coef[d], 0, sizeof ix.coef[d]);
     ix.coef[d][d] = 1;
     ix.off[d] = 0;
@@ -1164,6 +1178,7 @@ bool fk_codegen(fk_kernel *k, const fk_codegen_options *opts, strbuf *out, fk_pa
   gen g;
   gen_init(&g, k, &pro, &vbody, params);
   int W = opts->width, U = opts->unroll;
+  g.flat = opts->flat;
   char c0[NAME], c1[NAME], cW[NAME], cU[NAME], n[NAME];
   cidx(&g, 0, c0);
   cidx(&g, 1, c1);

@@ -95,6 +95,11 @@ typedef struct {
   int unroll; /* vectors (or elements) per thread */
   int index_bits;
   bool tail; /* emit the grid-stride scalar tail (the run may end inside a vector) */
+  /* The whole iteration space is one flattened group (fuser.flat_groups,
+   * merged statically or under the variant's `merge` conditions): every
+   * access is indexed by the flat point index times its innermost stride,
+   * without delinearizing it (no division per thread). */
+  bool flat;
   const char *variant; /* "vector" or "scalar" */
   const char *extra_attrs; /* attribute text appended to the func's attributes */
 } fk_codegen_options;

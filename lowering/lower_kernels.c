@@ -84,10 +84,18 @@ static bool needs_tail(const fk_kernel *k, MlirOperation func, int width) {
   return n % width != 0;
 }
 
+/* Whether fuser-vectorize flattened the whole iteration space into one
+ * group for the vector variant. (With a cat or pad boundary inside, the
+ * boundary still needs its own dim's index: not flat.) */
+static bool one_group(MlirOperation func) {
+  MlirAttribute groups = attr(func, "fuser.flat_groups");
+  return !mlirAttributeIsNull(groups) && mlirArrayAttrGetNumElements(groups) == 1;
+}
+
 bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
   if (mlirAttributeIsNull(attr(func, "fuser.vector_width")) && !fuser_vectorize_kernel(func, 16)) return false;
   fk_kernel *k = malloc(sizeof *k);
-  bool ok = fk_kernel_read(func, k);
+  bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k); /* accesses and cat/pad boundaries */
   int width = (int)mlirIntegerAttrGetValueInt(attr(func, "fuser.vector_width"));
   int index_bits = (int)mlirIntegerAttrGetValueInt(attr(func, "fuser.index_bits"));
   MlirAttribute conds = attr(func, "fuser.vector_conditions");
@@ -100,7 +108,8 @@ bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
     else mlirAttributePrint(conds, print_to_strbuf, &extra);
     bool index32 = extra.data && strstr(extra.data, "index32");
     fk_codegen_options o = {.width = width, .unroll = unroll, .index_bits = index32 ? 32 : index_bits,
-                            .tail = needs_tail(k, func, width), .variant = "vector", .extra_attrs = extra.data};
+                            .tail = needs_tail(k, func, width), .flat = one_group(func) && k->num_boundaries == 0, .variant = "vector",
+                            .extra_attrs = extra.data};
     ok = emit_variant(k, &o, &after);
     sb_free(&extra);
   }

@@ -120,3 +120,28 @@ func.func private @sum_k0(%a: tensor<4x37xbf16> {fuser.strides = array<i64: 37, 
   %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x37xbf16>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>
 }
+
+// -----
+
+// `?` sizes, contiguous: fuser-vectorize merges both dims under run-time
+// `merge` conditions (one flattened group), so the vector variant indexes
+// every access by the flat point index: no division or remainder per
+// thread. The `rows` variant (dims kept apart) delinearizes.
+// CHECK-LABEL: func.func @flat_k0__vector(
+// CHECK-SAME: kind = "merge"
+// CHECK: scf.parallel
+// CHECK-NOT: arith.remui
+// CHECK: vector.load
+// CHECK-NOT: arith.remui
+// CHECK: vector.store
+// CHECK-LABEL: func.func @flat_k0__rows(
+// CHECK: scf.parallel
+// CHECK: arith.remui
+// CHECK: arith.divui
+// CHECK: vector.load
+func.func private @flat_k0(%a: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>})
+    -> (tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.neg"(%a) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
+  %1 = "fuser.cast"(%0) : (tensor<?x?xf32>) -> tensor<?x?xbf16>
+  func.return %1 : tensor<?x?xbf16>
+}
