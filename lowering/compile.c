@@ -130,7 +130,7 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
 
 int fuser_compile_module(MlirOperation module, const fuser_compile_options *options, const fuser_metadata *extra,
                          struct fuser_artifact **out, char *err, size_t errlen) {
-  fuser_compile_options o = {"sm_90", 1, 128};
+  fuser_compile_options o = {"sm_90", 0, 128}; /* unroll 0: chosen per kernel */
   if (options) {
     if (options->chip) o.chip = options->chip;
     if (options->unroll > 0) o.unroll = options->unroll;

@@ -20,7 +20,7 @@ struct fuser_artifact;
 
 typedef struct {
   const char *chip; /* default "sm_90" */
-  int unroll;       /* vectors per thread (default 1) */
+  int unroll;       /* vectors per thread (0, the default: chosen per kernel by fuser-lower-kernels) */
   int block_size;   /* threads per block (default 128) */
 } fuser_compile_options;
 

@@ -24,7 +24,9 @@
  *     scf.parallel (%t) = (%c0) to (%nthreads) step (%c1) { ... vector.load %mem_t0[%e] {alignment = 16 : i64} ... }
  *   }
  *
- * Options: unroll (default 1; measured on the H200, docs/lowering.md): vectors per thread in the vector variant;
+ * Options: unroll (default 0 = chosen per kernel: 1, or 4 when its arithmetic
+ * per byte moved makes it compute-bound; measured on the H200,
+ * docs/lowering.md): vectors per thread in the vector variant;
  * scalar-unroll (default 1): elements per thread in the scalar variant. */
 #include <stdlib.h>
 #include <string.h>
@@ -92,8 +94,52 @@ static bool one_group(MlirOperation func) {
   return !mlirAttributeIsNull(groups) && mlirArrayAttrGetNumElements(groups) == 1;
 }
 
+/* Instructions per byte moved above which a kernel is compute-bound on the
+ * H200 (~1 TB/s of bf16 elements in and out against ~33 T lane-instructions/s:
+ * ~8 per byte at full bandwidth; lower, as the loads must also be issued). */
+#define COMPUTE_BOUND_COST_PER_BYTE 4
+
+/* Rough f32 instruction counts per element of the libdevice/arith
+ * expansions: what makes a kernel compute-bound. Everything else counts 1. */
+static int op_cost(fuser_op_id id) {
+  switch (id) {
+  case FUSER_OP_tanh: return 17;
+  case FUSER_OP_exp: case FUSER_OP_exp2: case FUSER_OP_expm1: return 8;
+  case FUSER_OP_log: case FUSER_OP_log1p: case FUSER_OP_log2: return 10;
+  case FUSER_OP_sigmoid: case FUSER_OP_silu: return 12;
+  case FUSER_OP_sin: case FUSER_OP_cos: case FUSER_OP_tan: case FUSER_OP_erf: return 20;
+  case FUSER_OP_pow: case FUSER_OP_atan2: return 30;
+  case FUSER_OP_div: case FUSER_OP_reciprocal: case FUSER_OP_sqrt: case FUSER_OP_rsqrt: return 6;
+  default: return 1;
+  }
+}
+
+/* The unroll when none is asked for (unroll=0). A memory-bound kernel keeps
+ * one vector per thread (RoPE: unroll 1 was the fastest, docs/lowering.md);
+ * one whose arithmetic per byte moved is high enough to limit it at full
+ * bandwidth (gelu's tanh: ~7 instructions per byte) gets 4 vectors per thread,
+ * so that each thread has independent work to overlap with its loads. */
+static int64_t tensor_bytes(MlirType t) {
+  if (!mlirTypeIsARankedTensor(t)) return 0;
+  return (int64_t)fuser_dtype_size(fuser_dtype_of_type(mlirShapedTypeGetElementType(t)));
+}
+
+static int auto_unroll(MlirOperation func) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  int64_t cost = 0, bytes = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    fuser_op_id id = fuser_op_id_of(op);
+    if (id != FUSER_OP_NONE) cost += op_cost(id);
+  }
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) bytes += tensor_bytes(mlirValueGetType(mlirBlockGetArgument(entry, i)));
+  MlirOperation ret = mlirBlockGetTerminator(entry);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) bytes += tensor_bytes(mlirValueGetType(mlirOperationGetOperand(ret, i)));
+  return bytes > 0 && cost >= COMPUTE_BOUND_COST_PER_BYTE * bytes ? 4 : 1;
+}
+
 bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
   if (mlirAttributeIsNull(attr(func, "fuser.vector_width")) && !fuser_vectorize_kernel(func, 16)) return false;
+  if (unroll == 0) unroll = auto_unroll(func);
   fk_kernel *k = malloc(sizeof *k);
   bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k); /* accesses and cat/pad boundaries */
   int width = (int)mlirIntegerAttrGetValueInt(attr(func, "fuser.vector_width"));
@@ -139,8 +185,9 @@ bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
 static bool run(MlirOperation module, const fuser_pass_options *options) {
   int unroll = (int)fuser_pass_option_int(options, "unroll");
   int scalar_unroll = (int)fuser_pass_option_int(options, "scalar-unroll");
-  if (unroll < 1 || scalar_unroll < 1) {
-    mlirEmitError(mlirOperationGetLocation(module), "fuser-lower-kernels: unroll factors must be >= 1");
+  if (unroll < 0 || scalar_unroll < 1) {
+    mlirEmitError(mlirOperationGetLocation(module),
+                  "fuser-lower-kernels: unroll must be >= 0 (0: chosen per kernel) and scalar-unroll >= 1");
     return false;
   }
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
@@ -154,7 +201,7 @@ const fuser_pass_info fuser_lower_kernels_pass = {
     .argument = "fuser-lower-kernels",
     .description = "Lower kernel functions to loop-level functions (scf/vector/memref/arith/math), one per variant",
     .anchor = "builtin.module",
-    .options = {{"unroll", "1", "vectors per thread in the vector variant"},
+    .options = {{"unroll", "0", "vectors per thread in the vector variant (0: 1, or 4 for compute-bound kernels)"},
                 {"scalar-unroll", "1", "elements per thread in the scalar variant"}},
     .run = run,
 };

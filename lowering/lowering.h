@@ -30,7 +30,7 @@ void fuser_gpu_to_ptx_pipeline(const char *chip, char *buf, size_t len);
 /* The full pipeline from plan-level IR (kernel functions) to gpu.binary
  * ops holding PTX. */
 void fuser_plan_to_ptx_pipeline(const char *chip, char *buf, size_t len);
-/* The same with the vector variant's unroll and the block size (defaults 1, 128). */
+/* The same with the vector variant's unroll (0: chosen per kernel) and the block size (defaults 0, 128). */
 void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_size, char *buf, size_t len);
 
 /* The plan passes that turn fusions into plans and kernel functions. */

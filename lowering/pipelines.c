@@ -26,7 +26,7 @@ void fuser_gpu_to_ptx_pipeline(const char *chip, char *buf, size_t len) {
 }
 
 void fuser_plan_to_ptx_pipeline(const char *chip, char *buf, size_t len) {
-  fuser_plan_to_ptx_pipeline_with(chip, 1, 128, buf, len);
+  fuser_plan_to_ptx_pipeline_with(chip, 0, 128, buf, len);
 }
 
 void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_size, char *buf, size_t len) {

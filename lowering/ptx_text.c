@@ -33,7 +33,7 @@ static bool run(MlirOperation op, const char *text, char *err, size_t errlen) {
 }
 
 char *fuser_module_to_ptx_text(MlirOperation module, const char *chip, char *err, size_t errlen) {
-  return fuser_module_to_ptx_text_with(module, chip, 1, 128, err, errlen);
+  return fuser_module_to_ptx_text_with(module, chip, 0, 128, err, errlen);
 }
 
 char *fuser_module_to_ptx_text_with(MlirOperation module, const char *chip, int unroll, int block_size, char *err,

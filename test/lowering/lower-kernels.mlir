@@ -145,3 +145,18 @@ func.func private @flat_k0(%a: tensor<?x?xbf16> {fuser.strides = array<i64: -922
   %1 = "fuser.cast"(%0) : (tensor<?x?xf32>) -> tensor<?x?xbf16>
   func.return %1 : tensor<?x?xbf16>
 }
+
+// -----
+
+// No unroll given: chosen per kernel from its arithmetic per byte moved.
+// tanh (~17 instructions per element) over 4 bytes in and out is
+// compute-bound: 4 vectors per thread; the bias kernel above (add, mul) keeps 1.
+// CHECK-LABEL: func.func @tanh_k0__vector(
+// CHECK-SAME: fuser.unroll = 4 : i64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c4 step
+func.func private @tanh_k0(%a: tensor<64x64xbf16> {fuser.strides = array<i64: 64, 1>})
+    -> (tensor<64x64xbf16> {fuser.strides = array<i64: 64, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.tanh"(%a) : (tensor<64x64xbf16>) -> tensor<64x64xf32>
+  %1 = "fuser.cast"(%0) : (tensor<64x64xf32>) -> tensor<64x64xbf16>
+  func.return %1 : tensor<64x64xbf16>
+}

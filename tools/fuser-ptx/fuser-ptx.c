@@ -1,6 +1,6 @@
 /* fuser-ptx: plan-level IR (kernel functions) to PTX and the launch plan.
  *
- *   fuser-ptx [--chip=sm_90] [--unroll=1] [--block-size=128] [--launch-plan] [--binary=<name>] [--time] [-o out] [input.mlir|-]
+ *   fuser-ptx [--chip=sm_90] [--unroll=N (default: per kernel)] [--block-size=128] [--launch-plan] [--binary=<name>] [--time] [-o out] [input.mlir|-]
  *
  * Runs fuser-verify; when the input holds fusions not yet segmented
  * (fuser.fusion without fuser.plan), the plan passes (fuser-remove-empty,
@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   const char *input = "-", *output = NULL, *chip = "sm_90";
   const char *only_binary = NULL, *prefix = NULL;
   bool plan = false, timing = false;
-  int unroll = 1, block_size = 128;
+  int unroll = 0, block_size = 128; /* unroll 0: chosen per kernel */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strncmp(a, "--chip=", 7) == 0) chip = a + 7;

@@ -37,7 +37,7 @@ static bool specialize(MlirModule module, const translate_compile_options *o) {
 bool translate_emit_ptx(MlirModule module, const char *output, const translate_compile_options *o) {
   char err[1024];
   if (!specialize(module, o)) return false;
-  char *ptx = fuser_module_to_ptx_text_with(mlirModuleGetOperation(module), o->chip, o->unroll > 0 ? o->unroll : 1,
+  char *ptx = fuser_module_to_ptx_text_with(mlirModuleGetOperation(module), o->chip, o->unroll > 0 ? o->unroll : 0,
                                             o->block_size > 0 ? o->block_size : 128, err, sizeof err);
   if (!ptx) {
     fprintf(stderr, "fuser-translate: error: %s\n", err);

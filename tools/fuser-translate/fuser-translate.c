@@ -35,7 +35,8 @@ static void usage(FILE *f) {
         "       fuser-translate --emit-artifact script.py|fusion.mlir -o out.fart [--expected] [compile options]\n"
         "compile options:\n"
         "  --chip=sm_90             the GPU architecture\n"
-        "  --unroll=N               vectors per thread in the vector variant (default 1)\n"
+        "  --unroll=N               vectors per thread in the vector variant (default: 1, or 4\n"
+        "                           for compute-bound kernels)\n"
         "  --block-size=N           threads per block (default 128)\n"
         "  --specialize-shapes      compile for the script's input sizes only (static extents)\n"
         "  --mlir-print-debuginfo   print locations (import)\n",
