@@ -4,7 +4,7 @@
  * element-wise ops over a 2-D input with a row reduction every 50 ops whose
  * result is broadcast back (so segmentation has real cuts to make), then
  * times parsing, the C verifier and the pipeline
- * fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops,
+ * fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order,
  * fuser-segment, and prints one line per size. nvFuser's segmenter took
  * 300 s on large graphs (#3510); these passes should grow about linearly. */
 #include <stdio.h>
@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
     double t2 = now_ms();
     MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
     char err[512];
-    if (errors || !fuser_pipeline_parse(pm, "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)", err, sizeof err)) {
+    if (errors || !fuser_pipeline_parse(pm, "builtin.module(fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment)", err, sizeof err)) {
       fprintf(stderr, "segment_bench: %s\n", errors ? "verifier failed" : err);
       return 1;
     }

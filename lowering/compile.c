@@ -142,7 +142,7 @@ int fuser_compile_module(MlirOperation module, const fuser_compile_options *opti
   char recipe_err[256];
   char *recipes = fuser_input_recipes(fusion, recipe_err, sizeof recipe_err); /* optional */
   if (fuser_verify(module) != 0) return free(recipes), fail(err, errlen, "the fusion does not verify");
-  if (!planned && !run_pipeline(module, "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)", err, errlen))
+  if (!planned && !run_pipeline(module, FUSER_PLAN_PIPELINE, err, errlen))
     return free(recipes), 1;
   fuser_plan_model m;
   if (!fuser_plan_model_build(module, &m, err, errlen)) return fuser_plan_model_free(&m), free(recipes), 1;

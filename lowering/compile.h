@@ -1,7 +1,8 @@
 /* compile.h: a fusion, end to end, into a runtime artifact.
  *
- *   fuser-level passes (fuser-remove-empty, fuser-allocation-order,
- *   fuser-alias-meta-ops, fuser-segment; skipped when already segmented)
+ *   fuser-level passes (FUSER_PLAN_PIPELINE: fuser-remove-empty,
+ *   fuser-alias-meta-ops, fuser-allocation-order, fuser-segment; skipped
+ *   when already segmented)
  *   -> the plan model (plan_model_build.h)
  *   -> fuser-vectorize, the kernel lowering and the NVVM/PTX pipeline
  *   -> the launch plan resolved into runtime expressions

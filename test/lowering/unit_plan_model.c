@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
   MlirContext ctx = fuser_context_create();
   MlirModule m = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
   MlirOperation op = mlirModuleGetOperation(m);
-  CHECK(run(ctx, op, "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)"));
+  CHECK(run(ctx, op, "builtin.module(fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment)"));
   fuser_plan_model model = {0};
   char err[512] = "";
   bool built = fuser_plan_model_build(op, &model, err, sizeof err);

@@ -30,7 +30,7 @@
 #include "passes/pass.h"
 #include "tools/common/tool_support.h"
 
-#define PLAN_PASSES "builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)"
+#define PLAN_PASSES FUSER_PLAN_PIPELINE
 
 static bool run_pipeline(MlirContext ctx, MlirOperation op, const char *text) {
   char err[1024];

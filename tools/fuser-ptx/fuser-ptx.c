@@ -4,7 +4,7 @@
  *
  * Runs fuser-verify; when the input holds fusions not yet segmented
  * (fuser.fusion without fuser.plan), the plan passes (fuser-remove-empty,
- * fuser-allocation-order, fuser-alias-meta-ops, fuser-segment); then
+ * fuser-alias-meta-ops, fuser-allocation-order, fuser-segment); then
  * fuser_plan_to_ptx_pipeline (fuser-vectorize, fuser-lower-kernels,
  * fuser-kernels-to-gpu, the upstream NVVM pipeline and
  * gpu-module-to-binary{format=isa}). Prints `// entry <name> binary <b>

@@ -121,3 +121,58 @@ func.func @broadcast_in_dim(%arg0: tensor<4x8xf32> {fuser.contiguity = array<i64
   %1 = "fuser.neg"(%0) : (tensor<4x8x2xf32>) -> tensor<4x8x2xf32>
   return %1 : tensor<4x8x2xf32>
 }
+
+// -----
+
+// After fuser-alias-meta-ops the references are the views the computation
+// reads. A view's allocation order is its dims sorted by stride, largest
+// outermost: the seed id1's view of qkv, (2, 16, 1024, 16) with strides
+// (589824, 32, 576, 1), is allocated {0, 2, 1, 3}, the same order as seed
+// id0's as_strided argument with stride_order [3, 1, 2, 0].
+// CHECK-LABEL: func.func @view_reference
+// CHECK-SAME: -> (tensor<2x16x1024x16xf32> {fuser.stride_order = array<i64: 3, 1, 2, 0>})
+// CHECK: "fuser.view"(%arg0) {static_offset = 16 : i64, static_strides = array<i64: 589824, 32, 576, 1>} :
+// CHECK: "fuser.cast"(%{{.*}}) {fuser.stride_order = array<i64: 3, 1, 2, 0>}
+func.func @view_reference(%arg0: tensor<2x1024x576xbf16>) -> tensor<2x16x1024x16xf32> attributes {fuser.fusion} {
+  %0 = "fuser.view"(%arg0) {static_offset = 16 : i64, static_strides = array<i64: 589824, 32, 576, 1>} : (tensor<2x1024x576xbf16>) -> tensor<2x16x1024x16xbf16>
+  %1 = "fuser.cast"(%0) : (tensor<2x16x1024x16xbf16>) -> tensor<2x16x1024x16xf32>
+  return %1 : tensor<2x16x1024x16xf32>
+}
+
+// -----
+
+// The same computation on the as_strided argument: the same order.
+// CHECK-LABEL: func.func @as_strided_reference
+// CHECK: "fuser.cast"(%arg0) {fuser.stride_order = array<i64: 3, 1, 2, 0>}
+func.func @as_strided_reference(%arg0: tensor<2x16x1024x16xbf16> {fuser.contiguity = array<i64: 1, 0, 0, 1>, fuser.stride_order = array<i64: 3, 1, 2, 0>}) -> tensor<2x16x1024x16xf32> attributes {fuser.fusion} {
+  %0 = "fuser.cast"(%arg0) : (tensor<2x16x1024x16xbf16>) -> tensor<2x16x1024x16xf32>
+  return %0 : tensor<2x16x1024x16xf32>
+}
+
+// -----
+
+// Stride-0 dims of a view (a broadcast table) are broadcast dims: the view
+// has 2 real dims, so the 3-D column-major argument is the add's reference.
+// Alone, the broadcast view (dim 1 innermost in memory) gives the neg its
+// innermost real dims {2, 1}; the stride-0 dim goes outermost.
+// CHECK-LABEL: func.func @view_broadcast
+// CHECK: "fuser.neg"(%{{.*}}) {fuser.stride_order = array<i64: 2, 0, 1>}
+// CHECK: "fuser.add"(%{{.*}}) {fuser.stride_order = array<i64: 0, 1, 2>}
+func.func @view_broadcast(%arg0: tensor<16x8xf32>, %arg1: tensor<4x8x16xf32> {fuser.contiguity = array<i64: 1, 1, 1>, fuser.stride_order = array<i64: 0, 1, 2>}) -> tensor<4x8x16xf32> attributes {fuser.fusion} {
+  %0 = "fuser.view"(%arg0) {static_offset = 0 : i64, static_strides = array<i64: 0, 1, 8>} : (tensor<16x8xf32>) -> tensor<4x8x16xf32>
+  %1 = "fuser.neg"(%0) : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %2 = "fuser.add"(%1, %arg1) : (tensor<4x8x16xf32>, tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %2 : tensor<4x8x16xf32>
+}
+
+// -----
+
+// Equal strides keep the logical order (a stable sort): dim 0 stays outside
+// dim 1, so the view is treated as row-major.
+// CHECK-LABEL: func.func @view_stride_tie
+// CHECK: "fuser.neg"(%{{.*}}) {fuser.stride_order = array<i64: 1, 0>}
+func.func @view_stride_tie(%arg0: tensor<64xf32>) -> tensor<4x8xf32> attributes {fuser.fusion} {
+  %0 = "fuser.view"(%arg0) {static_offset = 0 : i64, static_strides = array<i64: 1, 1>} : (tensor<64xf32>) -> tensor<4x8xf32>
+  %1 = "fuser.neg"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}

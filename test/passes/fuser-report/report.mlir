@@ -1,5 +1,5 @@
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)' --fuser-report | FileCheck %s
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-allocation-order, fuser-alias-meta-ops, fuser-segment, fuser-report{stderr=true})' 2>&1 >/dev/null | FileCheck %s
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-alias-meta-ops, fuser-allocation-order, fuser-segment)' --fuser-report | FileCheck %s
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, fuser-report{stderr=true})' 2>&1 >/dev/null | FileCheck %s
 
 // CHECK: fusion @f: 2 kernels, 1 alias output
 // CHECK-NEXT: kernel @f_k0  (segment_set materializes a computed tensor)

@@ -1,4 +1,4 @@
-// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-remove-empty, fuser-allocation-order, fuser-alias-meta-ops, fuser-segment)' | FileCheck %s
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment)' | FileCheck %s
 
 // A pure-view fusion makes no kernel: its output is an alias.
 // CHECK-LABEL: func.func @pure_view
