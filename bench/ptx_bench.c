@@ -69,7 +69,7 @@ static int compile(MlirContext ctx, const char *path, const char *text, fuser_la
   char pipeline[2048], full[2400], err[512];
   fuser_plan_to_ptx_pipeline("sm_90", pipeline, sizeof pipeline);
   if (!planned(op))
-    snprintf(full, sizeof full, "builtin.module(fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, %s",
+    snprintf(full, sizeof full, "builtin.module(fuser-specialize-shapes{empty-only=true}, fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, %s",
              pipeline + strlen("builtin.module("));
   else snprintf(full, sizeof full, "%s", pipeline);
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));

@@ -1,6 +1,6 @@
 /* compile.h: a fusion, end to end, into a runtime artifact.
  *
- *   fuser-level passes (FUSER_PLAN_PIPELINE: fuser-remove-empty,
+ *   fuser-level passes (FUSER_PLAN_PIPELINE: fuser-specialize-shapes{empty-only}, fuser-remove-empty,
  *   fuser-alias-meta-ops, fuser-allocation-order, fuser-segment; skipped
  *   when already segmented)
  *   -> the plan model (plan_model_build.h)

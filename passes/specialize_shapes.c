@@ -10,6 +10,13 @@
  * forms of the seed fusion (#2613) compute with identical ops. Without
  * `fuser.inputs` the fusion is left as it is.
  *
+ * Option empty-only: pin only the `?` extents that are 0 in the example
+ * inputs, as nvFuser's concretization does (a dynamic fusion is
+ * concretized per set of empty extents): the code stays generic in every
+ * other size, and an empty operand (the seed's `(2, 16, 1024, 0)` input)
+ * becomes statically empty, so fuser-remove-empty drops it. The default
+ * plan pipeline (FUSER_PLAN_PIPELINE) starts with it.
+ *
  * Before:
  *   func.func @f(%a: tensor<?x4xf32>) ... attributes {fuser.fusion, fuser.inputs = [{... sizes = array<i64: 8, 4> ...}]}
  *     %0 = "fuser.neg"(%a) : (tensor<?x4xf32>) -> tensor<?x4xf32>
@@ -26,6 +33,7 @@
 #include "passes/pass.h"
 
 static bool specialize(MlirOperation func, void *ud) {
+  bool empty_only = *(const bool *)ud;
   MlirAttribute inputs = mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.inputs"));
   if (mlirAttributeIsNull(inputs) || !mlirAttributeIsAArray(inputs)) return true;
   MlirBlock body = fuser_func_body(func);
@@ -45,7 +53,7 @@ static bool specialize(MlirOperation func, void *ud) {
     for (int d = 0; d < rank; d++) {
       shape[d] = mlirShapedTypeGetDimSize(t, d);
       int64_t given = mlirDenseI64ArrayGetElement(sizes, d);
-      if (mlirShapedTypeIsDynamicDim(t, d)) shape[d] = given;
+      if (mlirShapedTypeIsDynamicDim(t, d)) shape[d] = empty_only && given != 0 ? shape[d] : given;
       else if (shape[d] != given) {
         char msg[256];
         snprintf(msg, sizeof msg, "fuser.inputs gives argument #%ld extent %lld in dim %d, but its type says %lld", (long)i,
@@ -77,12 +85,14 @@ static bool specialize(MlirOperation func, void *ud) {
 }
 
 static bool run(MlirOperation op, const fuser_pass_options *options) {
-  return fuser_for_each_fusion(op, specialize, NULL);
+  bool empty_only = fuser_pass_option_bool(options, "empty-only");
+  return fuser_for_each_fusion(op, specialize, &empty_only);
 }
 
 const fuser_pass_info fuser_specialize_shapes_pass = {
     .argument = "fuser-specialize-shapes",
     .description = "Give `?` input extents the sizes of the fusion's example inputs (fuser.inputs) and re-infer types",
     .anchor = "builtin.module",
+    .options = {{"empty-only", "false", "pin only the extents that are 0 in the example inputs (nvFuser concretizes empty extents)"}},
     .run = run,
 };

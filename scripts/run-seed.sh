@@ -55,9 +55,9 @@ stage_import() {
 stage_plan() {
   for s in "${seeds[@]}"; do
     local n; n=$(basename "$s" .py)
-    echo "== plan: $n (fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, fuser-vectorize)"
+    echo "== plan: $n (fuser-specialize-shapes{empty-only=true}, fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, fuser-vectorize)"
     "$build/bin/fuser-opt" "$out/$n.mlir" --fuser-report -o "$out/$n.plan.mlir" \
-      --pass-pipeline='builtin.module(fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, fuser-vectorize)'
+      --pass-pipeline='builtin.module(fuser-specialize-shapes{empty-only=true}, fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, fuser-vectorize)'
     sed -n '/^fusion/,/^module/p' "$out/$n.plan.mlir" | grep -v '^module'
   done
 }
