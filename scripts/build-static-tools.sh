@@ -7,7 +7,12 @@
 # stops if ldd lists anything but glibc's own libraries.
 #
 #   scripts/build-static-tools.sh OUT_DIR [TOOL...]
-#       (default tools: fuser-run fuser-translate)
+#
+# The default tool is fuser-tools: fuser-run, fuser-translate, fuser-ptx and
+# fuser-opt in one executable (cmake/static_multicall.cmake), with a link
+# OUT_DIR/<tool> -> fuser-tools for each. Single tools (fuser-run,
+# fuser-cpu-check, ...) can be named instead; each is as large as all of
+# fuser-tools.
 #
 # Environment:
 #   BUILD_DIR   the CMake tree of the static build (default build-static/;
@@ -21,7 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: build-static-tools.sh OUT_DIR [TOOL...]}
 shift
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(fuser-run fuser-translate)
+[ ${#tools[@]} -gt 0 ] || tools=(fuser-tools)
 build=${BUILD_DIR:-$root/build-static}
 jobs=${JOBS:-2}
 mkdir -p "$out" "$build"
@@ -63,4 +68,9 @@ for t in "${tools[@]}"; do
   glibc=$(objdump -T "$out/$t" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -n 1)
   printf '%-16s %10s %12s %12s %12s  %s\n' "$t" "$link" "$(stat -c %s "$build/bin/$t")" \
     "$(stat -c %s "$out/$t")" "$(stat -c %s "$out/$t.xz")" "$glibc"
+  if [ "$t" = fuser-tools ]; then
+    for m in $(sed -n 's/^FUSER_MULTICALL_TOOLS:STRING=//p' "$build/CMakeCache.txt" | tr ';' ' '); do
+      ln -sfn fuser-tools "$out/$m"
+    done
+  fi
 done

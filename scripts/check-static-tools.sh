@@ -24,7 +24,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 glibc_only='^[[:space:]]*(linux-vdso\.so\.1|/lib64/ld-linux-x86-64\.so\.2|lib(c|m|dl|pthread|rt)\.so\.[0-9]+)[[:space:]]'
 for t in "$static"/*; do
-  [ -x "$t" ] && [ -f "$t" ] || continue
+  [ -x "$t" ] && [ -f "$t" ] && [ ! -L "$t" ] || continue
   case $t in *.xz) continue;; esac
   if ldd "$t" | grep -Ev "$glibc_only"; then fail "ldd $t lists more than glibc"; else echo "ok: ldd $(basename "$t"): glibc only"; fi
 done
