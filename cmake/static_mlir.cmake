@@ -20,8 +20,8 @@ file(GLOB _fuser_static_archives
 list(FILTER _fuser_static_archives EXCLUDE REGEX
   "/libMLIR(CAPIRegisterEverything|RegisterAll[A-Za-z]*|ExecutionEngineShared|JitRunner|MlirOptMain|TranslateLib|TblgenLib|PDLL[A-Za-z]*|Lsp[A-Za-z]*|Query[A-Za-z]*|Reduce[A-Za-z]*|PluginsLib|Test[A-Za-z]*|[A-Za-z]*Test[A-Za-z]*)\\.a$")
 
-# LLVM's Support (llvm::compression, reached from the ELF object writer of
-# the CPU JIT) references zlib and zstd. They are linked statically: libz.a
+# LLVM's Support (llvm::compression, reached from LLVM's object-file code)
+# references zlib and zstd. They are linked statically: libz.a
 # comes with zlib1g-dev; libzstd.a with libzstd-dev, which
 # scripts/build-static-tools.sh unpacks into FUSER_STATIC_DEPS_DIR when the
 # system has none (apt-get download: nothing is installed).
