@@ -22,9 +22,12 @@ extern "C" {
 bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll);
 
 /* The upstream pipeline from gpu.module to PTX, for a chip ("sm_90"):
- * writes into buf (at least 512 bytes). Sets CUDA_ROOT=/usr/local/cuda
- * when no CUDA_ROOT/CUDA_HOME/CUDA_PATH is set: gpu-module-to-binary links
- * libdevice only through them. */
+ * writes into buf (at least 512 bytes, plus the FUSER_LIBDEVICE path).
+ * libdevice: the file FUSER_LIBDEVICE names if set (linked through
+ * nvvm-attach-target's l= option); else the toolkit of CUDA_ROOT,
+ * CUDA_HOME or CUDA_PATH; else CUDA_ROOT is set to the toolkit of the
+ * first ptxas/nvcc on PATH or to /usr/local/cuda, the first that has
+ * nvvm/libdevice/libdevice.10.bc. */
 void fuser_gpu_to_ptx_pipeline(const char *chip, char *buf, size_t len);
 
 /* The full pipeline from plan-level IR (kernel functions) to gpu.binary

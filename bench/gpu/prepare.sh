@@ -4,7 +4,12 @@
 # CARRY_DIR (default .carry/gpu, git-ignored): arts/, corpus/, the DLPack
 # header and the PyTorch stand-in. Small fusions record the CPU reference's
 # results (--expected) so the GPU run can check them bit for bit.
+# With FUSER_CARRY_TOOLS=1 it also builds the static tools
+# (scripts/build-static-tools.sh; MLIR in one executable that needs only
+# glibc) and adds bin/fuser-tools.xz (~12.6 MB) with what they print here on
+# the seeds (bin/expected/), for bench/gpu/run_jit.sh.
 #   bash bench/gpu/prepare.sh [CORPUS_DIR] [CARRY_DIR]
+#   FUSER_CARRY_TOOLS=1 bash bench/gpu/prepare.sh [CORPUS_DIR] [CARRY_DIR]
 set -euo pipefail
 corpus=${1:-../shared/corpus}
 carry=${2:-.carry/gpu}
@@ -19,4 +24,16 @@ for f in "$corpus"/seed/*.py "$corpus"/visible/*.py; do
   case $name in *large*) expected="";; esac
   "$translate" --emit-artifact "$f" -o "$carry/arts/$name.fart" $expected
 done
+if [ "${FUSER_CARRY_TOOLS:-0}" = 1 ]; then
+  static=${FUSER_STATIC_OUT:-build-static/out}
+  bash scripts/build-static-tools.sh "$static"
+  mkdir -p "$carry/bin/expected"
+  cp "$static/fuser-tools.xz" "$carry/bin/"
+  # softmax: libdevice (__nv_expf) from the GPU machine's CUDA.
+  for f in "$corpus"/seed/*.py "$corpus"/visible/softmax_small.py; do
+    name=$(basename "$f" .py)
+    "$static/fuser-run" --cpu "$f" > "$carry/bin/expected/$name.cpu.txt"
+    "$static/fuser-translate" --emit-ptx "$f" -o "$carry/bin/expected/$name.ptx"
+  done
+fi
 du -sh "$carry"
