@@ -18,8 +18,8 @@
  *   fuser_fusion_destroy(f);                          // before the runtime
  *   fuser_runtime_destroy(rt);
  *
- * The cache key of a call (its signature), per argument in order: its kind
- * (tensor, int, double); for a tensor its DLPack dtype, rank, layout in
+ * The cache key of a call (its signature), per argument in order: tensor
+ * or scalar; for a tensor its DLPack dtype, rank, layout in
  * nvFuser's terms from fuser_tensor_layout (contiguity in allocation order,
  * stride order, and so which dims are broadcasts: size 1 or stride 0) and
  * the alignment class (16, 8, 4, 2 or 1 bytes) of data + byte_offset; with

@@ -1,5 +1,5 @@
-/* signature.c: the cache key of a call (signature.h). Per argument: its
- * kind; for a tensor its DLPack dtype, rank, alignment class and the layout
+/* signature.c: the cache key of a call (signature.h). Per argument:
+ * tensor or scalar; for a tensor its DLPack dtype, rank, alignment class and the layout
  * fuser_tensor_layout gives (contiguity in allocation order, stride order:
  * together the broadcast dims), and optionally its extents. Everything the
  * compiled code depends on, nothing it takes as a parameter. */
@@ -43,7 +43,9 @@ int fuser_signature_build(const fuser_arg *args, size_t nargs, bool with_sizes, 
                           fuser_error *err) {
   sig->len = 0;
   for (size_t i = 0; i < nargs; i++) {
-    put_byte(sig, (unsigned)args[i].kind);
+    /* a scalar's kind (int or double) does not change the compiled code:
+     * the runtime converts, and refuses a double for an integer scalar */
+    put_byte(sig, args[i].kind == FUSER_ARG_TENSOR ? FUSER_ARG_TENSOR : 0);
     if (args[i].kind != FUSER_ARG_TENSOR) continue;
     const DLTensor *t = args[i].tensor;
     if (!t) return fail(err, i, "NULL DLTensor");

@@ -53,6 +53,14 @@ static const char add_script[] =
     "with FusionDefinition() as fd:\n"
     "    nvfuser_fusion_id1(fd)\n";
 
+static const char scale_script[] =
+    "from nvfuser import FusionDefinition, DataType\n"
+    "def nvfuser_fusion_id2(fd : FusionDefinition) -> None :\n"
+    "    T0 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float, is_cpu=False, stride_order=[0])\n"
+    "    S1 = fd.define_scalar(None, dtype=DataType.Double)\n"
+    "    T2 = fd.ops.mul(T0, S1)\n"
+    "    fd.add_output(T2)\n";
+
 static int contains(const char *text, const char *want) {
   if (strstr(text, want)) return 1;
   fprintf(stderr, "'%s' not found in '%s'\n", want, text);
@@ -184,6 +192,31 @@ static void test_cache(void) {
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
   CHECK(contains(err.message, "input 0: NULL DLTensor"));
   CHECK_EQ_INT(fuser_fusion_num_entries(f), 4);
+  fuser_fusion_destroy(f);
+}
+
+/* Scalar values are parameters, not part of the key; an int for a double
+ * scalar hits the same entry (the runtime converts it). */
+static void test_scalars(void) {
+  fuser_fusion *f = NULL;
+  CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_NVFUSER, scale_script, strlen(scale_script), "scale.py", NULL, &f, &err), FUSER_OK);
+  if (!f) return;
+  int64_t shape[1] = {256};
+  DLTensor t = {.data = storage, .device = {kDLCUDA, 0}, .ndim = 1, .dtype = {kDLFloat, 32, 1}, .shape = shape};
+  fuser_arg args[2] = {fuser_arg_tensor(&t), fuser_arg_double(2.0)};
+  fuser_output out[1];
+  for (int i = 0; i < 3; i++) {
+    if (i == 1) args[1] = fuser_arg_double(-7.5);
+    if (i == 2) args[1] = fuser_arg_int(3);
+    CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_OK);
+    if (err.code == FUSER_OK) fuser_output_release(rt, &out[0]);
+    else fprintf(stderr, "scalars: %s\n", err.message);
+    CHECK_EQ_INT(fuser_fusion_last_compiled(f), i == 0);
+  }
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), 1);
+  args[1] = fuser_arg_tensor(&t);
+  CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
+  CHECK(contains(err.message, "input 1: expected a scalar, got a tensor"));
   fuser_fusion_destroy(f);
 }
 
@@ -327,6 +360,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   test_cache();
+  test_scalars();
   test_bad_sources();
   if (argc > 2) test_corpus(argv[2]);
   bench_hit();
