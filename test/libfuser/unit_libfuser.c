@@ -61,6 +61,12 @@ static const char scale_script[] =
     "    T2 = fd.ops.mul(T0, S1)\n"
     "    fd.add_output(T2)\n";
 
+static const char bcast_script[] =
+    "def nvfuser_fusion_id3(fd : FusionDefinition) -> None :\n"
+    "    T0 = fd.define_tensor(shape=[1, -1], contiguity=[None, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])\n"
+    "    T1 = fd.ops.neg(T0)\n"
+    "    fd.add_output(T1)\n";
+
 static int contains(const char *text, const char *want) {
   if (strstr(text, want)) return 1;
   fprintf(stderr, "'%s' not found in '%s'\n", want, text);
@@ -220,12 +226,29 @@ static void test_scalars(void) {
   fuser_fusion_destroy(f);
 }
 
+/* A static extent of the definition (a broadcast dim, extent 1) must match. */
+static void test_static_extent(void) {
+  fuser_fusion *f = NULL;
+  CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_NVFUSER, bcast_script, strlen(bcast_script), "bcast.py", NULL, &f, &err), FUSER_OK);
+  if (!f) return;
+  tensor2 a;
+  make2(&a, kDLFloat, 32, 1, 64, 64, 1, 0);
+  fuser_arg args[1] = {fuser_arg_tensor(&a.t)};
+  CHECK_EQ_INT(fuser_fusion_compile(f, args, 1, NULL, &err), FUSER_OK);
+  make2(&a, kDLFloat, 32, 5, 64, 64, 1, 0);
+  CHECK_EQ_INT(fuser_fusion_compile(f, args, 1, NULL, &err), FUSER_ERR_INPUT_MISMATCH);
+  CHECK(contains(err.message, "input 0: size 5 of dim 0, the fusion defines it as 1"));
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), 1);
+  fuser_fusion_destroy(f);
+}
+
 static void test_bad_sources(void) {
   fuser_fusion *f = (fuser_fusion *)1;
   const char *bad = "def f(fd):\n    T0 = fd.define_tensor(shape=[-1], contiguity=[True, True], dtype=DataType.Float)\n";
   CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_NVFUSER, bad, strlen(bad), "bad.py", NULL, &f, &err), FUSER_ERR_COMPILE);
   CHECK(f == NULL);
   CHECK(contains(err.message, "bad.py:2:"));
+  printf("bad source: %s\n", err.message);
   CHECK(contains(err.message, "error: define_tensor contiguity has 2 entries but shape has rank 1"));
   const char *mlir = "module { func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> { return %a : tensor<?xf32> } }";
   CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_MLIR, mlir, strlen(mlir), "f.mlir", NULL, &f, &err), FUSER_ERR_COMPILE);
@@ -365,6 +388,7 @@ int main(int argc, char **argv) {
   }
   test_cache();
   test_scalars();
+  test_static_extent();
   test_bad_sources();
   if (argc > 2) test_corpus(argv[2]);
   bench_hit();
