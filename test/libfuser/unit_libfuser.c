@@ -9,6 +9,7 @@
  * absent) compile and run through it on their own inputs. It also times a
  * cache hit (the host cost of the lookup) and prints it. */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +243,52 @@ static void test_static_extent(void) {
   fuser_fusion_destroy(f);
 }
 
+/* Several threads calling with three signatures at once: each signature is
+ * compiled exactly once (a racing miss finds the other's entry under the
+ * lock), every call gets an entry. Calls are fuser_fusion_compile: the fake
+ * driver's launch log is not thread-safe. */
+typedef struct {
+  fuser_fusion *f;
+  int failures;
+} thread_job;
+
+static void *hammer(void *p) {
+  thread_job *job = p;
+  tensor2 a[3], b;
+  make2(&a[0], kDLFloat, 32, 4, 32, 32, 1, 0);
+  make2(&a[1], kDLFloat, 32, 4, 32, 1, 4, 0);
+  make2(&a[2], kDLFloat, 32, 4, 32, 32, 1, 8);
+  make2(&b, kDLFloat, 32, 4, 32, 32, 1, 0);
+  fuser_error e;
+  for (int i = 0; i < 300; i++) {
+    fuser_arg args[2] = {fuser_arg_tensor(&a[i % 3].t), fuser_arg_tensor(&b.t)};
+    size_t entry = 99;
+    if (fuser_fusion_compile(job->f, args, 2, &entry, &e) != FUSER_OK || entry > 2) job->failures++;
+  }
+  return NULL;
+}
+
+static void test_threads(void) {
+  fuser_fusion *f = NULL;
+  CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_NVFUSER, add_script, strlen(add_script), "add.py", NULL, &f, &err), FUSER_OK);
+  if (!f) return;
+  enum { T = 4 };
+  pthread_t th[T];
+  thread_job jobs[T];
+  for (int t = 0; t < T; t++) {
+    jobs[t] = (thread_job){f, 0};
+    pthread_create(&th[t], NULL, hammer, &jobs[t]);
+  }
+  for (int t = 0; t < T; t++) {
+    pthread_join(th[t], NULL);
+    CHECK_EQ_INT(jobs[t].failures, 0);
+  }
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), 3);
+  CHECK_EQ_INT(fuser_fusion_compiles(f), 3);
+  CHECK_EQ_INT(fuser_fusion_hits(f), T * 300 - 3);
+  fuser_fusion_destroy(f);
+}
+
 static void test_bad_sources(void) {
   fuser_fusion *f = (fuser_fusion *)1;
   const char *bad = "def f(fd):\n    T0 = fd.define_tensor(shape=[-1], contiguity=[True, True], dtype=DataType.Float)\n";
@@ -389,6 +436,7 @@ int main(int argc, char **argv) {
   test_cache();
   test_scalars();
   test_static_extent();
+  test_threads();
   test_bad_sources();
   if (argc > 2) test_corpus(argv[2]);
   bench_hit();
