@@ -259,7 +259,7 @@ static void *hammer(void *p) {
   make2(&a[1], kDLFloat, 32, 4, 32, 1, 4, 0);
   make2(&a[2], kDLFloat, 32, 4, 32, 32, 1, 8);
   make2(&b, kDLFloat, 32, 4, 32, 32, 1, 0);
-  fuser_error e;
+  fuser_error e = {0};
   for (int i = 0; i < 300; i++) {
     fuser_arg args[2] = {fuser_arg_tensor(&a[i % 3].t), fuser_arg_tensor(&b.t)};
     size_t entry = 99;

@@ -245,7 +245,7 @@ static void print_output(int k, const DLTensor *h) {
 
 static bool save_npy(const DLTensor *t, const char *dir, const char *stem, int k) {
   char path[1024];
-  fuser_error err;
+  fuser_error err = {0};
   snprintf(path, sizeof path, "%s/%s_%d.npy", dir, stem, k);
   if (fuser_tensor_save_npy(t, path, &err) == FUSER_OK) return true;
   fprintf(stderr, "fuser-run: error: %s\n", err.message);
@@ -254,7 +254,7 @@ static bool save_npy(const DLTensor *t, const char *dir, const char *stem, int k
 
 bool fuser_run_outputs(fuser_run_session *s, size_t nout, const fuser_run_output_plan *plan, size_t *out_bytes) {
   fuser_output outs[FUSER_RUN_MAX_OUTPUTS];
-  fuser_error err;
+  fuser_error err = {0};
   if (nout > FUSER_RUN_MAX_OUTPUTS) {
     fprintf(stderr, "fuser-run: error: more than %d outputs\n", FUSER_RUN_MAX_OUTPUTS);
     return false;
@@ -293,7 +293,7 @@ bool fuser_run_outputs(fuser_run_session *s, size_t nout, const fuser_run_output
 
 /* One call + release of the outputs. */
 static bool call_once(fuser_run_session *s, fuser_output *outs, size_t nout) {
-  fuser_error err;
+  fuser_error err = {0};
   if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) {
     fprintf(stderr, "fuser-run: error: %s\n", err.message);
     return false;
@@ -338,10 +338,10 @@ bool fuser_run_bench(fuser_run_session *s, const char *name, size_t nkernels, si
   cu->cuEventCreate(&e0, 0);
   cu->cuEventCreate(&e1, 0);
   double *dev = calloc(n, sizeof *dev), *host = calloc(n, sizeof *host);
+  fuser_error err = {0}; /* outside the timed region */
   for (int i = 0; i < n; i++) {
     cu->cuEventRecord(e0, st);
     double h0 = now_us();
-    fuser_error err;
     if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) {
       fprintf(stderr, "fuser-run: error: %s\n", err.message);
       free(dev);

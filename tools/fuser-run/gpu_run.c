@@ -70,7 +70,7 @@ static void report(const fuser_error *err) {
 /* Compiles the entry for the session's inputs and describes it. */
 static bool compile_entry(fuser_fusion *f, fuser_run_session *s, const fuser_run_gpu_options *o, const char *name,
                           size_t *nkernels) {
-  fuser_error err;
+  fuser_error err = {0};
   size_t entry;
   if (fuser_fusion_compile(f, s->args, (size_t)s->nargs, &entry, &err) != FUSER_OK) return report(&err), false;
   const fuser_artifact *art = fuser_fusion_entry_artifact(f, entry);
@@ -97,7 +97,7 @@ bool fuser_run_gpu(const fuser_run_gpu_options *o, const char *path, const char 
   fuser_fusion *f = NULL;
   fuser_ref_outputs ref = {0};
   bool have_ref = false, ok = false;
-  fuser_error err;
+  fuser_error err = {0};
   if (!fuser_run_open(&s)) goto done;
   fuser_fusion_options fo = {.specialize_sizes = o->specialize_sizes};
   if (fuser_fusion_create(s.rt, is_python(path) ? FUSER_SOURCE_NVFUSER : FUSER_SOURCE_MLIR, text, len, path, &fo, &f, &err) !=
