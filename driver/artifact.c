@@ -36,6 +36,7 @@ const char *fuser_status_name(int status) {
       "FUSER_ERR_NO_VARIANT",
       "FUSER_ERR_EXPRESSION",
       "FUSER_ERR_ALLOCATOR",
+      "FUSER_ERR_COMPILE",
   };
   if (status < 0 || (size_t)status >= sizeof names / sizeof names[0]) return "FUSER_ERR_UNKNOWN";
   return names[status];

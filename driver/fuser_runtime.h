@@ -57,6 +57,7 @@ typedef enum fuser_status {
   FUSER_ERR_NO_VARIANT = 10,      /* no kernel variant's conditions hold for these inputs */
   FUSER_ERR_EXPRESSION = 11,      /* an expression failed (division by zero, negative size, overflow) */
   FUSER_ERR_ALLOCATOR = 12,       /* the caller's allocator callback failed */
+  FUSER_ERR_COMPILE = 13,         /* libfuser (libfuser/fuser.h): the fusion failed to import or compile */
 } fuser_status;
 
 /* Filled by every function that takes one (it may be NULL). On success code

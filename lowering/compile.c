@@ -77,6 +77,22 @@ static void put_list(text *t, MlirAttribute a) {
   for (intptr_t i = 0; i < n; i++) put(t, "%s%lld", i ? "," : "", (long long)mlirDenseI64ArrayGetElement(a, i));
 }
 
+static bool is_i64_array(MlirAttribute a) { return !mlirAttributeIsNull(a) && mlirAttributeIsADenseI64Array(a); }
+
+static void put_row_major(text *t, MlirAttribute sizes) {
+  intptr_t n = mlirDenseArrayGetNumElements(sizes);
+  int64_t stride[64], inner = 1;
+  if (n == 0 || n > 64) {
+    put(t, "-");
+    return;
+  }
+  for (intptr_t i = n - 1; i >= 0; i--) {
+    stride[i] = inner;
+    inner *= mlirDenseI64ArrayGetElement(sizes, i);
+  }
+  for (intptr_t i = 0; i < n; i++) put(t, "%s%lld", i ? "," : "", (long long)stride[i]);
+}
+
 static double number(MlirAttribute a) {
   if (mlirAttributeIsNull(a)) return 0;
   if (mlirAttributeIsAFloat(a)) return mlirFloatAttrGetValueDouble(a);
@@ -108,15 +124,26 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
       put(&t, "scalar %s %.17g\n", runtime_dtype_name(fuser_dtype_of_type(at)), number(v));
       continue;
     }
+    MlirAttribute shape = entry(d, "shape"), dtype = entry(d, "dtype");
+    if (!mlirAttributeIsAString(factory) || !is_i64_array(shape) || mlirAttributeIsNull(dtype) ||
+        !mlirAttributeIsAType(dtype)) {
+      fail(err, errlen, "fuser.inputs entry %ld needs a factory (string), a shape (array<i64>) and a dtype", (long)i);
+      free(t.buf);
+      return NULL;
+    }
     MlirStringRef f = mlirStringAttrGetValue(factory);
-    fuser_dtype dt = fuser_dtype_of_type(mlirTypeAttrGetValue(entry(d, "dtype")));
-    MlirAttribute shape = entry(d, "shape");
+    fuser_dtype dt = fuser_dtype_of_type(mlirTypeAttrGetValue(dtype));
     long long numel = 1;
     for (intptr_t k = 0; k < mlirDenseArrayGetNumElements(shape); k++) numel *= mlirDenseI64ArrayGetElement(shape, k);
     put(&t, "tensor %.*s %s numel %lld sizes ", (int)f.length, f.data, runtime_dtype_name(dt), numel);
-    put_list(&t, entry(d, "sizes"));
+    /* sizes and strides default to the factory's shape, row-major (what the
+     * reference evaluator assumes for a hand-written fuser.inputs) */
+    MlirAttribute sizes = entry(d, "sizes"), strides = entry(d, "strides");
+    if (!is_i64_array(sizes)) sizes = shape;
+    put_list(&t, sizes);
     put(&t, " strides ");
-    put_list(&t, entry(d, "strides"));
+    if (is_i64_array(strides)) put_list(&t, strides);
+    else put_row_major(&t, sizes);
     put(&t, " offset %lld", (long long)number(entry(d, "offset")));
     if (!mlirAttributeIsNull(entry(d, "fill_value"))) put(&t, " value %.17g", number(entry(d, "fill_value")));
     if (!mlirAttributeIsNull(entry(d, "start")))

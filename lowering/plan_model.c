@@ -269,8 +269,11 @@ static int ks_slot(kernel_shapes *ks, MlirValue v) {
   return ks->count++;
 }
 
+/* A tensor's extents; NULL for scalars (a scalar operand of a binary op has
+ * a slot for its value, but no extents to unify with the result's). */
 static fuser_poly *ks_sizes(kernel_shapes *ks, MlirValue v) {
   intptr_t i;
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(v))) return NULL;
   return fuser_ptr_map_get(&ks->index, v.ptr, &i) ? ks->sizes[i] : NULL;
 }
 

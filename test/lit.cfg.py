@@ -52,3 +52,10 @@ except OSError:
     pass
 if config.fuser_corpus_dir:
     config.substitutions.append(("%nvfuser_torch_dir", os.path.join(os.path.dirname(config.fuser_corpus_dir), "bench")))
+
+# The fake libcuda (test/driver/fake_cuda.c): the GPU modes of the tools run
+# against it on CPU (kernels are recorded, not run).
+fake_cuda = os.path.join(config.fuser_obj_root, "unit", "libfuser_fake_cuda.so")
+if os.path.exists(fake_cuda):
+    config.available_features.add("fake-cuda")
+    config.substitutions.append(("%fake_cuda", fake_cuda))

@@ -6,8 +6,9 @@
  * fake_cuda_state (dlsym on the same library).
  *
  * A fake module image is text: one line "entry NAME NPARAMS [MAXTHREADS]"
- * per kernel (NPARAMS tells the fake how many parameters to record); an
- * image containing FAIL_JIT fails to load with a JIT log. */
+ * per kernel (NPARAMS tells the fake how many parameters to record), or
+ * real PTX (".entry NAME(.param ..., ...)"); an image containing FAIL_JIT
+ * fails to load with a JIT log. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,20 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opti
     f->max_threads = 1024;
     if (sscanf(p, "entry %63s %d %d", f->name, &f->nparams, &f->max_threads) >= 2) m->nfunctions++;
     p += 6;
+  }
+  /* real PTX from the compiler (libfuser tests): ".entry NAME(" and one
+   * ".param" per parameter up to the closing parenthesis */
+  for (p = text; (p = strstr(p, ".entry ")) != NULL && m->nfunctions < 16;) {
+    p += 7;
+    size_t n = strcspn(p, "( \t\n");
+    const char *open = strchr(p, '('), *close = open ? strchr(open, ')') : NULL;
+    if (n == 0 || n >= sizeof m->functions[0].name || !close) continue;
+    fake_function *f = &m->functions[m->nfunctions++];
+    memcpy(f->name, p, n);
+    f->name[n] = 0;
+    f->max_threads = 1024;
+    f->nparams = 0;
+    for (const char *q = open; (q = strstr(q, ".param")) != NULL && q < close; q += 6) f->nparams++;
   }
   fake_cuda_state.module_loads++;
   *mod = m;

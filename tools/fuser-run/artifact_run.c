@@ -16,7 +16,11 @@
  * the largest difference in units in the last place. --bench N times the
  * call with CUDA events (warm-up, median of N), per call inside a replayed
  * CUDA graph, the host time of the execute call, and the device-to-device
- * copy bandwidth measured in the same process, and prints a JSON line. */
+ * copy bandwidth measured in the same process, and prints a JSON line.
+ *
+ * The GPU session (inputs, outputs, comparison, benchmark) is shared with
+ * `fuser-run script.py` (gpu_run.c), which compiles in-process through
+ * libfuser and calls the fusion through a different fuser_run_call_fn. */
 #include "tools/fuser-run/artifact_run.h"
 
 #include <math.h>
@@ -32,29 +36,12 @@
 #include "driver/host_inputs.h"
 #include "driver/tensor_io.h"
 
-#define MAX_ARGS 64
-
 typedef struct {
   const char *artifact, *save_dir, *name;
   uint64_t seed;
   int bench, misalign;
   int check, describe;
 } options;
-
-typedef struct {
-  const fuser_cuda_api *cu;
-  fuser_runtime *rt;
-  fuser_function *fn;
-  const fuser_artifact *art;
-  int nargs;
-  fuser_input_recipe recipes[MAX_ARGS];
-  fuser_arg args[MAX_ARGS];
-  DLTensor tensors[MAX_ARGS];
-  int64_t shapes[MAX_ARGS][FUSER_TENSOR_MAX_RANK], strides[MAX_ARGS][FUSER_TENSOR_MAX_RANK];
-  CUdeviceptr device[MAX_ARGS];
-  void *host[MAX_ARGS];
-  size_t input_bytes; /* bytes of the inputs' views, for bandwidth */
-} session;
 
 static double now_us(void) {
   struct timespec t;
@@ -72,7 +59,7 @@ static double median(double *v, int n) {
   return n ? v[n / 2] : 0;
 }
 
-static bool cu_ok(session *s, CUresult r, const char *what) {
+static bool cu_ok(fuser_run_session *s, CUresult r, const char *what) {
   if (r == FUSER_CUDA_SUCCESS) return true;
   char buf[256];
   fprintf(stderr, "fuser-run: error: %s: %s\n", what, fuser_cuda_describe(s->cu, r, buf, sizeof buf));
@@ -100,18 +87,42 @@ static bool parse(int argc, char **argv, options *o) {
   return o->artifact != NULL;
 }
 
-/* Makes every input on the host and copies it to the device. */
-static bool make_inputs(session *s, const options *o) {
-  size_t len;
-  const char *text = fuser_artifact_metadata(s->art, "inputs", &len);
+/* ---- the GPU session (artifact_run.h) ------------------------------------ */
+
+bool fuser_run_open(fuser_run_session *s) {
+  int status;
+  char msg[256];
   fuser_error err = {0};
-  if (!text) {
-    fprintf(stderr, "fuser-run: error: the artifact has no input recipes (metadata \"inputs\")\n");
+  s->cu = fuser_cuda_get(&status, msg, sizeof msg);
+  if (!s->cu) {
+    fprintf(stderr, "fuser-run: error: %s\n", msg);
     return false;
   }
-  s->nargs = fuser_recipes_parse(text, s->recipes, MAX_ARGS, &err);
-  if (s->nargs < 0 || (size_t)s->nargs != fuser_artifact_num_inputs(s->art)) {
+  if (fuser_runtime_create(0, NULL, NULL, &s->rt, &err) != FUSER_OK) {
+    fprintf(stderr, "fuser-run: error: %s\n", err.message);
+    return false;
+  }
+  if (!cu_ok(s, s->cu->cuStreamCreate(&s->stream, FUSER_CU_STREAM_NON_BLOCKING), "cuStreamCreate")) return false;
+  fuser_runtime_set_stream(s->rt, s->stream);
+  return true;
+}
+
+void fuser_run_close(fuser_run_session *s) {
+  if (!s->cu) return;
+  if (s->stream) s->cu->cuStreamSynchronize(s->stream);
+  for (int i = 0; i < s->nargs; i++) {
+    if (s->device[i]) s->cu->cuMemFree(s->device[i]);
+    free(s->host[i]);
+  }
+  if (s->rt) fuser_runtime_destroy(s->rt);
+}
+
+bool fuser_run_make_inputs(fuser_run_session *s, const char *text, size_t nargs_expected, uint64_t seed, int misalign) {
+  fuser_error err = {0};
+  s->nargs = fuser_recipes_parse(text, s->recipes, FUSER_RUN_MAX_ARGS, &err);
+  if (s->nargs < 0 || (size_t)s->nargs != nargs_expected) {
     fprintf(stderr, "fuser-run: error: input recipes: %s\n", s->nargs < 0 ? err.message : "count differs from the signature");
+    if (s->nargs < 0) s->nargs = 0;
     return false;
   }
   for (int i = 0; i < s->nargs; i++) {
@@ -122,10 +133,10 @@ static bool make_inputs(session *s, const options *o) {
       continue;
     }
     size_t es = fuser_type_size(r->dtype);
-    size_t shift = r->rank ? (size_t)o->misalign : 0;
+    size_t shift = r->rank ? (size_t)misalign : 0;
     size_t bytes = ((size_t)r->numel + shift) * es;
     s->host[i] = calloc(bytes ? bytes : 1, 1);
-    if (fuser_recipe_fill(r, o->seed, i, (char *)s->host[i] + shift * es, &err) != FUSER_OK) {
+    if (fuser_recipe_fill(r, seed, i, (char *)s->host[i] + shift * es, &err) != FUSER_OK) {
       fprintf(stderr, "fuser-run: error: input %d: %s\n", i, err.message);
       return false;
     }
@@ -148,8 +159,8 @@ static bool make_inputs(session *s, const options *o) {
   return true;
 }
 
-/* The output copied to the host as a compact row-major tensor. */
-static void *fetch_output(session *s, const fuser_output *out, DLTensor *host) {
+/* The output copied to the host (its span of memory, strides kept). */
+static void *fetch_output(fuser_run_session *s, const fuser_output *out, DLTensor *host) {
   const DLTensor *t = &out->tensor;
   int dt = fuser_type_from_dlpack(t->dtype);
   size_t es = fuser_type_size(dt);
@@ -188,45 +199,34 @@ static long long ulp_distance(double a, double b, int dt) {
   return a == b ? 0 : 1;
 }
 
-/* Compares output k with the reference recorded at compile time. */
-static bool check_output(session *s, int k, const DLTensor *host) {
-  char key[32];
-  size_t len;
-  snprintf(key, sizeof key, "expected.%d", k);
-  const unsigned char *want = fuser_artifact_metadata(s->art, key, &len);
-  const char *sums = fuser_artifact_metadata(s->art, "expected", &len);
-  unsigned long long fnv = 0;
-  if (sums) {
-    char pat[32];
-    snprintf(pat, sizeof pat, "output %d fnv ", k);
-    const char *p = strstr(sums, pat);
-    if (p) fnv = strtoull(p + strlen(pat), NULL, 16);
+bool fuser_run_compare(const DLTensor *got, const DLTensor *want) {
+  int dt = fuser_type_from_dlpack(got->dtype);
+  bool same_shape = got->ndim == want->ndim && dt == fuser_type_from_dlpack(want->dtype);
+  for (int d = 0; same_shape && d < got->ndim; d++) same_shape = got->shape[d] == want->shape[d];
+  if (!same_shape) {
+    printf("  check: DIFFERS: dtype or shape differs from the CPU reference's\n");
+    return false;
   }
-  uint64_t got = fuser_tensor_fnv1a(host);
-  if (sums && got == fnv) {
-    printf("  check: bit-identical to the CPU reference (fnv1a %016llx)\n", (unsigned long long)got);
+  uint64_t fnv = fuser_tensor_fnv1a(got);
+  if (fnv == fuser_tensor_fnv1a(want)) {
+    printf("  check: bit-identical to the CPU reference (fnv1a %016llx)\n", (unsigned long long)fnv);
     return true;
   }
-  if (!want) {
-    printf("  check: %s (fnv1a %016llx, reference %016llx; no reference values recorded)\n", sums ? "DIFFERS" : "no reference",
-           (unsigned long long)got, fnv);
-    return !sums;
-  }
-  int dt = fuser_type_from_dlpack(host->dtype);
-  int64_t n = fuser_tensor_numel(host), differ = 0;
+  int64_t n = fuser_tensor_numel(got), differ = 0;
   long long worst = 0;
   double worst_abs = 0;
-  double *got_values = malloc(sizeof *got_values * (size_t)(n ? n : 1));
-  fuser_tensor_to_f64(host, got_values);
+  double *a = malloc(sizeof *a * (size_t)(n ? n : 1)), *b = malloc(sizeof *b * (size_t)(n ? n : 1));
+  fuser_tensor_to_f64(got, a);
+  fuser_tensor_to_f64(want, b);
   for (int64_t i = 0; i < n; i++) {
-    double a = got_values[i], b = fuser_host_load(want, dt, i);
-    if (memcmp(&a, &b, sizeof a) == 0) continue;
+    if (memcmp(&a[i], &b[i], sizeof a[i]) == 0) continue;
     differ++;
-    long long u = ulp_distance(a, b, dt);
+    long long u = ulp_distance(a[i], b[i], dt);
     if (u > worst) worst = u;
-    if (fabs(a - b) > worst_abs) worst_abs = fabs(a - b);
+    if (fabs(a[i] - b[i]) > worst_abs) worst_abs = fabs(a[i] - b[i]);
   }
-  free(got_values);
+  free(a);
+  free(b);
   printf("  check: %lld of %lld elements differ from the CPU reference, at most %lld ulp (abs %.3g)\n", (long long)differ,
          (long long)n, worst, worst_abs);
   return differ == 0;
@@ -243,18 +243,66 @@ static void print_output(int k, const DLTensor *h) {
   printf("\n");
 }
 
-/* One execute + release of the outputs. */
-static bool call_once(session *s, fuser_output *outs, int nout) {
-  fuser_error err;
-  if (fuser_execute(s->fn, s->args, (size_t)s->nargs, outs, (size_t)nout, &err) != FUSER_OK) {
+static bool save_npy(const DLTensor *t, const char *dir, const char *stem, int k) {
+  char path[1024];
+  fuser_error err = {0};
+  snprintf(path, sizeof path, "%s/%s_%d.npy", dir, stem, k);
+  if (fuser_tensor_save_npy(t, path, &err) == FUSER_OK) return true;
+  fprintf(stderr, "fuser-run: error: %s\n", err.message);
+  return false;
+}
+
+bool fuser_run_outputs(fuser_run_session *s, size_t nout, const fuser_run_output_plan *plan, size_t *out_bytes) {
+  fuser_output outs[FUSER_RUN_MAX_OUTPUTS];
+  fuser_error err = {0};
+  if (nout > FUSER_RUN_MAX_OUTPUTS) {
+    fprintf(stderr, "fuser-run: error: more than %d outputs\n", FUSER_RUN_MAX_OUTPUTS);
+    return false;
+  }
+  if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) {
     fprintf(stderr, "fuser-run: error: %s\n", err.message);
     return false;
   }
-  for (int k = 0; k < nout; k++) fuser_output_release(s->rt, &outs[k]);
+  if (!cu_ok(s, s->cu->cuStreamSynchronize(s->stream), "cuStreamSynchronize")) return false;
+  bool all_ok = true;
+  size_t k = 0;
+  *out_bytes = 0;
+  if (plan->save_dir) mkdir(plan->save_dir, 0755);
+  for (; k < nout; k++) {
+    DLTensor host;
+    void *buf = fetch_output(s, &outs[k], &host);
+    if (!buf) break;
+    *out_bytes += (size_t)fuser_tensor_numel(&host) * fuser_type_size(fuser_type_from_dlpack(host.dtype));
+    print_output((int)k, &host);
+    if (plan->check) all_ok &= plan->check(plan->check_ctx, (int)k, &host);
+    if (plan->save_dir) all_ok &= save_npy(&host, plan->save_dir, "output", (int)k);
+    free(buf);
+    fuser_output_release(s->rt, &outs[k]);
+  }
+  for (size_t j = k; j < nout; j++) fuser_output_release(s->rt, &outs[j]);
+  if (k < nout) return false;
+  for (int i = 0; plan->save_dir && i < s->nargs; i++) {
+    if (!s->recipes[i].tensor) continue;
+    DLTensor h = s->tensors[i];
+    h.data = s->host[i];
+    h.device = (DLDevice){kDLCPU, 0};
+    all_ok &= save_npy(&h, plan->save_dir, "input", i);
+  }
+  return all_ok;
+}
+
+/* One call + release of the outputs. */
+static bool call_once(fuser_run_session *s, fuser_output *outs, size_t nout) {
+  fuser_error err = {0};
+  if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) {
+    fprintf(stderr, "fuser-run: error: %s\n", err.message);
+    return false;
+  }
+  for (size_t k = 0; k < nout; k++) fuser_output_release(s->rt, &outs[k]);
   return true;
 }
 
-static double copy_bandwidth(session *s, CUstream st) {
+static double copy_bandwidth(fuser_run_session *s, CUstream st) {
   size_t bytes = (size_t)1 << 30;
   CUdeviceptr a, b;
   if (s->cu->cuMemAlloc(&a, bytes) || s->cu->cuMemAlloc(&b, bytes)) return 0;
@@ -278,26 +326,31 @@ static double copy_bandwidth(session *s, CUstream st) {
   return 2.0 * bytes / median(t, 10) / 1e3; /* GB/s: read + write */
 }
 
-static bool bench(session *s, const options *o, int nout, size_t out_bytes) {
+bool fuser_run_bench(fuser_run_session *s, const char *name, size_t nkernels, size_t nout, size_t out_bytes, int n) {
   const fuser_cuda_api *cu = s->cu;
-  CUstream st = fuser_runtime_stream(s->rt);
-  fuser_output outs[16];
+  CUstream st = s->stream;
+  fuser_output outs[FUSER_RUN_MAX_OUTPUTS];
+  if (nout > FUSER_RUN_MAX_OUTPUTS) return false;
   for (int i = 0; i < 5; i++)
     if (!call_once(s, outs, nout)) return false;
   cu->cuStreamSynchronize(st);
   CUevent e0, e1;
   cu->cuEventCreate(&e0, 0);
   cu->cuEventCreate(&e1, 0);
-  int n = o->bench;
   double *dev = calloc(n, sizeof *dev), *host = calloc(n, sizeof *host);
+  fuser_error err = {0}; /* outside the timed region */
   for (int i = 0; i < n; i++) {
     cu->cuEventRecord(e0, st);
     double h0 = now_us();
-    fuser_error err;
-    if (fuser_execute(s->fn, s->args, (size_t)s->nargs, outs, (size_t)nout, &err) != FUSER_OK) return false;
+    if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) {
+      fprintf(stderr, "fuser-run: error: %s\n", err.message);
+      free(dev);
+      free(host);
+      return false;
+    }
     host[i] = now_us() - h0;
     cu->cuEventRecord(e1, st);
-    for (int k = 0; k < nout; k++) fuser_output_release(s->rt, &outs[k]);
+    for (size_t k = 0; k < nout; k++) fuser_output_release(s->rt, &outs[k]);
     cu->cuEventSynchronize(e1);
     float ms;
     cu->cuEventElapsedTime(&ms, e0, e1);
@@ -336,8 +389,8 @@ static bool bench(session *s, const options *o, int nout, size_t out_bytes) {
   double best = graph_us > 0 && graph_us < us ? graph_us : us;
   printf("{\"case\": \"%s\", \"kernels\": %zu, \"us\": %.3f, \"graph_us\": %.3f, \"host_us\": %.3f, \"MB\": %.4f, "
          "\"GBps\": %.1f, \"copy_GBps\": %.1f, \"pct_copy\": %.1f}\n",
-         o->name ? o->name : o->artifact, fuser_artifact_num_kernels(s->art), us, graph_us, hus, bytes / 1e6,
-         bytes / best / 1e3, copy, copy > 0 ? 100.0 * (bytes / best / 1e3) / copy : 0);
+         name, nkernels, us, graph_us, hus, bytes / 1e6, bytes / best / 1e3, copy,
+         copy > 0 ? 100.0 * (bytes / best / 1e3) / copy : 0);
   free(dev);
   free(host);
   cu->cuEventDestroy(e0);
@@ -345,38 +398,73 @@ static bool bench(session *s, const options *o, int nout, size_t out_bytes) {
   return true;
 }
 
+/* ---- fuser-run --artifact F -------------------------------------------- */
+
+static int execute_function(void *fn, const fuser_arg *args, size_t nargs, fuser_output *outs, size_t nout, fuser_error *err) {
+  return fuser_execute(fn, args, nargs, outs, nout, err);
+}
+
+/* Compares output k with the reference recorded at compile time: metadata
+ * "expected" (checksums) and "expected.<k>" (the values, row-major, when
+ * small). */
+static bool check_recorded(void *ctx, int k, const DLTensor *host) {
+  const fuser_artifact *art = ctx;
+  char key[32];
+  size_t len;
+  snprintf(key, sizeof key, "expected.%d", k);
+  const void *want = fuser_artifact_metadata(art, key, &len);
+  const char *sums = fuser_artifact_metadata(art, "expected", &len);
+  unsigned long long fnv = 0;
+  if (sums) {
+    char pat[32];
+    snprintf(pat, sizeof pat, "output %d fnv ", k);
+    const char *p = strstr(sums, pat);
+    if (p) fnv = strtoull(p + strlen(pat), NULL, 16);
+  }
+  uint64_t got = fuser_tensor_fnv1a(host);
+  if (sums && got == fnv) {
+    printf("  check: bit-identical to the CPU reference (fnv1a %016llx)\n", (unsigned long long)got);
+    return true;
+  }
+  if (!want) {
+    printf("  check: %s (fnv1a %016llx, reference %016llx; no reference values recorded)\n", sums ? "DIFFERS" : "no reference",
+           (unsigned long long)got, fnv);
+    return !sums;
+  }
+  DLTensor ref = *host; /* the recorded values: same dtype and shape, compact row-major */
+  ref.data = (void *)want;
+  ref.byte_offset = 0;
+  ref.strides = NULL;
+  return fuser_run_compare(host, &ref);
+}
+
 int fuser_run_artifact_main(int argc, char **argv) {
   options o = {0};
   if (!parse(argc, argv, &o)) return 2;
-  session s = {0};
+  fuser_run_session s = {0};
   fuser_error err = {0};
   fuser_artifact *art;
   if (fuser_artifact_read_file(o.artifact, &art, &err) != FUSER_OK) {
     fprintf(stderr, "fuser-run: error: %s\n", err.message);
     return 1;
   }
-  s.art = art;
   if (o.describe) fuser_artifact_describe(art, stdout);
-  int status;
-  char msg[256];
-  s.cu = fuser_cuda_get(&status, msg, sizeof msg);
-  if (!s.cu) {
-    fprintf(stderr, "fuser-run: error: %s\n", msg);
-    return 1;
-  }
-  CUstream stream;
   int rc = 1;
-  if (fuser_runtime_create(0, NULL, NULL, &s.rt, &err) != FUSER_OK ||
-      !cu_ok(&s, s.cu->cuStreamCreate(&stream, FUSER_CU_STREAM_NON_BLOCKING), "cuStreamCreate")) {
-    fprintf(stderr, "fuser-run: error: %s\n", err.message);
-    return 1;
-  }
-  fuser_runtime_set_stream(s.rt, stream);
-  if (fuser_load(s.rt, art, &s.fn, &err) != FUSER_OK) {
+  fuser_function *fn = NULL;
+  if (!fuser_run_open(&s)) goto done;
+  if (fuser_load(s.rt, art, &fn, &err) != FUSER_OK) {
     fprintf(stderr, "fuser-run: error: %s\n", err.message);
     goto done;
   }
-  if (!make_inputs(&s, &o)) goto done;
+  s.call = execute_function;
+  s.call_ctx = fn;
+  size_t len;
+  const char *recipes = fuser_artifact_metadata(art, "inputs", &len);
+  if (!recipes) {
+    fprintf(stderr, "fuser-run: error: the artifact has no input recipes (metadata \"inputs\")\n");
+    goto done;
+  }
+  if (!fuser_run_make_inputs(&s, recipes, fuser_artifact_num_inputs(art), o.seed, o.misalign)) goto done;
   int variants[64] = {0};
   if (fuser_artifact_check_inputs(art, s.args, (size_t)s.nargs, variants, &err) != FUSER_OK) {
     fprintf(stderr, "fuser-run: error: %s\n", err.message);
@@ -386,51 +474,15 @@ int fuser_run_artifact_main(int argc, char **argv) {
   printf("%s: %zu kernel%s, variants:", o.name ? o.name : o.artifact, nk, nk == 1 ? "" : "s");
   for (size_t k = 0; k < nk; k++) printf(" %d", variants[k]);
   printf(" (0 = first, the vectorized one)\n");
-  int nout = (int)fuser_artifact_num_outputs(art);
-  fuser_output outs[16];
-  if (nout > 16 || fuser_execute(s.fn, s.args, (size_t)s.nargs, outs, (size_t)nout, &err) != FUSER_OK) {
-    fprintf(stderr, "fuser-run: error: %s\n", nout > 16 ? "more than 16 outputs" : err.message);
-    goto done;
-  }
-  if (!cu_ok(&s, s.cu->cuStreamSynchronize(stream), "cuStreamSynchronize")) goto done;
-  bool all_ok = true;
-  size_t out_bytes = 0;
-  if (o.save_dir) mkdir(o.save_dir, 0755);
-  for (int k = 0; k < nout; k++) {
-    DLTensor host;
-    void *buf = fetch_output(&s, &outs[k], &host);
-    if (!buf) goto done;
-    out_bytes += (size_t)fuser_tensor_numel(&host) * fuser_type_size(fuser_type_from_dlpack(host.dtype));
-    print_output(k, &host);
-    if (o.check) all_ok &= check_output(&s, k, &host);
-    if (o.save_dir) {
-      char path[1024];
-      snprintf(path, sizeof path, "%s/output_%d.npy", o.save_dir, k);
-      if (fuser_tensor_save_npy(&host, path, &err) != FUSER_OK) fprintf(stderr, "fuser-run: error: %s\n", err.message), all_ok = false;
-    }
-    free(buf);
-    fuser_output_release(s.rt, &outs[k]);
-  }
-  if (o.save_dir)
-    for (int i = 0; i < s.nargs; i++) {
-      if (!s.recipes[i].tensor) continue;
-      DLTensor h = s.tensors[i];
-      h.data = s.host[i];
-      h.device = (DLDevice){kDLCPU, 0};
-      char path[1024];
-      snprintf(path, sizeof path, "%s/input_%d.npy", o.save_dir, i);
-      if (fuser_tensor_save_npy(&h, path, &err) != FUSER_OK) fprintf(stderr, "fuser-run: error: %s\n", err.message), all_ok = false;
-    }
-  if (o.bench > 0 && !bench(&s, &o, nout, out_bytes)) goto done;
+  size_t nout = fuser_artifact_num_outputs(art), out_bytes = 0;
+  fuser_run_output_plan plan = {o.save_dir, o.check ? check_recorded : NULL, art};
+  bool all_ok = fuser_run_outputs(&s, nout, &plan, &out_bytes);
+  if (o.bench > 0 && !fuser_run_bench(&s, o.name ? o.name : o.artifact, nk, nout, out_bytes, o.bench)) goto done;
   rc = all_ok ? 0 : 1;
 done:
-  s.cu->cuStreamSynchronize(stream);
-  for (int i = 0; i < s.nargs; i++) {
-    if (s.device[i]) s.cu->cuMemFree(s.device[i]);
-    free(s.host[i]);
-  }
-  if (s.fn) fuser_function_destroy(s.fn);
+  if (s.stream) s.cu->cuStreamSynchronize(s.stream);
+  if (fn) fuser_function_destroy(fn);
   fuser_artifact_release(art);
-  fuser_runtime_destroy(s.rt);
+  fuser_run_close(&s);
   return rc;
 }

@@ -1,13 +1,16 @@
 /* fuser-run: runs fusions and reports their outputs.
  *
+ *   fuser-run [--gpu] [--check] [--bench N] [--artifact-out F] [--seed N]
+ *             [--save DIR] [--misalign K] [--specialize-sizes] fusion.mlir|script.py
  *   fuser-run --cpu [--seed N] [--f64] [--save DIR] [--first N] fusion.mlir|script.py
  *   fuser-run --artifact F [...]     a compiled fusion, on the GPU (artifact_run.c)
  *
- * Every fusion (func.func with fuser.fusion) of the input runs on inputs
- * made from its fuser.inputs attribute with the seeded generator. --cpu
- * runs the reference evaluator (reference/reference.h); it is the only
- * mode so far, and each mode is one `run_<mode>` function beside
- * run_cpu. For each output it prints the dtype, shape, strides, a checksum
+ * The fusion runs on inputs made from its fuser.inputs attribute (the
+ * script's inputs block) with the seeded generator. --gpu (the default)
+ * compiles it in this process through libfuser and runs it on the GPU
+ * (gpu_run.c); --check compares every output with the CPU reference.
+ * --cpu runs every fusion of the input on the reference evaluator
+ * (reference/reference.h). For each output it prints the dtype, shape, strides, a checksum
  * (sum in double and FNV-1a of the bytes) and the first values; --save
  * writes the outputs and the inputs as NumPy .npy files, so that anyone can
  * rerun the fusion elsewhere (PyTorch: scripts/compare_torch.py) on the same
@@ -23,24 +26,36 @@
 #include "reference/reference.h"
 #include "tools/common/tool_support.h"
 #include "tools/fuser-run/artifact_run.h"
+#include "tools/fuser-run/gpu_run.h"
 #include "tools/fuser-run/load.h"
 #include "tools/fuser-run/save_case.h"
 
-typedef enum { MODE_NONE, MODE_CPU } run_mode;
+typedef enum { MODE_GPU, MODE_CPU } run_mode;
 
 typedef struct {
-  const char *input, *save_dir, *save_case;
-  int misalign;
+  const char *input, *save_dir, *save_case, *artifact_out;
+  int misalign, bench;
   run_mode mode;
   uint64_t seed;
-  bool f64;
+  bool f64, check, specialize_sizes;
   int first;
+  const char *cpu_only, *gpu_only; /* an option given that the other mode lacks */
 } options;
 
 static void usage(FILE *f) {
-  fputs("usage: fuser-run --cpu [options] <fusion.mlir|script.py>\n"
+  fputs("usage: fuser-run [--gpu|--cpu] [options] <fusion.mlir|script.py>\n"
+        "       fuser-run --artifact F [options]   (a compiled artifact, runtime alone)\n"
+        "  --gpu          compile in-process (libfuser) and run on the GPU (the default)\n"
         "  --cpu          run on the CPU reference evaluator\n"
         "  --seed N       seed of the input generator (default 0)\n"
+        "GPU mode:\n"
+        "  --check        compare every output with the CPU reference evaluator\n"
+        "  --bench N      time N calls (CUDA events, CUDA graph, host time, copy bandwidth)\n"
+        "  --artifact-out F  write the compiled artifact (run it with --artifact F)\n"
+        "  --misalign K   shift every tensor input by K elements (scalar fallback)\n"
+        "  --specialize-sizes  compile the extents as constants\n"
+        "  --save DIR     write DIR/output_<i>.npy and DIR/input_<i>.npy\n"
+        "CPU mode:\n"
         "  --f64          float64 mode: every op in double, casts still round\n"
         "  --save-case F  write inputs and outputs as a fuser-cpu-check case file\n"
         "  --misalign K   (with --save-case) shift tensor inputs by K elements\n"
@@ -65,7 +80,20 @@ static bool parse_args(int argc, char **argv, options *o) {
     if (a[0] == '-' && a[1] == '-' && a[2]) a++; /* -x and --x alike */
     bool has_value = i + 1 < argc;
     if (strcmp(a, "-cpu") == 0) o->mode = MODE_CPU;
-    else if (strcmp(a, "-f64") == 0) o->f64 = true;
+    else if (strcmp(a, "-gpu") == 0) o->mode = MODE_GPU;
+    else if (strcmp(a, "-f64") == 0) o->f64 = true, o->cpu_only = argv[i];
+    else if (strcmp(a, "-check") == 0) o->check = true, o->gpu_only = argv[i];
+    else if (strcmp(a, "-specialize-sizes") == 0) o->specialize_sizes = true, o->gpu_only = argv[i];
+    else if (strcmp(a, "-artifact-out") == 0 && has_value) o->gpu_only = argv[i], o->artifact_out = argv[++i];
+    else if (strcmp(a, "-bench") == 0 && has_value) {
+      uint64_t n;
+      o->gpu_only = argv[i];
+      if (!parse_uint(argv[++i], &n) || n == 0 || n > 1000000) {
+        fprintf(stderr, "fuser-run: error: --bench needs a count of calls, got '%s'\n", argv[i]);
+        return false;
+      }
+      o->bench = (int)n;
+    }
     else if (strcmp(a, "-seed") == 0 && has_value) {
       if (!parse_uint(argv[++i], &o->seed)) {
         fprintf(stderr, "fuser-run: error: --seed needs a non-negative integer, got '%s'\n", argv[i]);
@@ -78,9 +106,17 @@ static bool parse_args(int argc, char **argv, options *o) {
         return false;
       }
       o->first = (int)n;
+      o->cpu_only = argv[i - 1];
     } else if (strcmp(a, "-save") == 0 && has_value) o->save_dir = argv[++i];
-    else if (strcmp(a, "-save-case") == 0 && has_value) o->save_case = argv[++i];
-    else if (strcmp(a, "-misalign") == 0 && has_value) o->misalign = atoi(argv[++i]);
+    else if (strcmp(a, "-save-case") == 0 && has_value) o->cpu_only = argv[i], o->save_case = argv[++i];
+    else if (strcmp(a, "-misalign") == 0 && has_value) {
+      uint64_t n;
+      if (!parse_uint(argv[++i], &n) || n > 4096) {
+        fprintf(stderr, "fuser-run: error: --misalign needs a count of elements, got '%s'\n", argv[i]);
+        return false;
+      }
+      o->misalign = (int)n;
+    }
     else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) {
       usage(stdout);
       exit(0);
@@ -98,8 +134,12 @@ static bool parse_args(int argc, char **argv, options *o) {
     usage(stderr);
     return false;
   }
-  if (o->mode == MODE_NONE) {
-    fprintf(stderr, "fuser-run: error: no GPU runtime in this build yet; run on the CPU reference with --cpu\n");
+  if (o->mode == MODE_GPU && o->cpu_only) {
+    fprintf(stderr, "fuser-run: error: %s is an option of --cpu\n", o->cpu_only);
+    return false;
+  }
+  if (o->mode == MODE_CPU && o->gpu_only) {
+    fprintf(stderr, "fuser-run: error: %s is an option of the GPU mode, not of --cpu\n", o->gpu_only);
     return false;
   }
   return true;
@@ -243,10 +283,14 @@ int main(int argc, char **argv) {
     if (nfusions == 0) {
       fprintf(stderr, "fuser-run: error: '%s' has no fusion (a func.func with the fuser.fusion attribute)\n", o.input);
       ok = false;
+    } else if (nfusions > 1 && o.mode == MODE_GPU) {
+      fprintf(stderr, "fuser-run: error: '%s' has %d fusions; the GPU mode runs one (use --cpu for several)\n", o.input, nfusions);
+      ok = false;
     }
+    fuser_run_gpu_options gpu = {o.seed, o.misalign, o.bench, o.check, o.specialize_sizes, o.save_dir, o.artifact_out};
     for (MlirOperation op = mlirBlockGetFirstOperation(body); ok && !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
-      if (is_fusion(op)) ok = run_cpu(&o, op, nfusions);
+      if (is_fusion(op)) ok = o.mode == MODE_CPU ? run_cpu(&o, op, nfusions) : fuser_run_gpu(&gpu, o.input, text, len, op);
     mlirModuleDestroy(module);
   }
   fuser_diag_free(&diag);

@@ -1,0 +1,67 @@
+/* signature.c: the cache key of a call (signature.h). Per argument:
+ * tensor or scalar; for a tensor its DLPack dtype, rank, alignment class and the layout
+ * fuser_tensor_layout gives (contiguity in allocation order, stride order:
+ * together the broadcast dims), and optionally its extents. Everything the
+ * compiled code depends on, nothing it takes as a parameter. */
+#include "libfuser/signature.h"
+
+#include <stdio.h>
+
+static void put_byte(fuser_signature *s, unsigned v) { s->bytes[s->len++] = (unsigned char)v; }
+
+static void put_i64(fuser_signature *s, int64_t v) {
+  memcpy(s->bytes + s->len, &v, sizeof v);
+  s->len += sizeof v;
+}
+
+/* 8 bytes at a time, multiply-xorshift mixing (the key is never hostile:
+ * it comes from the caller's own tensors, and equality is checked fully). */
+static uint64_t hash_bytes(const unsigned char *p, size_t n) {
+  uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 32;
+  }
+  uint64_t tail = 0;
+  memcpy(&tail, p + i, n - i);
+  h = (h ^ tail) * UINT64_C(0xc4ceb9fe1a85ec53);
+  return h ^ (h >> 29);
+}
+
+static int fail(fuser_error *err, size_t i, const char *why) {
+  if (err) {
+    err->code = FUSER_ERR_INPUT_MISMATCH;
+    snprintf(err->message, sizeof err->message, "input %zu: %.480s", i, why);
+  }
+  return FUSER_ERR_INPUT_MISMATCH;
+}
+
+int fuser_signature_build(const fuser_arg *args, size_t nargs, bool with_sizes, fuser_signature *sig,
+                          fuser_error *err) {
+  sig->len = 0;
+  for (size_t i = 0; i < nargs; i++) {
+    /* a scalar's kind (int or double) does not change the compiled code:
+     * the runtime converts, and refuses a double for an integer scalar */
+    put_byte(sig, args[i].kind == FUSER_ARG_TENSOR ? FUSER_ARG_TENSOR : 0);
+    if (args[i].kind != FUSER_ARG_TENSOR) continue;
+    const DLTensor *t = args[i].tensor;
+    if (!t) return fail(err, i, "NULL DLTensor");
+    fuser_layout l;
+    fuser_error lerr;
+    if (fuser_tensor_layout(t, &l, &lerr) != FUSER_OK) return fail(err, i, lerr.message);
+    put_byte(sig, t->dtype.code);
+    put_byte(sig, t->dtype.bits);
+    put_byte(sig, t->dtype.lanes & 0xff);
+    put_byte(sig, (unsigned)l.rank);
+    put_byte(sig, (unsigned)l.alignment);
+    for (int p = 0; p < l.rank; p++) put_byte(sig, (unsigned)(l.contiguity[p] + 1));
+    for (int d = 0; d < l.rank; d++) put_byte(sig, (unsigned)l.stride_order[d]);
+    if (with_sizes)
+      for (int d = 0; d < l.rank; d++) put_i64(sig, t->shape[d]);
+  }
+  sig->hash = hash_bytes(sig->bytes, sig->len);
+  return FUSER_OK;
+}
