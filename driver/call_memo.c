@@ -275,6 +275,7 @@ int fuser_call_memo_lookup(fuser_call_memo *m, const fuser_artifact *a, const fu
       out->alias_of = o->input;
     }
   }
+  m->hits += (size_t)hit;
   give(m);
   return hit;
 }
@@ -284,6 +285,7 @@ void fuser_call_memo_store(fuser_call_memo *m, const fuser_artifact *a, const fu
   if (!m->enabled || !try_take(m)) return;
   m->valid = signature_write(m, a, args, m->key);
   if (m->valid) {
+    m->stores++;
     memcpy(m->chosen, plan->chosen, a->nkernels * sizeof *plan->chosen);
     memcpy(m->grid, plan->grid, a->nkernels * sizeof *plan->grid);
     memcpy(m->slots, plan->slots, m->nslots * sizeof *plan->slots);

@@ -61,6 +61,8 @@ typedef struct fuser_call_memo {
   int64_t *out_dims;     /* per output: sizes[rank] then strides[rank] */
   size_t *out_bytes;
   int64_t *alias_delta;  /* per alias output: its byte_offset minus its input's */
+  /* counts, for tests and benchmarks (changed under the lock) */
+  size_t hits, stores;
 } fuser_call_memo;
 
 /* Sets the memo up for artifact a (enabled unless FUSER_EXECUTE_MEMO is
@@ -85,5 +87,8 @@ int fuser_call_memo_lookup(fuser_call_memo *m, const fuser_artifact *a, const fu
  * (an address outside the range above) or another thread holds the memo. */
 void fuser_call_memo_store(fuser_call_memo *m, const fuser_artifact *a, const fuser_arg *args,
                            const fuser_call_plan *plan, const fuser_output *outputs);
+
+/* The memo of a loaded function (runtime.c), for tests. */
+const fuser_call_memo *fuser_function_memo_(const fuser_function *fn);
 
 #endif

@@ -283,6 +283,8 @@ int fuser_load(fuser_runtime *rt, fuser_artifact *a, fuser_function **out, fuser
 
 const fuser_artifact *fuser_function_artifact(const fuser_function *fn) { return fn ? fn->a : NULL; }
 
+const fuser_call_memo *fuser_function_memo_(const fuser_function *fn) { return &fn->memo; }
+
 int fuser_function_registers(const fuser_function *fn, size_t kernel, size_t variant) {
   if (!fn || kernel >= fn->a->nkernels || variant >= fn->a->kernels[kernel].nvariants) return -1;
   return fn->registers[fn->first[kernel] + variant];
