@@ -32,7 +32,7 @@ static void escape(const sym *s, uint8_t *addr_use) {
 /* x op y on constants with the evaluator's own semantics (wrapping, errors). */
 static int fold(uint8_t op, int64_t x, int64_t y, int64_t *out) {
   fuser_insn code[3] = {{FUSER_OP_CONST, 0, x}, {FUSER_OP_CONST, 0, y}, {op, 0, 0}};
-  fuser_expr e = {3, code};
+  fuser_expr e = {.n = 3, .code = code};
   return fuser_expr_eval(&e, NULL, 0, out) == FUSER_EXPR_OK;
 }
 
@@ -203,8 +203,8 @@ static int signature_equal(const fuser_call_memo *m, const fuser_artifact *a, co
       return 0;
     const DLTensor *t = arg->tensor;
     size_t dims = (size_t)in->rank * sizeof(int64_t);
-    if (memcmp(t->shape, k + 3, dims)) return 0;
-    if (t->strides && memcmp(t->strides, k + 3 + in->rank, dims)) return 0;
+    if (dims && memcmp(t->shape, k + 3, dims)) return 0;
+    if (dims && t->strides && memcmp(t->strides, k + 3 + in->rank, dims)) return 0;
     k += 3 + 2 * (size_t)in->rank;
   }
   return 1;
@@ -222,8 +222,8 @@ static int signature_write(const fuser_call_memo *m, const fuser_artifact *a, co
     const DLTensor *t = args[i].tensor;
     if (args[i].kind != FUSER_ARG_TENSOR || !tensor_head(m, i, in->rank, t, k)) return 0;
     size_t dims = (size_t)in->rank * sizeof(int64_t);
-    memcpy(k + 3, t->shape, dims);
-    if (t->strides) memcpy(k + 3 + in->rank, t->strides, dims);
+    if (dims) memcpy(k + 3, t->shape, dims);
+    if (dims && t->strides) memcpy(k + 3 + in->rank, t->strides, dims);
     else memset(k + 3 + in->rank, 0, dims);
     k += 3 + 2 * (size_t)in->rank;
   }
