@@ -8,7 +8,8 @@
  * one signature component at a time after a cached call (sizes, strides,
  * their absence, dtype, rank, device, NULL data, alignment class, integer
  * and floating scalars) and check both the agreement and whether the memo
- * hit; the address analysis is checked on its own. argv[2...] are real
+ * hit; the address analysis is checked on its own; four threads calling one
+ * function with four signatures each get their own outputs. argv[2...] are real
  * artifacts (fuser-translate --emit-artifact), run aligned and misaligned
  * from their input recipes. */
 #include "driver/call_memo.h"
@@ -18,6 +19,8 @@
 #include "unit.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,21 +39,29 @@ static struct {
   int used[MAX_BLOCKS];
 } blocks;
 
+static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int cache_alloc(void *ctx, size_t bytes, void *stream, void **ptr) {
+  int rc = 0;
+  pthread_mutex_lock(&blocks_lock);
   for (int i = 0; i < blocks.n; i++)
     if (!blocks.used[i] && blocks.bytes[i] >= bytes) {
       blocks.used[i] = 1;
       *ptr = blocks.ptr[i];
+      pthread_mutex_unlock(&blocks_lock);
       return 0;
     }
-  if (blocks.n == MAX_BLOCKS || !(*ptr = aligned_alloc(256, (bytes + 255) / 256 * 256))) return 1;
-  blocks.ptr[blocks.n] = *ptr, blocks.bytes[blocks.n] = bytes, blocks.used[blocks.n++] = 1;
-  return 0;
+  if (blocks.n == MAX_BLOCKS || !(*ptr = aligned_alloc(256, (bytes + 255) / 256 * 256))) rc = 1;
+  else blocks.ptr[blocks.n] = *ptr, blocks.bytes[blocks.n] = bytes, blocks.used[blocks.n++] = 1;
+  pthread_mutex_unlock(&blocks_lock);
+  return rc;
 }
 
 static void cache_free(void *ctx, void *ptr, size_t bytes, void *stream) {
+  pthread_mutex_lock(&blocks_lock);
   for (int i = 0; i < blocks.n; i++)
     if (blocks.ptr[i] == ptr) blocks.used[i] = 0;
+  pthread_mutex_unlock(&blocks_lock);
 }
 
 /* ---- one call, recorded ------------------------------------------------------ */
@@ -470,6 +481,71 @@ static void test_analysis(void) {
   destroy_pair(&p);
 }
 
+/* ---- threads: one function, several signatures at once -------------------- */
+
+#define CALLS 5000
+
+typedef struct worker {
+  fuser_function *fn;
+  int64_t rows, offset; /* this thread's signature: x is rows x 16, the view starts at `offset` */
+  int bad;              /* calls whose outputs were not this thread's */
+  pthread_barrier_t *start;
+} worker;
+
+static void *work(void *arg) {
+  worker *w = arg;
+  int64_t shape[2] = {w->rows, 16};
+  DLTensor x = example_tensor(xs, 2, shape, NULL), y = example_tensor(ys, 2, shape, NULL);
+  fuser_arg args[3] = {fuser_arg_tensor(&x), fuser_arg_tensor(&y), fuser_arg_int(w->offset)};
+  if (w->start) pthread_barrier_wait(w->start);
+  for (int i = 0; i < CALLS; i++) {
+    fuser_output out[2];
+    fuser_error e;
+    if (fuser_execute(w->fn, args, 3, out, 2, &e) != FUSER_OK) {
+      w->bad++;
+      continue;
+    }
+    if (out[0].shape[0] != w->rows || out[0].bytes != (size_t)(w->rows * 16 * 4) ||
+        out[1].shape[0] != w->rows * 16 - w->offset || out[1].tensor.byte_offset != (uint64_t)w->offset * 4)
+      w->bad++;
+    fuser_output_release(rt, &out[0]);
+    fuser_output_release(rt, &out[1]);
+    if (w->start) sched_yield(); /* interleave the signatures */
+  }
+  return NULL;
+}
+
+static void test_threads(void) {
+  fuser_artifact *a = example_add_artifact(1, &err);
+  fuser_function *fn = NULL;
+  CHECK_EQ_INT(fuser_load(rt, a, &fn, &err), FUSER_OK);
+  fuser_artifact_release(a);
+  if (!fn) return;
+  /* the fake records no launch past FAKE_MAX_LAUNCHES: keep threads off its records */
+  fake->nlaunches = FAKE_MAX_LAUNCHES;
+  worker w[4];
+  pthread_t th[4];
+  pthread_barrier_t start;
+  pthread_barrier_init(&start, NULL, 4);
+  for (int i = 0; i < 4; i++) {
+    w[i] = (worker){fn, 1 + i, i, 0, &start};
+    CHECK_EQ_INT(pthread_create(&th[i], NULL, work, &w[i]), 0);
+  }
+  for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+  pthread_barrier_destroy(&start);
+  for (int i = 0; i < 4; i++) CHECK_EQ_INT(w[i].bad, 0);
+  /* one thread alone again: hits */
+  const fuser_call_memo *m = fuser_function_memo_(fn);
+  printf("threads: %zu hits, %zu stores in %d calls\n", m->hits, m->stores, 4 * CALLS);
+  w[0].start = NULL;
+  size_t hits = m->hits;
+  work(&w[0]);
+  CHECK_EQ_INT(w[0].bad, 0);
+  CHECK(m->hits >= hits + CALLS - 1);
+  fuser_function_destroy(fn);
+  fake->nlaunches = 0;
+}
+
 /* ---- real artifacts ---------------------------------------------------------- */
 
 static void test_artifact_file(const char *path) {
@@ -563,6 +639,7 @@ int main(int argc, char **argv) {
   test_add();
   test_scalars();
   test_analysis();
+  test_threads();
   for (int i = 2; i < argc; i++) test_artifact_file(argv[i]);
   fuser_runtime_destroy(rt);
   UNIT_MAIN_END();
