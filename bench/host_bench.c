@@ -182,7 +182,8 @@ static double time_driver(const char *lib_path, int allocs, const fuser_artifact
   int (*get_function)(void **, void *, const char *) =
       (int (*)(void **, void *, const char *))dlsym(lib, "cuModuleGetFunction");
   launch_fn launch = (launch_fn)dlsym(lib, "cuLaunchKernel");
-  if (!get_current || !load || !get_function || !launch) return -1;
+  int (*unload)(void *) = (int (*)(void *))dlsym(lib, "cuModuleUnload");
+  if (!get_current || !load || !get_function || !launch || !unload) return -1;
   char image[1024] = "", name[32];
   for (size_t k = 0; k < a->nkernels; k++)
     snprintf(image + strlen(image), sizeof image - strlen(image), "entry bench_k%zu %zu\n", k, a->kernels[k].nparams);
@@ -208,6 +209,7 @@ static double time_driver(const char *lib_path, int allocs, const fuser_artifact
     }
     t[b] = (now_ns() - t0) / iters;
   }
+  unload(module);
   qsort(t, BATCHES, sizeof t[0], cmp_double);
   return t[0];
 }
