@@ -15,7 +15,8 @@
  * the minimum is the least disturbed by other work):
  *   execute   fuser_execute + fuser_output_release of each output, the
  *             function loaded normally (the call-plan memo on; a cached
- *             fusion, as `fuser-run --bench` measures it on the GPU);
+ *             fusion, as `fuser-run --bench` measures it on the GPU;
+ *             FUSER_EXECUTE_MEMO in the environment is ignored);
  *   nomemo    the same with FUSER_EXECUTE_MEMO=0 at load: every call
  *             checks, selects and evaluates from scratch;
  *   check     fuser_artifact_check_inputs: validation and variant selection

@@ -1,6 +1,6 @@
-/* call_memo.c: the memo of fuser_execute's last plan, keyed by the call's
- * signature (call_memo.h says what the signature holds and why that is
- * exact). The key is a flat int64 array whose layout the artifact fixes:
+/* call_memo.c: the memo of fuser_execute's last few plans, keyed by the
+ * call's signature (call_memo.h says what the signature holds and why that
+ * is exact). A key is a flat int64 array whose layout the artifact fixes:
  *   tensor input of rank r: tag (dtype, NULL strides, NULL data), device,
  *                           address part, sizes[r], strides[r] (when given)
  *   scalar input:           kind, integer value (0 for doubles)
@@ -111,25 +111,51 @@ void fuser_call_memo_analyse(const fuser_artifact *a, uint8_t *addr_use, uint64_
 
 /* ---- set-up ------------------------------------------------------------ */
 
+static void free_entry(fuser_memo_entry *e) {
+  free(e->key);
+  free(e->chosen);
+  free(e->grid);
+  free(e->slots);
+  free(e->temp_bytes);
+  free(e->out_dims);
+  free(e->out_bytes);
+  free(e->alias_delta);
+}
+
 void fuser_call_memo_free(fuser_call_memo *m) {
+  if (m->entries)
+    for (int e = 0; e < m->nentries; e++) free_entry(&m->entries[e]);
+  free(m->entries);
   free(m->addr_use);
   free(m->addr_modulus);
-  free(m->key);
-  free(m->chosen);
-  free(m->grid);
-  free(m->slots);
-  free(m->temp_bytes);
-  free(m->out_dims);
-  free(m->out_bytes);
-  free(m->alias_delta);
   memset(m, 0, sizeof *m);
+}
+
+static int alloc_entry(fuser_memo_entry *e, const fuser_artifact *a, size_t key_len, size_t nslots,
+                       size_t out_len) {
+  e->key = calloc(key_len + 1, sizeof *e->key);
+  e->chosen = calloc(a->nkernels + 1, sizeof *e->chosen);
+  e->grid = calloc(a->nkernels + 1, sizeof *e->grid);
+  e->slots = calloc(nslots + 1, sizeof *e->slots);
+  e->temp_bytes = calloc(a->ntemps + 1, sizeof *e->temp_bytes);
+  e->out_dims = calloc(out_len + 1, sizeof *e->out_dims);
+  e->out_bytes = calloc(a->noutputs + 1, sizeof *e->out_bytes);
+  e->alias_delta = calloc(a->noutputs + 1, sizeof *e->alias_delta);
+  return e->key && e->chosen && e->grid && e->slots && e->temp_bytes && e->out_dims && e->out_bytes &&
+         e->alias_delta;
 }
 
 int fuser_call_memo_init(fuser_call_memo *m, const fuser_artifact *a) {
   memset(m, 0, sizeof *m);
   atomic_flag_clear(&m->busy);
+  int nentries = FUSER_MEMO_DEFAULT_ENTRIES;
   const char *env = getenv("FUSER_EXECUTE_MEMO");
-  if (env && !strcmp(env, "0")) return 0;
+  if (env && *env) {
+    char *end;
+    long n = strtol(env, &end, 10);
+    if (!*end && n >= 0) nentries = n > FUSER_MEMO_MAX_ENTRIES ? FUSER_MEMO_MAX_ENTRIES : (int)n;
+  }
+  if (nentries == 0) return 0;
   size_t key_len = 0, out_len = 0, nslots = 0;
   for (size_t i = 0; i < a->ninputs; i++)
     key_len += a->inputs[i].kind == FUSER_INPUT_TENSOR ? 3 + 2 * (size_t)a->inputs[i].rank : 2;
@@ -139,21 +165,15 @@ int fuser_call_memo_init(fuser_call_memo *m, const fuser_artifact *a) {
   m->nslots = nslots;
   m->addr_use = calloc(a->ninputs + 1, sizeof *m->addr_use);
   m->addr_modulus = calloc(a->ninputs + 1, sizeof *m->addr_modulus);
-  m->key = calloc(key_len + 1, sizeof *m->key);
-  m->chosen = calloc(a->nkernels + 1, sizeof *m->chosen);
-  m->grid = calloc(a->nkernels + 1, sizeof *m->grid);
-  m->slots = calloc(nslots + 1, sizeof *m->slots);
-  m->temp_bytes = calloc(a->ntemps + 1, sizeof *m->temp_bytes);
-  m->out_dims = calloc(out_len + 1, sizeof *m->out_dims);
-  m->out_bytes = calloc(a->noutputs + 1, sizeof *m->out_bytes);
-  m->alias_delta = calloc(a->noutputs + 1, sizeof *m->alias_delta);
-  if (!m->addr_use || !m->addr_modulus || !m->key || !m->chosen || !m->grid || !m->slots || !m->temp_bytes ||
-      !m->out_dims || !m->out_bytes || !m->alias_delta) {
+  m->entries = calloc((size_t)nentries, sizeof *m->entries);
+  m->nentries = nentries; /* so that free releases what was allocated */
+  int ok = m->addr_use && m->addr_modulus && m->entries;
+  for (int e = 0; ok && e < nentries; e++) ok = alloc_entry(&m->entries[e], a, key_len, nslots, out_len);
+  if (!ok) {
     fuser_call_memo_free(m);
     return -1;
   }
   fuser_call_memo_analyse(a, m->addr_use, m->addr_modulus);
-  m->enabled = 1;
   return 0;
 }
 
@@ -186,8 +206,8 @@ static int scalar_key(const fuser_arg *arg, int64_t key[2]) {
   return 1;
 }
 
-static int signature_equal(const fuser_call_memo *m, const fuser_artifact *a, const fuser_arg *args) {
-  const int64_t *k = m->key;
+static int signature_equal(const fuser_call_memo *m, const int64_t *k, const fuser_artifact *a,
+                           const fuser_arg *args) {
   for (size_t i = 0; i < a->ninputs; i++) {
     const fuser_input *in = &a->inputs[i];
     const fuser_arg *arg = &args[i];
@@ -237,16 +257,23 @@ static void give(fuser_call_memo *m) { atomic_flag_clear_explicit(&m->busy, memo
 
 int fuser_call_memo_lookup(fuser_call_memo *m, const fuser_artifact *a, const fuser_arg *args,
                            fuser_call_plan *plan, fuser_output *outputs) {
-  if (!m->enabled || !try_take(m)) return 0;
-  if (!m->valid || !signature_equal(m, a, args)) {
+  if (!m->nentries || !try_take(m)) return 0;
+  /* the entry used last first: one signature called over and over costs
+   * one comparison */
+  fuser_memo_entry *e = NULL;
+  for (int i = 0; i < m->nentries && !e; i++) {
+    fuser_memo_entry *c = &m->entries[(m->last + i) % m->nentries];
+    if (c->valid && signature_equal(m, c->key, a, args)) e = c;
+  }
+  if (!e) {
     give(m);
     return 0;
   }
-  memcpy(plan->chosen, m->chosen, a->nkernels * sizeof *plan->chosen);
-  memcpy(plan->grid, m->grid, a->nkernels * sizeof *plan->grid);
-  memcpy(plan->slots, m->slots, m->nslots * sizeof *plan->slots);
-  memcpy(plan->temp_bytes, m->temp_bytes, a->ntemps * sizeof *plan->temp_bytes);
-  const int64_t *dims = m->out_dims;
+  memcpy(plan->chosen, e->chosen, a->nkernels * sizeof *plan->chosen);
+  memcpy(plan->grid, e->grid, a->nkernels * sizeof *plan->grid);
+  memcpy(plan->slots, e->slots, m->nslots * sizeof *plan->slots);
+  memcpy(plan->temp_bytes, e->temp_bytes, a->ntemps * sizeof *plan->temp_bytes);
+  const int64_t *dims = e->out_dims;
   int hit = 1;
   for (size_t i = 0; i < a->noutputs; i++) {
     const fuser_output_desc *o = &a->outputs[i];
@@ -262,12 +289,12 @@ int fuser_call_memo_lookup(fuser_call_memo *m, const fuser_artifact *a, const fu
     out->allocation = NULL;
     out->allocated_by = 0;
     out->alias_of = -1;
-    out->bytes = m->out_bytes[i];
+    out->bytes = e->out_bytes[i];
     if (o->kind == FUSER_OUTPUT_ALIAS) {
       /* the input's byte_offset is not in the signature (only the address
        * part is); an offset before its data is the slow path's error */
       const DLTensor *in = args[o->input].tensor;
-      int64_t byte_offset = (int64_t)((uint64_t)in->byte_offset + (uint64_t)m->alias_delta[i]);
+      int64_t byte_offset = (int64_t)((uint64_t)in->byte_offset + (uint64_t)e->alias_delta[i]);
       if (byte_offset < 0) hit = 0;
       out->tensor.data = in->data;
       out->tensor.byte_offset = (uint64_t)byte_offset;
@@ -275,30 +302,39 @@ int fuser_call_memo_lookup(fuser_call_memo *m, const fuser_artifact *a, const fu
       out->alias_of = o->input;
     }
   }
-  m->hits += (size_t)hit;
+  if (hit) {
+    e->used = ++m->clock;
+    m->last = (int)(e - m->entries);
+    m->hits++;
+  }
   give(m);
   return hit;
 }
 
 void fuser_call_memo_store(fuser_call_memo *m, const fuser_artifact *a, const fuser_arg *args,
                            const fuser_call_plan *plan, const fuser_output *outputs) {
-  if (!m->enabled || !try_take(m)) return;
-  m->valid = signature_write(m, a, args, m->key);
-  if (m->valid) {
+  if (!m->nentries || !try_take(m)) return;
+  fuser_memo_entry *e = &m->entries[0];
+  for (int i = 1; i < m->nentries && e->valid; i++) /* an empty entry, else the least recently used */
+    if (!m->entries[i].valid || m->entries[i].used < e->used) e = &m->entries[i];
+  e->valid = signature_write(m, a, args, e->key);
+  if (e->valid) {
+    e->used = ++m->clock;
+    m->last = (int)(e - m->entries);
     m->stores++;
-    memcpy(m->chosen, plan->chosen, a->nkernels * sizeof *plan->chosen);
-    memcpy(m->grid, plan->grid, a->nkernels * sizeof *plan->grid);
-    memcpy(m->slots, plan->slots, m->nslots * sizeof *plan->slots);
-    memcpy(m->temp_bytes, plan->temp_bytes, a->ntemps * sizeof *plan->temp_bytes);
-    int64_t *dims = m->out_dims;
+    memcpy(e->chosen, plan->chosen, a->nkernels * sizeof *plan->chosen);
+    memcpy(e->grid, plan->grid, a->nkernels * sizeof *plan->grid);
+    memcpy(e->slots, plan->slots, m->nslots * sizeof *plan->slots);
+    memcpy(e->temp_bytes, plan->temp_bytes, a->ntemps * sizeof *plan->temp_bytes);
+    int64_t *dims = e->out_dims;
     for (size_t i = 0; i < a->noutputs; i++) {
       const fuser_output_desc *o = &a->outputs[i];
       const fuser_output *out = &outputs[i];
       memcpy(dims, out->shape, (size_t)o->rank * sizeof *dims);
       memcpy(dims + o->rank, out->strides, (size_t)o->rank * sizeof *dims);
       dims += 2 * (size_t)o->rank;
-      m->out_bytes[i] = out->bytes;
-      m->alias_delta[i] = o->kind == FUSER_OUTPUT_ALIAS
+      e->out_bytes[i] = out->bytes;
+      e->alias_delta[i] = o->kind == FUSER_OUTPUT_ALIAS
                               ? (int64_t)(out->tensor.byte_offset - args[o->input].tensor->byte_offset)
                               : 0;
     }

@@ -8,7 +8,8 @@
  * one signature component at a time after a cached call (sizes, strides,
  * their absence, dtype, rank, device, NULL data, alignment class, integer
  * and floating scalars) and check both the agreement and whether the memo
- * hit; the address analysis is checked on its own; four threads calling one
+ * hit (with one plan kept, then with several: least recently used goes
+ * first); the address analysis is checked on its own; four threads calling one
  * function with four signatures each get their own outputs. argv[2...] are real
  * artifacts (fuser-translate --emit-artifact), run aligned and misaligned
  * from their input recipes. */
@@ -130,21 +131,26 @@ static int same_result(const call_result *x, const call_result *y, size_t nout) 
   return 1;
 }
 
-/* A function with the memo and one without. */
+/* A function with a memo of `entries` plans and one without. */
 typedef struct pair {
   fuser_function *memo, *scratch;
   size_t nout;
 } pair;
 
-static pair load_pair(fuser_artifact *a) {
+static pair load_pair_n(fuser_artifact *a, const char *entries) {
   pair p = {NULL, NULL, a ? fuser_artifact_num_outputs(a) : 0};
   if (!a) return p;
+  setenv("FUSER_EXECUTE_MEMO", entries, 1);
   if (fuser_load(rt, a, &p.memo, &err) != FUSER_OK) fprintf(stderr, "load: %s\n", err.message);
   setenv("FUSER_EXECUTE_MEMO", "0", 1);
   if (fuser_load(rt, a, &p.scratch, &err) != FUSER_OK) fprintf(stderr, "load: %s\n", err.message);
   unsetenv("FUSER_EXECUTE_MEMO");
   return p;
 }
+
+/* One plan: every expectation below follows from "the memo holds the last
+ * stored plan"; test_entries covers several. */
+static pair load_pair(fuser_artifact *a) { return load_pair_n(a, "1"); }
 
 static void destroy_pair(pair *p) {
   fuser_function_destroy(p->memo);
@@ -481,6 +487,62 @@ static void test_analysis(void) {
   destroy_pair(&p);
 }
 
+/* ---- several plans: the least recently used goes --------------------------- */
+
+static void test_entries(void) {
+  fuser_artifact *a = example_add_artifact(1, &err);
+  pair p = load_pair_n(a, ""); /* empty: the default */
+  fuser_artifact_release(a);
+  if (!p.memo || !p.scratch) return;
+  CHECK_EQ_INT(fuser_function_memo_(p.memo)->nentries, FUSER_MEMO_DEFAULT_ENTRIES);
+  int64_t shape_x[2] = {8, 16}, shape_y[2] = {8, 16};
+  DLTensor x = example_tensor(xs, 2, shape_x, NULL), y = example_tensor(ys, 2, shape_y, NULL);
+  fuser_arg args[3] = {fuser_arg_tensor(&x), fuser_arg_tensor(&y), fuser_arg_int(3)};
+  /* two signatures alternating (aligned and misaligned y): both stay */
+  AGREE(p, args, 3, 0);
+  y.byte_offset = 4;
+  AGREE(p, args, 3, 0);
+  for (int i = 0; i < 3; i++) {
+    y.byte_offset = 0;
+    AGREE(p, args, 3, 1);
+    CHECK(launched("add_vec4"));
+    y.byte_offset = 4;
+    AGREE(p, args, 3, 1);
+    CHECK(launched("add_scalar"));
+  }
+  /* rows 1..4 (the two above were rows 8): the first two evicted in LRU order */
+  y.byte_offset = 0;
+  for (int r = 1; r <= 4; r++) {
+    shape_x[0] = shape_y[0] = r;
+    AGREE(p, args, 3, 0);
+  }
+  for (int r = 1; r <= 4; r++) {
+    shape_x[0] = shape_y[0] = r;
+    AGREE(p, args, 3, 1);
+  }
+  shape_x[0] = shape_y[0] = 8;
+  AGREE(p, args, 3, 0);
+  /* rows 1 was used least recently: gone; 2..4 stay */
+  shape_x[0] = shape_y[0] = 1;
+  AGREE(p, args, 3, 0);
+  shape_x[0] = shape_y[0] = 3;
+  AGREE(p, args, 3, 1);
+  shape_x[0] = shape_y[0] = 2; /* evicted by rows 1 */
+  AGREE(p, args, 3, 0);
+  destroy_pair(&p);
+  /* the environment sets the count; 0 turns it off */
+  a = example_add_artifact(1, &err);
+  p = load_pair_n(a, "0");
+  CHECK_EQ_INT(fuser_function_memo_(p.memo)->nentries, 0);
+  AGREE(p, args, 3, 0);
+  AGREE(p, args, 3, 0);
+  destroy_pair(&p);
+  p = load_pair_n(a, "1000");
+  CHECK_EQ_INT(fuser_function_memo_(p.memo)->nentries, FUSER_MEMO_MAX_ENTRIES);
+  destroy_pair(&p);
+  fuser_artifact_release(a);
+}
+
 /* ---- threads: one function, several signatures at once -------------------- */
 
 #define CALLS 5000
@@ -639,6 +701,7 @@ int main(int argc, char **argv) {
   test_add();
   test_scalars();
   test_analysis();
+  test_entries();
   test_threads();
   for (int i = 2; i < argc; i++) test_artifact_file(argv[i]);
   fuser_runtime_destroy(rt);
