@@ -156,9 +156,10 @@ static int valid_name(const char *s) {
   return n < FUSER_MAX_NAME;
 }
 
-/* Checks shape and operand references of one expression; `what` names it. */
-static int check_expr(const fuser_artifact *a, const fuser_expr *e, const char *what,
-                      fuser_error *err) {
+/* Checks shape and operand references of one expression (`what` names it),
+ * then derives its evaluation form (constants folded; a failure there only
+ * leaves eval on the original code). */
+static int check_expr(const fuser_artifact *a, fuser_expr *e, const char *what, fuser_error *err) {
   char msg[160];
   if (fuser_expr_check(e, msg, sizeof msg) != 0)
     return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "%s: %s", what, msg);
@@ -184,6 +185,7 @@ static int check_expr(const fuser_artifact *a, const fuser_expr *e, const char *
                              "%s: dim %lld of input %u (rank %d) does not exist", what,
                              (long long)in->b, in->a, inp->rank);
   }
+  fuser_expr_optimize(e);
   return FUSER_OK;
 }
 

@@ -304,6 +304,8 @@ static char *get_str(rbuf *r, int required) {
 static void get_expr(rbuf *r, fuser_expr *e) {
   e->n = 0;
   e->code = NULL;
+  e->nfast = 0;
+  e->fast = NULL;
   size_t n = get_count(r, 13, FUSER_EXPR_MAX_LEN);
   if (r->bad) return;
   if (n == 0) {

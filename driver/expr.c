@@ -242,6 +242,8 @@ int fuser_expr_parse(const char *text, fuser_expr *out, char *msg, size_t msg_si
   ps.p = ps.text;
   out->n = 0;
   out->code = NULL;
+  out->nfast = 0;
+  out->fast = NULL;
   if (msg_size) msg[0] = 0;
   parse_or(&ps);
   skip_space(&ps);
@@ -249,7 +251,7 @@ int fuser_expr_parse(const char *text, fuser_expr *out, char *msg, size_t msg_si
   if (!ps.failed && ps.cb.oom) fail(&ps, "out of memory");
   if (!ps.failed && ps.cb.n > FUSER_EXPR_MAX_LEN) fail(&ps, "expression longer than %d operations", FUSER_EXPR_MAX_LEN);
   if (!ps.failed) {
-    fuser_expr e = {ps.cb.n, ps.cb.code};
+    fuser_expr e = {.n = ps.cb.n, .code = ps.cb.code};
     char sub[128];
     if (fuser_expr_check(&e, sub, sizeof sub) != 0) fail(&ps, "%s", sub);
   }
@@ -263,6 +265,8 @@ int fuser_expr_parse(const char *text, fuser_expr *out, char *msg, size_t msg_si
 }
 
 int fuser_expr_const(int64_t value, fuser_expr *out) {
+  out->nfast = 0;
+  out->fast = NULL;
   out->code = malloc(sizeof *out->code);
   if (!out->code) {
     out->n = 0;
@@ -276,6 +280,8 @@ int fuser_expr_const(int64_t value, fuser_expr *out) {
 int fuser_expr_copy(const fuser_expr *from, fuser_expr *to) {
   to->n = 0;
   to->code = NULL;
+  to->nfast = 0;
+  to->fast = NULL;
   if (!from->n) return 0;
   to->code = malloc(from->n * sizeof *to->code);
   if (!to->code) return -1;
@@ -286,8 +292,9 @@ int fuser_expr_copy(const fuser_expr *from, fuser_expr *to) {
 
 void fuser_expr_free(fuser_expr *e) {
   free(e->code);
-  e->code = NULL;
-  e->n = 0;
+  free(e->fast);
+  e->code = e->fast = NULL;
+  e->n = e->nfast = 0;
 }
 
 int fuser_expr_equal(const fuser_expr *x, const fuser_expr *y) {
@@ -477,8 +484,10 @@ static const DLTensor *tensor_operand(const fuser_arg *args, size_t nargs, uint3
 int fuser_expr_eval(const fuser_expr *e, const fuser_arg *args, size_t nargs, int64_t *out) {
   int64_t st[FUSER_EXPR_MAX_STACK];
   int sp = 0;
-  for (uint32_t i = 0; i < e->n; i++) {
-    const fuser_insn *in = &e->code[i];
+  const fuser_insn *code = e->fast ? e->fast : e->code;
+  uint32_t n = e->fast ? e->nfast : e->n;
+  for (uint32_t i = 0; i < n; i++) {
+    const fuser_insn *in = &code[i];
     const DLTensor *t;
     int64_t x, y, r = 0;
     switch (in->op) {

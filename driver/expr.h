@@ -52,6 +52,11 @@ typedef struct fuser_insn {
 typedef struct fuser_expr {
   uint32_t n;
   fuser_insn *code;
+  /* derived by fuser_expr_optimize (the artifact validator calls it): the
+   * same program with constants folded, which fuser_expr_eval runs instead
+   * of code when set; printing, comparing and the file format use code */
+  uint32_t nfast;
+  fuser_insn *fast;
 } fuser_expr;
 
 /* Longest program and deepest stack a program may have. */
@@ -80,6 +85,12 @@ int fuser_expr_equal(const fuser_expr *x, const fuser_expr *y);
  * deeper than FUSER_EXPR_MAX_STACK, leaves exactly one value. 0 if fine, else
  * -1 with a message. Operand indices are checked by the artifact validator. */
 int fuser_expr_check(const fuser_expr *e, char *msg, size_t msg_size);
+
+/* Computes e's evaluation form (expr_fold.c): constant subexpressions
+ * folded, neutral constants dropped; same value or error as code for every
+ * input. Replaces an earlier one. Returns 0, or -1 (e unusable or out of
+ * memory: then eval keeps running code). */
+int fuser_expr_optimize(fuser_expr *e);
 
 /* Writes the program as infix text (parseable by fuser_expr_parse) into buf;
  * truncates with "..." if it does not fit. Returns buf. */

@@ -25,9 +25,11 @@
  * cache entries; destroy functions before their runtime.
  *
  * Threads: fuser_execute on one fuser_function may run concurrently from
- * several threads (it keeps per-call state on the stack) as long as the
- * runtime's stream is not changed meanwhile. Loading and destroying are
- * serialised internally where they touch the shared module cache. */
+ * several threads (it keeps per-call state on the stack; the function's
+ * call-plan memo is taken with a try-lock, and a thread that finds it busy
+ * plans its call from scratch) as long as the runtime's stream is not
+ * changed meanwhile. Loading and destroying are serialised internally where
+ * they touch the shared module cache. */
 #ifndef FUSER_RUNTIME_H
 #define FUSER_RUNTIME_H
 
@@ -258,7 +260,16 @@ int fuser_function_registers(const fuser_function *fn, size_t kernel, size_t var
  * nothing and leaves nothing allocated. Only a driver failure of
  * cuLaunchKernel itself can come after earlier kernels of the same call were
  * queued; the outputs are released then too. outputs[k] is filled for
- * k < noutputs (noutputs must equal fuser_artifact_num_outputs). */
+ * k < noutputs (noutputs must equal fuser_artifact_num_outputs).
+ *
+ * A function remembers the plan of its last successful call (variants,
+ * grids, parameter values, output shapes, temp sizes) keyed by the call's
+ * signature: dtypes, ranks, devices, sizes, strides, the address residues
+ * its alignment conditions test, integer scalar values. A call with the same
+ * signature reuses the plan and only adds its pointers and floating scalars;
+ * any other call is checked and planned in full (docs/runtime.md, "The hot
+ * path", says why the reuse is exact). FUSER_EXECUTE_MEMO=0 in the
+ * environment when fuser_load runs turns this off for that function. */
 int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser_output *outputs,
                   size_t noutputs, fuser_error *err);
 

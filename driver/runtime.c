@@ -4,16 +4,19 @@
  *
  * fuser_execute is the hot path. It does, in order and with no heap
  * allocation and no synchronisation:
- *   1. check the arguments against the signature (validate.c);
- *   2. evaluate everything that can fail: each kernel's variant, grid and
- *      parameter values, each output's sizes/strides and each temp's size,
- *      into stack arrays;
+ *   1-2. plan the call: if the call's signature equals the last planned
+ *      one's (call_memo.h), take that plan; otherwise check the arguments
+ *      against the signature (validate.c) and evaluate everything that can
+ *      fail: each kernel's variant, grid and parameter values, each output's
+ *      sizes/strides and each temp's size, into a stack plan, and memoise it;
  *   3. allocate outputs and temps (allocator callback or cuMemAllocAsync),
  *      clear zero-init temps;
- *   4. launch the kernels with pointer parameters = buffer base + offset;
+ *   4. launch the kernels with pointer parameters = buffer base + offset and
+ *      floating parameters converted from the call's scalars;
  *   5. free the temps, stream-ordered.
  * So an error in 1-2 launches nothing and allocates nothing, and an error
  * in 3 frees what was allocated. */
+#include "driver/call_memo.h"
 #include "driver/cuda_loader.h"
 #include "driver/runtime_internal.h"
 
@@ -194,6 +197,7 @@ struct fuser_function {
   size_t *first;         /* index of kernel k's variant 0 in functions */
   CUfunction *functions; /* all variants of all kernels */
   int *registers;
+  fuser_call_memo memo;  /* the last call's plan, by signature */
 };
 
 void fuser_function_destroy(fuser_function *fn) {
@@ -205,6 +209,7 @@ void fuser_function_destroy(fuser_function *fn) {
   free(fn->first);
   free(fn->functions);
   free(fn->registers);
+  fuser_call_memo_free(&fn->memo);
   fuser_artifact_release(fn->a);
   free(fn);
 }
@@ -225,6 +230,8 @@ int fuser_load(fuser_runtime *rt, fuser_artifact *a, fuser_function **out, fuser
   fn->first = calloc(a->nkernels ? a->nkernels : 1, sizeof *fn->first);
   fn->functions = calloc(nfunctions ? nfunctions : 1, sizeof *fn->functions);
   fn->registers = calloc(nfunctions ? nfunctions : 1, sizeof *fn->registers);
+  /* a memo that cannot be allocated only costs speed (it stays disabled) */
+  fuser_call_memo_init(&fn->memo, a);
   if (!fn->modules || !fn->first || !fn->functions || !fn->registers) {
     fuser_function_destroy(fn);
     return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
@@ -275,6 +282,8 @@ int fuser_load(fuser_runtime *rt, fuser_artifact *a, fuser_function **out, fuser
 }
 
 const fuser_artifact *fuser_function_artifact(const fuser_function *fn) { return fn ? fn->a : NULL; }
+
+const fuser_call_memo *fuser_function_memo_(const fuser_function *fn) { return &fn->memo; }
 
 int fuser_function_registers(const fuser_function *fn, size_t kernel, size_t variant) {
   if (!fn || kernel >= fn->a->nkernels || variant >= fn->a->kernels[kernel].nvariants) return -1;
@@ -379,6 +388,69 @@ static int plan_outputs(const fuser_artifact *a, const fuser_arg *args, size_t n
   return FUSER_OK;
 }
 
+/* Byte size of one element of the buffer a pointer parameter points into. */
+static uint64_t pointer_elem(const fuser_artifact *a, const fuser_param *pa) {
+  if (pa->buffer == FUSER_BUFFER_INPUT) return fuser_type_size(a->inputs[pa->index].dtype);
+  if (pa->buffer == FUSER_BUFFER_OUTPUT) return fuser_type_size(a->outputs[pa->index].dtype);
+  return 1;
+}
+
+/* Steps 1-2 from scratch: check the arguments, then evaluate every
+ * expression of the call into plan and outputs. */
+static int plan_call(const fuser_function *fn, const fuser_arg *args, size_t nargs, fuser_call_plan *plan,
+                     fuser_output *outputs, fuser_error *err) {
+  const fuser_artifact *a = fn->a;
+  int rc = fuser_check_args_(a, args, nargs, fn->rt->device, err);
+  if (rc) return rc;
+  size_t s = 0;
+  for (size_t k = 0; k < a->nkernels; k++) {
+    const fuser_kernel *kn = &a->kernels[k];
+    int v;
+    rc = fuser_select_variant_(a, k, args, nargs, &v, err);
+    if (rc) return rc;
+    plan->chosen[k] = (uint16_t)v;
+    const fuser_variant *va = &kn->variants[v];
+    for (int g = 0; g < 3; g++) {
+      int64_t value;
+      EVAL(&va->grid[g], &value, "kernel %zu (%s) grid %c", k, kn->name, "xyz"[g]);
+      int64_t limit = g == 0 ? INT32_MAX : 65535;
+      if (value < 0 || value > limit)
+        return fuser_set_error(err, FUSER_ERR_EXPRESSION, "kernel %zu (%s): grid %c = %lld outside 0..%lld", k,
+                               kn->name, "xyz"[g], (long long)value, (long long)limit);
+      plan->grid[k][g] = (unsigned)value;
+    }
+    for (size_t p = 0; p < kn->nparams; p++, s++) {
+      const fuser_param *pa = &kn->params[p];
+      int64_t *slot = &plan->slots[s];
+      if (pa->kind == FUSER_PARAM_F32 || pa->kind == FUSER_PARAM_F64) {
+        *slot = 0; /* converted from the scalar at launch: doubles are not in the memo's signature */
+        continue;
+      }
+      EVAL(&pa->expr, slot, "kernel %zu (%s) parameter %zu", k, kn->name, p);
+      if (pa->kind == FUSER_PARAM_POINTER) {
+        *slot = (int64_t)((uint64_t)*slot * pointer_elem(a, pa)); /* element offset -> byte offset */
+      } else if (pa->kind == FUSER_PARAM_I32) {
+        if (*slot < INT32_MIN || *slot > INT32_MAX)
+          return fuser_set_error(err, FUSER_ERR_EXPRESSION, "kernel %zu (%s) parameter %zu: %lld does not fit in i32",
+                                 k, kn->name, p, (long long)*slot);
+        int32_t v32 = (int32_t)*slot;
+        *slot = 0;
+        memcpy(slot, &v32, sizeof v32);
+      }
+    }
+  }
+  rc = plan_outputs(a, args, nargs, outputs, err);
+  if (rc) return rc;
+  for (size_t t = 0; t < a->ntemps; t++) {
+    int64_t bytes;
+    EVAL(&a->temps[t].bytes, &bytes, "temp %zu size", t);
+    if (bytes < 0)
+      return fuser_set_error(err, FUSER_ERR_EXPRESSION, "temp %zu: size evaluates to %lld", t, (long long)bytes);
+    plan->temp_bytes[t] = (size_t)bytes;
+  }
+  return FUSER_OK;
+}
+
 int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser_output *outputs, size_t noutputs,
                   fuser_error *err) {
   if (!fn) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_execute: NULL function");
@@ -388,67 +460,20 @@ int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser
   if (noutputs != a->noutputs || (noutputs && !outputs))
     return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu outputs given, the fusion has %zu", noutputs,
                            a->noutputs);
-  int rc = fuser_check_args_(a, args, nargs, rt->device, err);
-  if (rc) return rc;
 
-  /* 2. everything that can fail, before any allocation */
-  uint16_t chosen[FUSER_MAX_KERNELS];
-  unsigned grid[FUSER_MAX_KERNELS][3];
-  int64_t slots[FUSER_MAX_TOTAL_PARAMS];
-  size_t s = 0;
-  for (size_t k = 0; k < a->nkernels; k++) {
-    const fuser_kernel *kn = &a->kernels[k];
-    int v;
-    rc = fuser_select_variant_(a, k, args, nargs, &v, err);
+  /* 1-2. the plan: memoised, or checked and evaluated (nothing allocated yet) */
+  fuser_call_plan plan;
+  int rc;
+  if (nargs != a->ninputs || (nargs && !args) || !fuser_call_memo_lookup(&fn->memo, a, args, &plan, outputs)) {
+    rc = plan_call(fn, args, nargs, &plan, outputs, err);
     if (rc) return rc;
-    chosen[k] = (uint16_t)v;
-    const fuser_variant *va = &kn->variants[v];
-    for (int g = 0; g < 3; g++) {
-      int64_t value;
-      EVAL(&va->grid[g], &value, "kernel %zu (%s) grid %c", k, kn->name, "xyz"[g]);
-      int64_t limit = g == 0 ? INT32_MAX : 65535;
-      if (value < 0 || value > limit)
-        return fuser_set_error(err, FUSER_ERR_EXPRESSION, "kernel %zu (%s): grid %c = %lld outside 0..%lld", k,
-                               kn->name, "xyz"[g], (long long)value, (long long)limit);
-      grid[k][g] = (unsigned)value;
-    }
-    for (size_t p = 0; p < kn->nparams; p++, s++) {
-      const fuser_param *pa = &kn->params[p];
-      if (pa->kind == FUSER_PARAM_F32 || pa->kind == FUSER_PARAM_F64) {
-        const fuser_arg *arg = &args[pa->index];
-        double d = arg->kind == FUSER_ARG_DOUBLE ? arg->d : (double)arg->i;
-        slots[s] = 0;
-        if (pa->kind == FUSER_PARAM_F32) {
-          float f = (float)d;
-          memcpy(&slots[s], &f, sizeof f);
-        } else {
-          memcpy(&slots[s], &d, sizeof d);
-        }
-        continue;
-      }
-      EVAL(&pa->expr, &slots[s], "kernel %zu (%s) parameter %zu", k, kn->name, p);
-      if (pa->kind == FUSER_PARAM_I32) {
-        if (slots[s] < INT32_MIN || slots[s] > INT32_MAX)
-          return fuser_set_error(err, FUSER_ERR_EXPRESSION, "kernel %zu (%s) parameter %zu: %lld does not fit in i32",
-                                 k, kn->name, p, (long long)slots[s]);
-        int32_t v32 = (int32_t)slots[s];
-        slots[s] = 0;
-        memcpy(&slots[s], &v32, sizeof v32);
-      }
-    }
+    fuser_call_memo_store(&fn->memo, a, args, &plan, outputs);
   }
-  rc = plan_outputs(a, args, nargs, outputs, err);
-  if (rc) return rc;
-  size_t temp_bytes[FUSER_MAX_TEMPS];
+  int64_t *slots = plan.slots;
+  size_t s;
   void *temps[FUSER_MAX_TEMPS] = {0};
   int temp_by[FUSER_MAX_TEMPS] = {0};
-  for (size_t t = 0; t < a->ntemps; t++) {
-    int64_t bytes;
-    EVAL(&a->temps[t].bytes, &bytes, "temp %zu size", t);
-    if (bytes < 0)
-      return fuser_set_error(err, FUSER_ERR_EXPRESSION, "temp %zu: size evaluates to %lld", t, (long long)bytes);
-    temp_bytes[t] = (size_t)bytes;
-  }
+  const size_t *temp_bytes = plan.temp_bytes;
 
   /* 3. allocate */
   rc = ensure_context(rt, err);
@@ -478,30 +503,35 @@ int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser
     void *params[FUSER_MAX_PARAMS];
     for (size_t p = 0; p < kn->nparams; p++, s++) {
       const fuser_param *pa = &kn->params[p];
+      params[p] = &slots[s];
       if (pa->kind == FUSER_PARAM_POINTER) {
         uint64_t base;
-        int64_t elem;
         if (pa->buffer == FUSER_BUFFER_INPUT) {
           const DLTensor *t = args[pa->index].tensor;
           base = (uint64_t)(uintptr_t)t->data + t->byte_offset;
-          elem = (int64_t)fuser_type_size(a->inputs[pa->index].dtype);
         } else if (pa->buffer == FUSER_BUFFER_OUTPUT) {
           const DLTensor *t = &outputs[pa->index].tensor;
           base = (uint64_t)(uintptr_t)t->data + t->byte_offset;
-          elem = (int64_t)fuser_type_size(a->outputs[pa->index].dtype);
         } else {
           base = (uint64_t)(uintptr_t)temps[pa->index];
-          elem = 1;
         }
-        slots[s] = (int64_t)(base + (uint64_t)slots[s] * (uint64_t)elem);
+        slots[s] = (int64_t)(base + (uint64_t)slots[s]);
+      } else if (pa->kind == FUSER_PARAM_F32 || pa->kind == FUSER_PARAM_F64) {
+        const fuser_arg *arg = &args[pa->index];
+        double d = arg->kind == FUSER_ARG_DOUBLE ? arg->d : (double)arg->i;
+        if (pa->kind == FUSER_PARAM_F32) {
+          float f = (float)d;
+          memcpy(&slots[s], &f, sizeof f);
+        } else {
+          memcpy(&slots[s], &d, sizeof d);
+        }
       }
-      params[p] = &slots[s];
     }
-    if (!grid[k][0] || !grid[k][1] || !grid[k][2]) continue; /* nothing to do (empty tensors) */
-    const fuser_variant *va = &kn->variants[chosen[k]];
-    CUresult r = cu->cuLaunchKernel(fn->functions[fn->first[k] + chosen[k]], grid[k][0], grid[k][1], grid[k][2],
-                                    va->block[0], va->block[1], va->block[2], va->shared_bytes, rt->stream,
-                                    params, NULL);
+    if (!plan.grid[k][0] || !plan.grid[k][1] || !plan.grid[k][2]) continue; /* nothing to do (empty tensors) */
+    const fuser_variant *va = &kn->variants[plan.chosen[k]];
+    CUresult r = cu->cuLaunchKernel(fn->functions[fn->first[k] + plan.chosen[k]], plan.grid[k][0], plan.grid[k][1],
+                                    plan.grid[k][2], va->block[0], va->block[1], va->block[2], va->shared_bytes,
+                                    rt->stream, params, NULL);
     if (r) {
       char what[FUSER_MAX_NAME * 2 + 64];
       snprintf(what, sizeof what, "cuLaunchKernel of kernel %zu (%s, variant %s)", k, kn->name, va->entry);

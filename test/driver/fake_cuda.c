@@ -6,18 +6,19 @@
  * fake_cuda_state (dlsym on the same library).
  *
  * A fake module image is text: one line "entry NAME NPARAMS [MAXTHREADS]"
- * per kernel (NPARAMS tells the fake how many parameters to record), or
- * real PTX (".entry NAME(.param ..., ...)"); an image containing FAIL_JIT
- * fails to load with a JIT log. */
+ * per kernel (NPARAMS tells the fake how many parameters to record); an
+ * image containing FAIL_JIT fails to load with a JIT log. Real PTX loads too:
+ * each ".entry NAME(" is a kernel with as many parameters as ".param"
+ * declarations before its ")", so benchmarks and tests can run the
+ * compiler's own artifacts. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef int CUresult;
+#include "fake_cuda.h"
 
-#define FAKE_MAX_LAUNCHES 64
-#define FAKE_MAX_PARAMS 16
+typedef int CUresult;
 
 typedef struct fake_function {
   char name[64];
@@ -29,24 +30,6 @@ typedef struct fake_module {
   int nfunctions;
   fake_function functions[16];
 } fake_module;
-
-typedef struct fake_launch {
-  char name[64];
-  unsigned grid[3], block[3], shared;
-  void *stream;
-  int nparams;
-  uint64_t params[FAKE_MAX_PARAMS]; /* the first 8 bytes behind each kernelParams entry */
-} fake_launch;
-
-typedef struct fake_state {
-  void *current_ctx;
-  int module_loads, module_unloads;
-  int allocs, frees, memsets;
-  size_t last_memset_bytes;
-  size_t fail_alloc_above; /* cuMemAllocAsync of more bytes fails; 0 = never */
-  int nlaunches;
-  fake_launch launches[FAKE_MAX_LAUNCHES];
-} fake_state;
 
 fake_state fake_cuda_state;
 
@@ -61,6 +44,19 @@ CUresult cuDevicePrimaryCtxRelease_v2(int dev) { return 0; }
 CUresult cuCtxSetCurrent(void *ctx) { fake_cuda_state.current_ctx = ctx; return 0; }
 CUresult cuCtxGetCurrent(void **ctx) { *ctx = fake_cuda_state.current_ctx; return 0; }
 
+/* A PTX ".entry NAME(.param ..., .param ...)": 1 if parsed into f. */
+static int ptx_entry(const char *p, fake_function *f) {
+  while (*p == ' ') p++;
+  size_t n = strcspn(p, "( \t\n");
+  const char *close = strchr(p, ')');
+  if (n == 0 || n >= sizeof f->name || !close) return 0;
+  memcpy(f->name, p, n);
+  f->name[n] = 0;
+  f->nparams = 0;
+  for (const char *q = p; (q = strstr(q, ".param")) != NULL && q < close; q += 6) f->nparams++;
+  return 1;
+}
+
 CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *options, void **values) {
   const char *text = image;
   if (strstr(text, "FAIL_JIT")) {
@@ -73,22 +69,12 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opti
   while ((p = strstr(p, "entry ")) != NULL && m->nfunctions < 16) {
     fake_function *f = &m->functions[m->nfunctions];
     f->max_threads = 1024;
-    if (sscanf(p, "entry %63s %d %d", f->name, &f->nparams, &f->max_threads) >= 2) m->nfunctions++;
+    if (p > text && p[-1] == '.') {
+      m->nfunctions += ptx_entry(p + 6, f);
+    } else if (sscanf(p, "entry %63s %d %d", f->name, &f->nparams, &f->max_threads) >= 2) {
+      m->nfunctions++;
+    }
     p += 6;
-  }
-  /* real PTX from the compiler (libfuser tests): ".entry NAME(" and one
-   * ".param" per parameter up to the closing parenthesis */
-  for (p = text; (p = strstr(p, ".entry ")) != NULL && m->nfunctions < 16;) {
-    p += 7;
-    size_t n = strcspn(p, "( \t\n");
-    const char *open = strchr(p, '('), *close = open ? strchr(open, ')') : NULL;
-    if (n == 0 || n >= sizeof m->functions[0].name || !close) continue;
-    fake_function *f = &m->functions[m->nfunctions++];
-    memcpy(f->name, p, n);
-    f->name[n] = 0;
-    f->max_threads = 1024;
-    f->nparams = 0;
-    for (const char *q = open; (q = strstr(q, ".param")) != NULL && q < close; q += 6) f->nparams++;
   }
   fake_cuda_state.module_loads++;
   *mod = m;

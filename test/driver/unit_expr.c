@@ -1,6 +1,7 @@
 /* unit_expr.c: the runtime's expression language: parsing (and its error
- * messages), printing back to text, evaluation on DLTensor inputs, and the
- * evaluation errors. */
+ * messages), printing back to text, evaluation on DLTensor inputs, the
+ * evaluation errors, and the folded evaluation form (fuser_expr_optimize:
+ * same value or error as the original on every random program). */
 #include "driver/expr.h"
 #include "unit.h"
 
@@ -108,25 +109,25 @@ static void test_eval_errors(void) {
 
   /* a malformed program (as a corrupt file could hold) is refused, not run */
   fuser_insn code[2] = {{FUSER_OP_CONST, 0, 1}, {FUSER_OP_ADD, 0, 0}};
-  fuser_expr bad = {2, code};
+  fuser_expr bad = {.n = 2, .code = code};
   int64_t v;
   CHECK_EQ_INT(fuser_expr_eval(&bad, args, 3, &v), FUSER_EXPR_E_BAD_PROGRAM);
   char msg[128];
   CHECK(fuser_expr_check(&bad, msg, sizeof msg) != 0);
   CHECK(strstr(msg, "pops an empty stack") != NULL);
   fuser_insn two[2] = {{FUSER_OP_CONST, 0, 1}, {FUSER_OP_CONST, 0, 2}};
-  fuser_expr leaves2 = {2, two};
+  fuser_expr leaves2 = {.n = 2, .code = two};
   CHECK(fuser_expr_check(&leaves2, msg, sizeof msg) != 0);
   CHECK(strstr(msg, "leaves 2 values") != NULL);
   fuser_insn unknown[1] = {{200, 0, 0}};
-  fuser_expr unk = {1, unknown};
+  fuser_expr unk = {.n = 1, .code = unknown};
   CHECK(fuser_expr_check(&unk, msg, sizeof msg) != 0);
   CHECK(strstr(msg, "unknown operation code 200") != NULL);
   /* a stack deeper than the evaluator's is refused by the check */
   fuser_insn deep[2 * FUSER_EXPR_MAX_STACK + 1];
   for (int i = 0; i <= FUSER_EXPR_MAX_STACK; i++) deep[i] = (fuser_insn){FUSER_OP_CONST, 0, i};
   for (int i = 0; i < FUSER_EXPR_MAX_STACK; i++) deep[FUSER_EXPR_MAX_STACK + 1 + i] = (fuser_insn){FUSER_OP_ADD, 0, 0};
-  fuser_expr deep_e = {2 * FUSER_EXPR_MAX_STACK + 1, deep};
+  fuser_expr deep_e = {.n = 2 * FUSER_EXPR_MAX_STACK + 1, .code = deep};
   CHECK(fuser_expr_check(&deep_e, msg, sizeof msg) != 0);
   CHECK(strstr(msg, "stack deeper") != NULL);
   CHECK_EQ_INT(fuser_expr_eval(&deep_e, args, 3, &v), FUSER_EXPR_E_BAD_PROGRAM);
@@ -237,7 +238,7 @@ static void gen(char *out, size_t size, int depth) {
 }
 
 static void test_random_text(void) {
-  int parsed = 0, refused = 0;
+  int parsed = 0, refused = 0, folded = 0;
   for (int iter = 0; iter < 20000; iter++) {
     char text[1024] = {0};
     gen(text, sizeof text, 0);
@@ -265,17 +266,72 @@ static void test_random_text(void) {
       fprintf(stderr, "'%s' printed as '%s' does not re-parse: %s\n", text, printed, msg);
       CHECK(0);
     }
-    int64_t v;
-    fuser_expr_eval(&e, args, 3, &v);
+    int64_t v = 0, w = 0;
+    int rc = fuser_expr_eval(&e, args, 3, &v);
+    /* the folded form: the same value or the same error */
+    fuser_expr opt;
+    CHECK(fuser_expr_copy(&e, &opt) == 0 && fuser_expr_optimize(&opt) == 0);
+    int rc_opt = fuser_expr_eval(&opt, args, 3, &w);
+    if (rc != rc_opt || (rc == FUSER_EXPR_OK && v != w)) {
+      fprintf(stderr, "'%s': %d/%lld, folded %d/%lld\n", text, rc, (long long)v, rc_opt, (long long)w);
+      CHECK(0);
+    }
+    folded += opt.nfast < opt.n;
+    fuser_expr_free(&opt);
     fuser_expr_free(&e);
   }
+  CHECK(folded > 1000);
+  printf("random expressions: %d shorter when folded\n", folded);
   CHECK(parsed > 10000);
   CHECK(refused > 1000);
   printf("random expressions: %d parsed, %d refused\n", parsed, refused);
 }
 
+/* Folds text and checks the evaluation form's length and its value against
+ * the original's on the test inputs (both may fail: then the same error). */
+static void fold_case(const char *text, uint32_t want_len) {
+  fuser_expr e;
+  char msg[128];
+  if (fuser_expr_parse(text, &e, msg, sizeof msg) != 0) {
+    fprintf(stderr, "parse error in '%s': %s\n", text, msg);
+    CHECK(0);
+    return;
+  }
+  int64_t v = 0, w = 0;
+  int rc = fuser_expr_eval(&e, args, 3, &v);
+  CHECK_EQ_INT(fuser_expr_optimize(&e), 0);
+  if (e.nfast != want_len) fprintf(stderr, "'%s': folded to %u instructions\n", text, e.nfast);
+  CHECK_EQ_INT(e.nfast, want_len);
+  int rc_opt = fuser_expr_eval(&e, args, 3, &w);
+  CHECK_EQ_INT(rc_opt, rc);
+  CHECK_EQ_INT(w, v);
+  fuser_expr_free(&e);
+}
+
+static void test_fold(void) {
+  /* the compiler's spelled-out arithmetic (seed id0) */
+  fold_case("((((1 * 2) * 16) * 1024) * 32) < 2147418112", 1);
+  fold_case("((addr(0) + (0 * 2)) % 16) == 0", 5);
+  fold_case("max(2 - 1, 0) * (1024 * stride(0, 2))", 3);
+  fold_case("(size(1, 1) < 2147418112) && (((1 * 2) * 16) < 2147418112)", 3);
+  /* neutral constants go only where the value cannot change */
+  fold_case("0 + size(1, 1) - 0", 1);
+  fold_case("size(1, 1) && 7", 3);          /* 7 && 1 is 1, not 7: kept */
+  fold_case("(size(1, 1) > 2) && 7", 3);    /* a 0/1 value: the && goes */
+  fold_case("0 || (size(1, 1) > 2)", 3);
+  fold_case("0 || size(1, 1)", 3);
+  fold_case("!(3 - 3) * size(1, 0)", 1);
+  /* failures stay failures, at call time */
+  fold_case("size(1, 0) / (2 - 2)", 3);
+  fold_case("1 / 0 + size(1, 0)", 5);
+  fold_case("ceildiv(10, 0 - 3) * 1", 3); /* the failing ceildiv stays, the * 1 goes */
+  fold_case("(0 - 9223372036854775807 - 1) / (0 - 1)", 3);
+  fold_case("size(1, 0) * 0", 3); /* not dropped: x could fail in general */
+}
+
 int main(void) {
   setup();
+  test_fold();
   test_random_text();
   test_eval();
   test_eval_errors();

@@ -1,0 +1,31 @@
+/* fake_cuda.h: the state test/driver/fake_cuda.c (a stand-in libcuda.so.1)
+ * records, shared by the fake and the tests and benchmarks that read it
+ * (dlsym(lib, "fake_cuda_state") on the same library the runtime opened). */
+#ifndef FUSER_TEST_DRIVER_FAKE_CUDA_H
+#define FUSER_TEST_DRIVER_FAKE_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FAKE_MAX_LAUNCHES 64
+#define FAKE_MAX_PARAMS 64
+
+typedef struct fake_launch {
+  char name[64];
+  unsigned grid[3], block[3], shared;
+  void *stream;
+  int nparams;
+  uint64_t params[FAKE_MAX_PARAMS]; /* the first 8 bytes behind each kernelParams entry */
+} fake_launch;
+
+typedef struct fake_state {
+  void *current_ctx;
+  int module_loads, module_unloads;
+  int allocs, frees, memsets;
+  size_t last_memset_bytes;
+  size_t fail_alloc_above; /* cuMemAllocAsync of more bytes fails; 0 = never */
+  int nlaunches;           /* launches past FAKE_MAX_LAUNCHES are not recorded (a test resets this) */
+  fake_launch launches[FAKE_MAX_LAUNCHES];
+} fake_state;
+
+#endif
