@@ -53,5 +53,14 @@ for f in "$carry"/bin/expected/*.ptx; do
     done
   fi
 done
+# issue 8: `fuser-run script.py` compiles in-process (libfuser: compile on
+# first use, cache by input signature) and runs on this GPU; --check
+# compares with the CPU reference evaluator in the same process.
+for name in seed_fusion_id0 seed_fusion_id1 gelu_tanh_small softmax_small; do
+  echo "== fuser-run --check --bench 30 $name.py (in-process compile + GPU)" >> "$log"
+  timeout 180 "$bin/fuser-run" --check --bench 30 "$carry/corpus/$name.py" > "$out/$name.gpu.txt" 2>&1 ||
+    fail "fuser-run --check $name (GPU)"
+  grep -E "variants|check|libfuser|compile|^\{" "$out/$name.gpu.txt" | tee -a "$log"
+done
 [ "$failures" -eq 0 ] && echo "run_jit.sh: all smoke tests passed" || echo "run_jit.sh: $failures failed"
 exit $((failures > 0))

@@ -10,16 +10,12 @@
 set -euo pipefail
 mode=$1
 # script name | options, one case per line
-cases="gelu_tanh_large|
+cases="gelu_tanh_large|--unroll=1
 gelu_tanh_large|--unroll=2
-gelu_tanh_large|--unroll=4
-gelu_tanh_large|--block-size=256
-gelu_tanh_large|--block-size=512
+gelu_tanh_large|--unroll=8
 gelu_tanh_large|--specialize-shapes
-gelu_tanh_large|--specialize-shapes --unroll=2
-gelu_tanh_large|--specialize-shapes --block-size=256
-swiglu_large|--specialize-shapes
-rope_qkv_large|--specialize-shapes
+swiglu_large|--unroll=4
+rope_qkv_large|--unroll=4
 seed_fusion_id0|--specialize-shapes
 seed_fusion_id1|--specialize-shapes"
 if [ "$mode" = prepare ]; then
