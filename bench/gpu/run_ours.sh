@@ -14,6 +14,8 @@ for art in "$carry"/arts/*.fart; do
   name=$(basename "$art" .fart)
   check=--check save=""
   case $name in *large*) check="";; *) save="--save /tmp/fuser-out/$name"; mkdir -p /tmp/fuser-out/$name;; esac
+  # reductions sum in another order than the CPU reference: 1 bf16 ulp apart passes
+  case $name in rmsnorm_small|softmax_small) check="$check --check-ulp 1";; esac
   echo "== $name" >> "$log"
   timeout 120 "$run" --artifact "$art" $check $save --bench 30 --name "$name" > /tmp/run.log 2>&1 || echo "FAILED $name rc=$?" >> "$log"
   grep -v '^{' /tmp/run.log | grep -v "^  first" >> "$log"

@@ -72,6 +72,11 @@ bool fuser_run_outputs(fuser_run_session *s, size_t nout, const fuser_run_output
  * bit-identical, or how many elements differ and by how many ulp. */
 bool fuser_run_compare(const DLTensor *got, const DLTensor *want);
 
+/* Outputs that differ by at most `ulp` units in the last place still pass
+ * the check (default 0: only bit-identical outputs pass). Reductions sum in
+ * another order than the reference, so a bf16 result may round 1 ulp apart. */
+void fuser_run_set_check_ulp(long long ulp);
+
 /* --bench: times n calls with CUDA events (after 5 warm-up calls; median),
  * per call inside a replayed CUDA graph, the host time of a call, and the
  * copy bandwidth measured in the same process; prints one JSON line. */

@@ -50,6 +50,8 @@ static void usage(FILE *f) {
         "  --seed N       seed of the input generator (default 0)\n"
         "GPU mode:\n"
         "  --check        compare every output with the CPU reference evaluator\n"
+        "  --check-ulp N  with --check: accept outputs within N ulp (default 0: bit-identical;\n"
+        "                 reductions sum in another order than the reference)\n"
         "  --bench N      time N calls (CUDA events, CUDA graph, host time, copy bandwidth)\n"
         "  --artifact-out F  write the compiled artifact (run it with --artifact F)\n"
         "  --misalign K   shift every tensor input by K elements (scalar fallback)\n"
@@ -83,7 +85,15 @@ static bool parse_args(int argc, char **argv, options *o) {
     else if (strcmp(a, "-gpu") == 0) o->mode = MODE_GPU;
     else if (strcmp(a, "-f64") == 0) o->f64 = true, o->cpu_only = argv[i];
     else if (strcmp(a, "-check") == 0) o->check = true, o->gpu_only = argv[i];
-    else if (strcmp(a, "-specialize-sizes") == 0) o->specialize_sizes = true, o->gpu_only = argv[i];
+    else if (strcmp(a, "-check-ulp") == 0 && has_value) {
+      uint64_t n;
+      o->gpu_only = argv[i];
+      if (!parse_uint(argv[++i], &n) || n > 1000000) {
+        fprintf(stderr, "fuser-run: error: --check-ulp needs a non-negative integer, got '%s'\n", argv[i]);
+        return false;
+      }
+      fuser_run_set_check_ulp((long long)n);
+    } else if (strcmp(a, "-specialize-sizes") == 0) o->specialize_sizes = true, o->gpu_only = argv[i];
     else if (strcmp(a, "-artifact-out") == 0 && has_value) o->gpu_only = argv[i], o->artifact_out = argv[++i];
     else if (strcmp(a, "-bench") == 0 && has_value) {
       uint64_t n;
