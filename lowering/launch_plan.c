@@ -72,9 +72,12 @@ static void read_condition(MlirAttribute d, int num_args, fuser_launch_condition
             : strcmp(kind, "stride") == 0  ? FUSER_COND_STRIDE
             : strcmp(kind, "extent") == 0  ? FUSER_COND_EXTENT
             : strcmp(kind, "merge") == 0   ? FUSER_COND_MERGE
+            : strcmp(kind, "points") == 0  ? FUSER_COND_POINTS
                                            : FUSER_COND_INDEX32;
   c->inner = (int)int_field(d, "inner", -1);
-  c->value = c->kind == FUSER_COND_ALIGN ? int_field(d, "bytes", 1) : int_field(d, "multiple", 1);
+  c->value = c->kind == FUSER_COND_ALIGN    ? int_field(d, "bytes", 1)
+             : c->kind == FUSER_COND_POINTS ? int_field(d, "at_least", 0)
+                                            : int_field(d, "multiple", 1);
 }
 
 /* The PTX of gpu.binary @name, if present. */
@@ -176,6 +179,12 @@ bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const 
     case FUSER_COND_EXTENT:
       if (c->dim >= ranks[c->tensor] || sizes[c->tensor][c->dim] % c->value) return false;
       break;
+    case FUSER_COND_POINTS: {
+      int64_t points = 1;
+      for (int d = 0; d < ranks[c->tensor]; d++) points *= sizes[c->tensor][d];
+      if (points < c->value) return false;
+      break;
+    }
     case FUSER_COND_MERGE:
       if (c->dim >= ranks[c->tensor] || c->inner < 0 || c->inner >= ranks[c->tensor] ||
           strides[c->tensor][c->dim] != strides[c->tensor][c->inner] * sizes[c->tensor][c->inner])
@@ -208,6 +217,7 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
       case FUSER_COND_EXTENT: fprintf(out, "condition extent %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
       case FUSER_COND_INDEX32: fprintf(out, "condition index32\n"); break;
       case FUSER_COND_MERGE: fprintf(out, "condition merge %d %d %d\n", k->tensor, k->dim, k->inner); break;
+      case FUSER_COND_POINTS: fprintf(out, "condition points %d %lld\n", k->tensor, (long long)k->value); break;
       }
     }
     if (l->ptx) {

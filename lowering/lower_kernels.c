@@ -99,6 +99,9 @@ static bool one_group(MlirOperation func) {
  * ~8 per byte at full bandwidth; lower, as the loads must also be issued). */
 #define COMPUTE_BOUND_COST_PER_BYTE 4
 
+/* Threads that fill the H100/H200: 132 SMs x 2048 resident threads. */
+#define FULL_GPU_THREADS (132 * 2048)
+
 /* Rough f32 instruction counts per element of the libdevice/arith
  * expansions: what makes a kernel compute-bound. Everything else counts 1. */
 static int op_cost(fuser_op_id id) {
@@ -139,9 +142,24 @@ static int auto_unroll(MlirOperation func) {
 
 bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
   if (mlirAttributeIsNull(attr(func, "fuser.vector_width")) && !fuser_vectorize_kernel(func, 16)) return false;
-  if (unroll == 0) unroll = auto_unroll(func);
+  bool chosen = unroll == 0;
+  if (chosen) unroll = auto_unroll(func);
   fk_kernel *k = malloc(sizeof *k);
   bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k); /* accesses and cat/pad boundaries */
+  /* A chosen unroll pays only when the unrolled threads still fill the GPU:
+   * static sizes decide here; `?` sizes get the unrolled vector variant under
+   * a `points` condition, then the same variant with unroll 1. */
+  int64_t fill = 0, points = 1;
+  bool dynamic = false;
+  for (int d = 0; d < k->rank; d++) {
+    if (k->extent[d] == FK_DYN) dynamic = true;
+    else points *= k->extent[d];
+  }
+  if (chosen && unroll > 1) {
+    fill = (int64_t)FULL_GPU_THREADS * unroll * mlirIntegerAttrGetValueInt(attr(func, "fuser.vector_width"));
+    if (!dynamic && points < fill) unroll = 1;
+    if (!dynamic) fill = 0;
+  }
   int width = (int)mlirIntegerAttrGetValueInt(attr(func, "fuser.vector_width"));
   int index_bits = (int)mlirIntegerAttrGetValueInt(attr(func, "fuser.index_bits"));
   MlirAttribute conds = attr(func, "fuser.vector_conditions");
@@ -156,7 +174,20 @@ bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
     fk_codegen_options o = {.width = width, .unroll = unroll, .index_bits = index32 ? 32 : index_bits,
                             .tail = needs_tail(k, func, width), .flat = one_group(func) && k->num_boundaries == 0, .variant = "vector",
                             .extra_attrs = extra.data};
-    ok = emit_variant(k, &o, &after);
+    if (fill > 0) {
+      /* the unrolled variant: the same conditions and enough points */
+      strbuf more = {0};
+      size_t close = extra.len - 1; /* the list's `]` */
+      sb_printf(&more, "%.*s%s{at_least = %lld : i64, kind = \"points\", result = 0 : i64}]", (int)close, extra.data,
+                extra.data[close - 1] == '[' ? "" : ", ", (long long)fill);
+      o.extra_attrs = more.data;
+      ok = emit_variant(k, &o, &after);
+      sb_free(&more);
+      o.unroll = 1;
+      o.variant = "vector_u1";
+      o.extra_attrs = extra.data;
+    }
+    ok = ok && emit_variant(k, &o, &after);
     sb_free(&extra);
   }
   MlirAttribute row_width = attr(func, "fuser.row_width");
@@ -167,7 +198,7 @@ bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
     sb_append(&extra, "fuser.vector_conditions = ");
     mlirAttributePrint(attr(func, "fuser.row_conditions"), print_to_strbuf, &extra);
     bool index32 = strstr(extra.data, "index32") != NULL;
-    fk_codegen_options o = {.width = (int)mlirIntegerAttrGetValueInt(row_width), .unroll = unroll,
+    fk_codegen_options o = {.width = (int)mlirIntegerAttrGetValueInt(row_width), .unroll = fill > 0 ? 1 : unroll,
                             .index_bits = index32 ? 32 : index_bits, .tail = false, .variant = "rows",
                             .extra_attrs = extra.data};
     ok = emit_variant(k, &o, &after);

@@ -663,6 +663,16 @@ static void add_conditions(const fuser_launch *l, const call_info *c, fpm_varian
       poly_text(&d->size[k->dim], a, sizeof a);
       v->conditions[v->num_conditions++] = fmt("(%s) %% %lld == 0", a, (long long)k->value);
       break;
+    case FUSER_COND_POINTS: { /* enough points for the unrolled variant to fill the GPU */
+      char points[2048] = "1";
+      for (int q = 0; q < d->rank; q++) {
+        poly_text(&d->size[q], a, sizeof a);
+        size_t m2 = strlen(points);
+        snprintf(points + m2, sizeof points - m2, " * (%s)", a);
+      }
+      v->conditions[v->num_conditions++] = fmt("%s >= %lld", points, (long long)k->value);
+      break;
+    }
     case FUSER_COND_MERGE: { /* dims dim and inner form one linear run */
       char c2[1024];
       poly_text(&d->stride[k->dim], a, sizeof a);

@@ -150,13 +150,48 @@ func.func private @flat_k0(%a: tensor<?x?xbf16> {fuser.strides = array<i64: -922
 
 // No unroll given: chosen per kernel from its arithmetic per byte moved.
 // tanh (~17 instructions per element) over 4 bytes in and out is
-// compute-bound: 4 vectors per thread; the bias kernel above (add, mul) keeps 1.
+// compute-bound: 4 vectors per thread, when the unrolled threads still fill
+// the GPU (132 x 2048 threads x 4 vectors x 8 lanes = 8650752 points): a
+// static 4096 x 4096 space does; the bias kernel above (add, mul) keeps 1.
 // CHECK-LABEL: func.func @tanh_k0__vector(
 // CHECK-SAME: fuser.unroll = 4 : i64
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c4 step
-func.func private @tanh_k0(%a: tensor<64x64xbf16> {fuser.strides = array<i64: 64, 1>})
+// CHECK-NOT: func.func @tanh_k0__vector_u1
+func.func private @tanh_k0(%a: tensor<4096x4096xbf16> {fuser.strides = array<i64: 4096, 1>})
+    -> (tensor<4096x4096xbf16> {fuser.strides = array<i64: 4096, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.tanh"(%a) : (tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
+  %1 = "fuser.cast"(%0) : (tensor<4096x4096xf32>) -> tensor<4096x4096xbf16>
+  func.return %1 : tensor<4096x4096xbf16>
+}
+
+// -----
+
+// A small static space would leave the GPU idle with 4 vectors per thread: 1.
+// CHECK-LABEL: func.func @tanh_small_k0__vector(
+// CHECK-SAME: fuser.unroll = 1 : i64
+// CHECK-NOT: func.func @tanh_small_k0__vector_u1
+func.func private @tanh_small_k0(%a: tensor<64x64xbf16> {fuser.strides = array<i64: 64, 1>})
     -> (tensor<64x64xbf16> {fuser.strides = array<i64: 64, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.tanh"(%a) : (tensor<64x64xbf16>) -> tensor<64x64xf32>
   %1 = "fuser.cast"(%0) : (tensor<64x64xf32>) -> tensor<64x64xbf16>
   func.return %1 : tensor<64x64xbf16>
+}
+
+// -----
+
+// `?` sizes: the unrolled vector variant under a `points` condition on the
+// result (the iteration space), then the same variant with unroll 1.
+// CHECK-LABEL: func.func @tanh_dyn_k0__vector(
+// CHECK-SAME: fuser.unroll = 4 : i64
+// CHECK-SAME: {at_least = 8650752 : i64, kind = "points", result = 0 : i64}
+// CHECK-LABEL: func.func @tanh_dyn_k0__vector_u1(
+// CHECK-SAME: fuser.unroll = 1 : i64
+// CHECK-NOT: kind = "points"
+// CHECK-LABEL: func.func @tanh_dyn_k0__rows(
+// CHECK-SAME: fuser.unroll = 1 : i64
+func.func private @tanh_dyn_k0(%a: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>})
+    -> (tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.tanh"(%a) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
+  %1 = "fuser.cast"(%0) : (tensor<?x?xf32>) -> tensor<?x?xbf16>
+  func.return %1 : tensor<?x?xbf16>
 }
