@@ -1,7 +1,7 @@
 /* fuser-vectorize: flattening and vector width of every kernel function.
  *
  * On each `fuser.kernel` function (plan contract): the walker of
- * lowering/kernel_gen.c maps every global read and write to an index map
+ * lowering/kernel_gen_walk.c maps every global read and write to an index map
  * over the iteration space (the result shape). Then:
  *   1. flattening: adjacent iteration dims d, d+1 merge when every access
  *      has stride(d) == stride(d+1) * extent(d+1) (static facts only); the

@@ -53,7 +53,7 @@ using namespace mlir;
 
 void mlirRegisterAllDialects(MlirDialectRegistry c_registry) {
   DialectRegistry &registry = *unwrap(c_registry);
-  // What the fuser IR, the kernel generator (lowering/kernel_gen.c) and the
+  // What the fuser IR, the kernel generator (lowering/kernel_gen*.c) and the
   // upstream lowering passes produce; the passes' own dependent dialects
   // are registered by the passes themselves.
   registry.insert<affine::AffineDialect, arith::ArithDialect, cf::ControlFlowDialect, DLTIDialect,
