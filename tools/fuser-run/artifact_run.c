@@ -2,6 +2,7 @@
  * alone (driver/, no MLIR), as it runs on the GPU machine.
  *
  *   fuser-run --artifact F [--seed N] [--check [--check-ulp N]] [--save DIR] [--bench N]
+ *             [--caching-allocator]
  *             [--misalign K] [--describe] [--name NAME]
  *
  * Inputs are made on the host from the artifact's input recipes (metadata
@@ -40,7 +41,7 @@ typedef struct {
   const char *artifact, *save_dir, *name;
   uint64_t seed;
   int bench, misalign;
-  int check, describe;
+  int check, describe, caching_allocator;
 } options;
 
 static double now_us(void) {
@@ -78,6 +79,7 @@ static bool parse(int argc, char **argv, options *o) {
     else if (strcmp(a, "-misalign") == 0 && has) o->misalign = atoi(argv[++i]);
     else if (strcmp(a, "-name") == 0 && has) o->name = argv[++i];
     else if (strcmp(a, "-check") == 0) o->check = 1;
+    else if (strcmp(a, "-caching-allocator") == 0) o->caching_allocator = 1;
     else if (strcmp(a, "-check-ulp") == 0 && has) fuser_run_set_check_ulp(atoll(argv[++i]));
     else if (strcmp(a, "-describe") == 0) o->describe = 1;
     else {
@@ -90,6 +92,43 @@ static bool parse(int argc, char **argv, options *o) {
 
 /* ---- the GPU session (artifact_run.h) ------------------------------------ */
 
+/* The caching allocator of --caching-allocator: freed blocks are kept and
+ * handed out again for the same size. All work is on the session's one
+ * stream, so a block freed after the work queued so far may serve the next
+ * call's work at once (stream order), as PyTorch's caching allocator does
+ * per stream. Blocks go back to the driver when the session closes. */
+#define BLOCK_CACHE_MAX 256
+
+struct fuser_run_block_cache {
+  const fuser_cuda_api *cu;
+  int n;
+  struct { CUdeviceptr ptr; size_t bytes; bool used; } blocks[BLOCK_CACHE_MAX];
+};
+
+static int cache_alloc(void *ctx, size_t bytes, void *stream, void **ptr) {
+  struct fuser_run_block_cache *c = ctx;
+  (void)stream;
+  for (int i = 0; i < c->n; i++)
+    if (!c->blocks[i].used && c->blocks[i].bytes == bytes) {
+      c->blocks[i].used = true;
+      *ptr = (void *)(uintptr_t)c->blocks[i].ptr;
+      return 0;
+    }
+  CUdeviceptr p;
+  if (c->n == BLOCK_CACHE_MAX || c->cu->cuMemAlloc(&p, bytes) != FUSER_CUDA_SUCCESS) return 1;
+  c->blocks[c->n].ptr = p, c->blocks[c->n].bytes = bytes, c->blocks[c->n].used = true;
+  c->n++;
+  *ptr = (void *)(uintptr_t)p;
+  return 0;
+}
+
+static void cache_free(void *ctx, void *ptr, size_t bytes, void *stream) {
+  struct fuser_run_block_cache *c = ctx;
+  (void)bytes, (void)stream;
+  for (int i = 0; i < c->n; i++)
+    if (c->blocks[i].ptr == (CUdeviceptr)(uintptr_t)ptr) c->blocks[i].used = false;
+}
+
 bool fuser_run_open(fuser_run_session *s) {
   int status;
   char msg[256];
@@ -99,7 +138,13 @@ bool fuser_run_open(fuser_run_session *s) {
     fprintf(stderr, "fuser-run: error: %s\n", msg);
     return false;
   }
-  if (fuser_runtime_create(0, NULL, NULL, &s->rt, &err) != FUSER_OK) {
+  fuser_allocator allocator = {0};
+  if (s->caching_allocator) {
+    s->cache = calloc(1, sizeof *s->cache);
+    s->cache->cu = s->cu;
+    allocator = (fuser_allocator){s->cache, cache_alloc, cache_free};
+  }
+  if (fuser_runtime_create(0, NULL, s->caching_allocator ? &allocator : NULL, &s->rt, &err) != FUSER_OK) {
     fprintf(stderr, "fuser-run: error: %s\n", err.message);
     return false;
   }
@@ -116,6 +161,10 @@ void fuser_run_close(fuser_run_session *s) {
     free(s->host[i]);
   }
   if (s->rt) fuser_runtime_destroy(s->rt);
+  if (s->cache) {
+    for (int i = 0; i < s->cache->n; i++) s->cu->cuMemFree(s->cache->blocks[i].ptr);
+    free(s->cache);
+  }
 }
 
 bool fuser_run_make_inputs(fuser_run_session *s, const char *text, size_t nargs_expected, uint64_t seed, int misalign) {
@@ -395,9 +444,9 @@ bool fuser_run_bench(fuser_run_session *s, const char *name, size_t nkernels, si
   double bytes = (double)(s->input_bytes + out_bytes);
   double best = graph_us > 0 && graph_us < us ? graph_us : us;
   printf("{\"case\": \"%s\", \"kernels\": %zu, \"us\": %.3f, \"graph_us\": %.3f, \"host_us\": %.3f, \"MB\": %.4f, "
-         "\"GBps\": %.1f, \"copy_GBps\": %.1f, \"pct_copy\": %.1f}\n",
+         "\"GBps\": %.1f, \"copy_GBps\": %.1f, \"pct_copy\": %.1f, \"allocator\": \"%s\"}\n",
          name, nkernels, us, graph_us, hus, bytes / 1e6, bytes / best / 1e3, copy,
-         copy > 0 ? 100.0 * (bytes / best / 1e3) / copy : 0);
+         copy > 0 ? 100.0 * (bytes / best / 1e3) / copy : 0, s->caching_allocator ? "caching" : "runtime");
   free(dev);
   free(host);
   cu->cuEventDestroy(e0);
@@ -458,6 +507,7 @@ int fuser_run_artifact_main(int argc, char **argv) {
   if (o.describe) fuser_artifact_describe(art, stdout);
   int rc = 1;
   fuser_function *fn = NULL;
+  s.caching_allocator = o.caching_allocator;
   if (!fuser_run_open(&s)) goto done;
   if (fuser_load(s.rt, art, &fn, &err) != FUSER_OK) {
     fprintf(stderr, "fuser-run: error: %s\n", err.message);

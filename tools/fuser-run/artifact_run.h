@@ -40,10 +40,14 @@ typedef struct {
   CUdeviceptr device[FUSER_RUN_MAX_ARGS];
   void *host[FUSER_RUN_MAX_ARGS];
   size_t input_bytes; /* bytes of the inputs' views, for bandwidth */
+  /* --caching-allocator: outputs come from a free list of device blocks kept
+   * across calls (as a framework's caching allocator), not cuMemAllocAsync */
+  bool caching_allocator;
+  struct fuser_run_block_cache *cache;
 } fuser_run_session;
 
-/* Opens the driver, creates the runtime on device 0 and a non-blocking
- * stream. Without a driver prints "fuser-run: error: no CUDA driver (...)"
+/* Opens the driver, creates the runtime on device 0 (with the caching
+ * allocator when s->caching_allocator is set) and a non-blocking stream. Without a driver prints "fuser-run: error: no CUDA driver (...)"
  * and returns false. */
 bool fuser_run_open(fuser_run_session *s);
 /* Frees the inputs and destroys the runtime (functions must be gone). */
