@@ -132,14 +132,6 @@ int fuser_artifact_validate_(fuser_artifact *a, fuser_error *err);
  * not a permutation of 0..rank-1. */
 int fuser_alloc_order_from_stride_order(int rank, const int8_t *stride_order, int8_t *alloc_order);
 
-/* Sets err (may be NULL) and returns code. */
-int fuser_set_error(fuser_error *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static inline void fuser_clear_error(fuser_error *err) {
-  if (err) {
-    err->code = 0;
-    err->message[0] = 0;
-  }
-}
+#include "driver/error.h" /* fuser_set_error, fuser_clear_error */
 
 #endif

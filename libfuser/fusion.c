@@ -10,13 +10,13 @@
  * (source.c), loads, and prepends the entry. Entries live until the fusion
  * is destroyed. */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "driver/error.h"
 #include "libfuser/fuser.h"
 #include "libfuser/signature.h"
 #include "libfuser/source.h"
@@ -44,16 +44,6 @@ struct fuser_fusion {
   pthread_mutex_t lock; /* serialises misses */
 };
 
-static int set_error(fuser_error *err, int code, const char *fmt, ...) {
-  if (!err) return code;
-  err->code = code;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err->message, sizeof err->message, fmt, ap);
-  va_end(ap);
-  return code;
-}
-
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -62,11 +52,11 @@ static double now_ms(void) {
 
 int fuser_fusion_create(fuser_runtime *rt, int source_kind, const char *text, size_t len, const char *name,
                         const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err) {
-  if (!out) return set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_fusion_create: NULL out");
+  if (!out) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_fusion_create: NULL out");
   *out = NULL;
-  if (!rt || (!text && len)) return set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_fusion_create: NULL %s", rt ? "text" : "runtime");
+  if (!rt || (!text && len)) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_fusion_create: NULL %s", rt ? "text" : "runtime");
   fuser_fusion *f = calloc(1, sizeof *f);
-  if (!f) return set_error(err, FUSER_ERR_OUT_OF_MEMORY, "fuser_fusion_create: out of host memory");
+  if (!f) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "fuser_fusion_create: out of host memory");
   f->rt = rt;
   if (options) f->options = *options;
   if (f->options.chip) { /* keep our own copy of the caller's string */
@@ -119,7 +109,7 @@ static int add_entry(fuser_fusion *f, const fuser_arg *args, size_t nargs, const
   if (e) e->key = malloc(sig->len ? sig->len : 1);
   if (!e || !e->key) {
     free(e);
-    return set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory for a cache entry");
+    return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory for a cache entry");
   }
   int rc = fuser_source_compile(&f->source, &f->options, args, nargs, &e->artifact, err);
   if (rc == FUSER_OK) rc = fuser_load(f->rt, e->artifact, &e->fn, err);
@@ -143,12 +133,12 @@ static int add_entry(fuser_fusion *f, const fuser_arg *args, size_t nargs, const
 
 /* The entry for these arguments, compiled if need be. */
 static int lookup(fuser_fusion *f, const fuser_arg *args, size_t nargs, entry **out, fuser_error *err) {
-  if (!f) return set_error(err, FUSER_ERR_INVALID_ARGUMENT, "NULL fusion");
+  if (!f) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "NULL fusion");
   if (nargs != f->source.nargs) {
     atomic_store_explicit(&f->last_compiled, -1, memory_order_relaxed);
-    return set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, f->source.nargs);
+    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, f->source.nargs);
   }
-  if (nargs && !args) return set_error(err, FUSER_ERR_INVALID_ARGUMENT, "NULL argument array");
+  if (nargs && !args) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "NULL argument array");
   fuser_signature sig;
   int rc = fuser_signature_build(args, nargs, f->options.specialize_sizes != 0, &sig, err);
   if (rc != FUSER_OK) {

@@ -10,10 +10,10 @@
  *
  * Diagnostics are captured, not printed: the handler keeps the first error
  * as `name:line:col: error: message` for fuser_error. */
+#include "driver/error.h"
 #include "libfuser/source.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,16 +37,6 @@ static struct {
   char first[400];
   int errors;
 } diag;
-
-static int set_error(fuser_error *err, int code, const char *fmt, ...) {
-  if (!err) return code;
-  err->code = code;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err->message, sizeof err->message, fmt, ap);
-  va_end(ap);
-  return code;
-}
 
 /* The innermost file:line:col of a location (through name locations). */
 static bool file_loc(MlirLocation loc, MlirStringRef *file, int *line, int *col) {
@@ -136,13 +126,13 @@ static int describe(fuser_source *s, const char *name, fuser_error *err) {
       if (!nfusions++) s->func = op;
     }
   if (nfusions != 1)
-    return set_error(err, FUSER_ERR_COMPILE, "%s: error: %s fusion (func.func with fuser.fusion) in the module, expected one",
+    return fuser_set_error(err, FUSER_ERR_COMPILE, "%s: error: %s fusion (func.func with fuser.fusion) in the module, expected one",
                      name, nfusions ? "more than one" : "no");
   MlirBlock fbody = fuser_func_body(s->func);
   s->nargs = (size_t)mlirBlockGetNumArguments(fbody);
   s->nresults = (size_t)mlirOperationGetNumOperands(mlirBlockGetTerminator(fbody));
   if (s->nargs > FUSER_SIG_MAX_ARGS)
-    return set_error(err, FUSER_ERR_COMPILE, "%s: error: the fusion takes %zu arguments, libfuser handles at most %d", name,
+    return fuser_set_error(err, FUSER_ERR_COMPILE, "%s: error: the fusion takes %zu arguments, libfuser handles at most %d", name,
                      s->nargs, FUSER_SIG_MAX_ARGS);
   for (size_t i = 0; i < s->nargs; i++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(fbody, (intptr_t)i));
@@ -156,20 +146,20 @@ static int describe(fuser_source *s, const char *name, fuser_error *err) {
 int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len, const char *name, fuser_error *err) {
   memset(s, 0, sizeof *s);
   if (kind != FUSER_SOURCE_NVFUSER && kind != FUSER_SOURCE_MLIR)
-    return set_error(err, FUSER_ERR_INVALID_ARGUMENT, "unknown source kind %d (FUSER_SOURCE_NVFUSER or FUSER_SOURCE_MLIR)", kind);
+    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "unknown source kind %d (FUSER_SOURCE_NVFUSER or FUSER_SOURCE_MLIR)", kind);
   pthread_mutex_lock(&compiler_lock);
   if (!context_acquire()) {
     pthread_mutex_unlock(&compiler_lock);
-    return set_error(err, FUSER_ERR_COMPILE, "the fuser dialect failed to load (internal error)");
+    return fuser_set_error(err, FUSER_ERR_COMPILE, "the fuser dialect failed to load (internal error)");
   }
   diag_reset(name);
   s->module = kind == FUSER_SOURCE_NVFUSER ? fuser_import_nvfuser(shared_ctx, text, len, name)
                                            : mlirModuleCreateParse(shared_ctx, mlirStringRefCreate(text, len));
   int rc = FUSER_OK;
   if (mlirModuleIsNull(s->module)) {
-    rc = set_error(err, FUSER_ERR_COMPILE, "%s", diag.first[0] ? diag.first : "the fusion did not import");
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag.first[0] ? diag.first : "the fusion did not import");
   } else if (fuser_verify(mlirModuleGetOperation(s->module)) != 0) {
-    rc = set_error(err, FUSER_ERR_COMPILE, "%s", diag.first[0] ? diag.first : "the fusion does not verify");
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag.first[0] ? diag.first : "the fusion does not verify");
   } else {
     rc = describe(s, name, err);
   }
@@ -220,27 +210,27 @@ static int check_args(const fuser_source *s, const fuser_arg *args, const fuser_
     retyped[i] = false;
     bool want_tensor = s->arg_kind[i] == FUSER_ARG_TENSOR, is_tensor = args[i].kind == FUSER_ARG_TENSOR;
     if (want_tensor != is_tensor)
-      return set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: expected a %s, got a %s", i, want_tensor ? "tensor" : "scalar",
+      return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: expected a %s, got a %s", i, want_tensor ? "tensor" : "scalar",
                        is_tensor ? "tensor" : "scalar");
     if (!is_tensor) continue;
     const DLTensor *dl = args[i].tensor;
     int rank = (int)mlirShapedTypeGetRank(t);
     if (dl->ndim != rank)
-      return set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: rank %d, the fusion defines rank %d", i, dl->ndim, rank);
+      return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: rank %d, the fusion defines rank %d", i, dl->ndim, rank);
     fuser_error lerr;
     if (fuser_tensor_layout(dl, &layouts[i], &lerr) != FUSER_OK)
-      return set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: %.480s", i, lerr.message);
+      return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: %.480s", i, lerr.message);
     int rt_type = fuser_type_from_dlpack(dl->dtype);
     fuser_dtype want = fuser_dtype_of_type(mlirShapedTypeGetElementType(t)), got = dialect_dtype(rt_type);
     if (got == FUSER_DTYPE_INVALID || dl->dtype.lanes != 1)
-      return set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: dtype (code %u, %u bits, %u lanes) is not one the compiler supports "
+      return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: dtype (code %u, %u bits, %u lanes) is not one the compiler supports "
                        "(bool i32 i64 f16 bf16 f32 f64)", i, dl->dtype.code, dl->dtype.bits, dl->dtype.lanes);
     int64_t shape[FUSER_MAX_RANK];
     for (int d = 0; d < rank; d++) {
       int64_t defined = mlirShapedTypeGetDimSize(t, d);
       shape[d] = mlirShapedTypeIsDynamicDim(t, d) && o->specialize_sizes ? dl->shape[d] : defined;
       if (!mlirShapedTypeIsDynamicDim(t, d) && defined != dl->shape[d])
-        return set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: size %lld of dim %d, the fusion defines it as %lld", i,
+        return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: size %lld of dim %d, the fusion defines it as %lld", i,
                          (long long)dl->shape[d], d, (long long)defined);
     }
     if (got != want || o->specialize_sizes) {
@@ -297,11 +287,11 @@ static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const 
   char msg[400];
   msg[0] = 0;
   if (any_retyped && !retype(func, types, s->nargs, msg, sizeof msg)) {
-    rc = set_error(err, FUSER_ERR_COMPILE, "specialising to the inputs' dtypes%s: %s", o->specialize_sizes ? " and sizes" : "", msg);
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "specialising to the inputs' dtypes%s: %s", o->specialize_sizes ? " and sizes" : "", msg);
   } else {
     fuser_compile_options co = {o->chip, o->unroll, o->block_size};
     if (fuser_compile_module(clone, &co, NULL, out, msg, sizeof msg) != 0)
-      rc = set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.first[0] ? "; " : "", diag.first);
+      rc = fuser_set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.first[0] ? "; " : "", diag.first);
   }
   mlirOperationDestroy(clone);
   return rc;
@@ -310,7 +300,7 @@ static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const 
 int fuser_source_compile(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
                          fuser_artifact **out, fuser_error *err) {
   if (nargs != s->nargs)
-    return set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, s->nargs);
+    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, s->nargs);
   pthread_mutex_lock(&compiler_lock);
   diag_reset("<fusion>");
   int rc = compile_locked(s, options, args, out, err);
