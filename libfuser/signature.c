@@ -1,7 +1,9 @@
 /* signature.c: the cache key of a call (signature.h). Per argument:
  * tensor or scalar; for a tensor its DLPack dtype, rank, alignment class and the layout
  * fuser_tensor_layout gives (contiguity in allocation order, stride order:
- * together the broadcast dims), and optionally its extents. Everything the
+ * together the broadcast dims), and its extents (with specialize_sizes) or
+ * else which of them are 0 (the compile pins empty extents, as nvFuser's
+ * concretization does). Everything the
  * compiled code depends on, nothing it takes as a parameter. */
 #include "libfuser/signature.h"
 
@@ -61,6 +63,12 @@ int fuser_signature_build(const fuser_arg *args, size_t nargs, bool with_sizes, 
     for (int d = 0; d < l.rank; d++) put_byte(sig, (unsigned)l.stride_order[d]);
     if (with_sizes)
       for (int d = 0; d < l.rank; d++) put_i64(sig, t->shape[d]);
+    else { /* which extents are 0: nvFuser concretizes empty extents, and so does the compile */
+      unsigned empty = 0;
+      for (int d = 0; d < t->ndim && d < 16; d++) empty |= (unsigned)(t->shape[d] == 0) << d;
+      put_byte(sig, empty & 0xff);
+      put_byte(sig, empty >> 8);
+    }
   }
   sig->hash = hash_bytes(sig->bytes, sig->len);
   return FUSER_OK;

@@ -14,7 +14,8 @@
 /* Most arguments a libfuser fusion may take. */
 #define FUSER_SIG_MAX_ARGS 64
 /* Bytes per tensor argument: kind, dtype (3), rank, alignment, contiguity
- * and stride order (a byte per dim each), extents (8 bytes per dim). */
+ * and stride order (a byte per dim each), extents (8 bytes per dim) or
+ * which extents are 0 (2 bytes). */
 #define FUSER_SIG_MAX_ARG_BYTES (6 + 2 * FUSER_TENSOR_MAX_RANK + 8 * FUSER_TENSOR_MAX_RANK)
 #define FUSER_SIG_MAX_BYTES (FUSER_SIG_MAX_ARGS * FUSER_SIG_MAX_ARG_BYTES)
 

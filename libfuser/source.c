@@ -228,12 +228,17 @@ static int check_args(const fuser_source *s, const fuser_arg *args, const fuser_
     int64_t shape[FUSER_MAX_RANK];
     for (int d = 0; d < rank; d++) {
       int64_t defined = mlirShapedTypeGetDimSize(t, d);
-      shape[d] = mlirShapedTypeIsDynamicDim(t, d) && o->specialize_sizes ? dl->shape[d] : defined;
+      /* `?` extents: the call's with specialize_sizes; else only empty ones
+       * are pinned (the signature says which), as nvFuser concretizes them */
+      bool pin = o->specialize_sizes || dl->shape[d] == 0;
+      shape[d] = mlirShapedTypeIsDynamicDim(t, d) && pin ? dl->shape[d] : defined;
       if (!mlirShapedTypeIsDynamicDim(t, d) && defined != dl->shape[d])
         return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: size %lld of dim %d, the fusion defines it as %lld", i,
                          (long long)dl->shape[d], d, (long long)defined);
     }
-    if (got != want || o->specialize_sizes) {
+    bool pinned = false;
+    for (int d = 0; d < rank; d++) pinned |= shape[d] != mlirShapedTypeGetDimSize(t, d);
+    if (got != want || pinned) {
       MlirType elt = fuser_dtype_to_type(mlirTypeGetContext(t), got);
       types[i] = mlirRankedTensorTypeGet(rank, shape, elt, mlirRankedTensorTypeGetEncoding(t));
       retyped[i] = !mlirTypeEqual(types[i], t);
@@ -277,6 +282,13 @@ static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const 
   MlirOperation clone = mlirOperationClone(mlirModuleGetOperation(s->module));
   MlirOperation func = clone_fusion(clone);
   MlirContext ctx = mlirOperationGetContext(clone);
+  /* The compile is for this call's inputs, not the script's example inputs:
+   * without `fuser.inputs` the plan pipeline's fuser-specialize-shapes pins
+   * nothing (the empty extents were pinned above from the call); the
+   * example inputs still travel as the artifact's "inputs" metadata. */
+  mlirOperationRemoveDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.inputs"));
+  fuser_metadata meta = {0};
+  if (s->recipes) meta.count = 1, meta.keys[0] = "inputs", meta.blobs[0] = s->recipes, meta.sizes[0] = strlen(s->recipes);
   for (size_t i = 0; i < s->nargs; i++) {
     any_retyped |= retyped[i];
     if (args[i].kind != FUSER_ARG_TENSOR) continue;
@@ -290,7 +302,7 @@ static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const 
     rc = fuser_set_error(err, FUSER_ERR_COMPILE, "specialising to the inputs' dtypes%s: %s", o->specialize_sizes ? " and sizes" : "", msg);
   } else {
     fuser_compile_options co = {o->chip, o->unroll, o->block_size};
-    if (fuser_compile_module(clone, &co, NULL, out, msg, sizeof msg) != 0)
+    if (fuser_compile_module(clone, &co, &meta, out, msg, sizeof msg) != 0)
       rc = fuser_set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.first[0] ? "; " : "", diag.first);
   }
   mlirOperationDestroy(clone);

@@ -68,6 +68,21 @@ static const char bcast_script[] =
     "    T1 = fd.ops.neg(T0)\n"
     "    fd.add_output(T1)\n";
 
+/* a cat whose second operand may be empty (the seed's (2, 16, 1024, 0) input) */
+static const char cat_script[] =
+    "def nvfuser_fusion_id4(fd : FusionDefinition) -> None :\n"
+    "    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])\n"
+    "    T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])\n"
+    "    T2 = fd.ops.neg(T0)\n"
+    "    T3 = fd.ops.cat([T2, T1], dim=-1)\n"
+    "    fd.add_output(T3)\n"
+    "with FusionDefinition() as fd:\n"
+    "    nvfuser_fusion_id4(fd)\n"
+    "inputs = [\n"
+    "    torch.randn((64,), dtype=torch.float32, device='cuda:0').as_strided((4, 16), (16, 1)),\n"
+    "    torch.randn((0,), dtype=torch.float32, device='cuda:0').as_strided((4, 0), (16, 1)),\n"
+    "]\n";
+
 static int contains(const char *text, const char *want) {
   if (strstr(text, want)) return 1;
   fprintf(stderr, "'%s' not found in '%s'\n", want, text);
@@ -224,6 +239,39 @@ static void test_scalars(void) {
   args[1] = fuser_arg_tensor(&t);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
   CHECK(contains(err.message, "input 1: expected a scalar, got a tensor"));
+  fuser_fusion_destroy(f);
+}
+
+/* Empty extents are part of the key and pinned in the compile (nvFuser
+ * concretizes them): an empty cat operand gets its own entry, whose
+ * artifact declares that extent 0; a non-empty one another entry that keeps
+ * it symbolic, whatever the script's example inputs said. */
+static void test_empty_extents(void) {
+  fuser_fusion *f = NULL;
+  CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_NVFUSER, cat_script, strlen(cat_script), "cat.py", NULL, &f, &err), FUSER_OK);
+  if (!f) return;
+  tensor2 a, empty, full;
+  make2(&a, kDLFloat, 32, 4, 16, 16, 1, 0);
+  make2(&empty, kDLFloat, 32, 4, 0, 16, 1, 0);
+  make2(&full, kDLFloat, 32, 4, 8, 8, 1, 0);
+  CHECK_EQ_INT(run(f, &a.t, &empty.t), FUSER_OK);
+  CHECK_EQ_INT(fuser_fusion_last_compiled(f), 1);
+  CHECK_EQ_INT(run(f, &a.t, &full.t), FUSER_OK);
+  CHECK_EQ_INT(fuser_fusion_last_compiled(f), 1);
+  CHECK_EQ_INT(run(f, &a.t, &empty.t), FUSER_OK);
+  CHECK_EQ_INT(fuser_fusion_last_compiled(f), 0);
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), 2);
+  for (size_t e = 0; e < 2 && fuser_fusion_num_entries(f) == 2; e++) {
+    const fuser_artifact *art = fuser_fusion_entry_artifact(f, e);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    fuser_artifact_describe(art, m);
+    fclose(m);
+    /* entry 0 was compiled for the empty operand, entry 1 for the full one */
+    CHECK(contains(text, e == 0 ? "input 1 arg1: tensor f32 rank 2 sizes [-1, 0]" : "input 1 arg1: tensor f32 rank 2 sizes [-1, -1]"));
+    free(text);
+  }
   fuser_fusion_destroy(f);
 }
 
@@ -436,6 +484,7 @@ int main(int argc, char **argv) {
   test_cache();
   test_scalars();
   test_static_extent();
+  test_empty_extents();
   test_threads();
   test_bad_sources();
   if (argc > 2) test_corpus(argv[2]);
