@@ -60,6 +60,7 @@ typedef enum {
   FUSER_KIND_VIEW,      /* (tensor, dynamic: i64...) -> strided view, attributes static_offset, static_strides */
   FUSER_KIND_QUERY,     /* (tensor) -> i64, attribute dim */
   FUSER_KIND_IOTA,      /* (length, start, step) -> 1-D tensor */
+  FUSER_KIND_NONE,      /* not a fuser op (FUSER_OP_NONE) */
 } fuser_op_kind;
 
 /* Result dtype rules, nvFuser's type promotion (csrc/type_promotion.cpp). */
@@ -72,6 +73,7 @@ typedef enum {
   FUSER_RULE_BOOL,    /* i1 */
   FUSER_RULE_INTEGER, /* common type; integers and bool only */
   FUSER_RULE_WHERE,   /* common type of the two values, no bf16/f16 promotion */
+  FUSER_RULE_NONE,    /* not a fuser op (FUSER_OP_NONE) */
 } fuser_rule;
 
 typedef enum {

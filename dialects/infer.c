@@ -437,6 +437,7 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   }
   fuser_op_kind kind = fuser_op_kind_of(desc->id);
   switch (kind) {
+  case FUSER_KIND_NONE: break; /* "unknown op kind" below */
   case FUSER_KIND_SCALAR: return infer_scalar(&s, results);
   case FUSER_KIND_UNARY:
   case FUSER_KIND_BINARY:

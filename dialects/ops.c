@@ -13,10 +13,15 @@ static const struct {
 #include "ops.def"
 };
 
-const char *fuser_op_mnemonic(fuser_op_id id) { return op_table[id].mnemonic; }
-const char *fuser_op_full_name(fuser_op_id id) { return op_table[id].full_name; }
-fuser_op_kind fuser_op_kind_of(fuser_op_id id) { return op_table[id].kind; }
-fuser_rule fuser_op_rule_of(fuser_op_id id) { return op_table[id].rule; }
+/* Total over fuser_op_id: FUSER_OP_NONE (what fuser_op_id_of gives for an
+ * op of another dialect) and any other id outside the table answer "?",
+ * FUSER_KIND_NONE and FUSER_RULE_NONE instead of reading outside it. */
+static bool in_table(fuser_op_id id) { return (unsigned)id < FUSER_OP_COUNT; }
+
+const char *fuser_op_mnemonic(fuser_op_id id) { return in_table(id) ? op_table[id].mnemonic : "?"; }
+const char *fuser_op_full_name(fuser_op_id id) { return in_table(id) ? op_table[id].full_name : "?"; }
+fuser_op_kind fuser_op_kind_of(fuser_op_id id) { return in_table(id) ? op_table[id].kind : FUSER_KIND_NONE; }
+fuser_rule fuser_op_rule_of(fuser_op_id id) { return in_table(id) ? op_table[id].rule : FUSER_RULE_NONE; }
 
 fuser_op_id fuser_op_from_mnemonic(const char *mnemonic, size_t len) {
   for (int i = 0; i < FUSER_OP_COUNT; i++)

@@ -70,6 +70,9 @@ fuser_dtype fuser_promote(fuser_rule rule, int n, const fuser_dtype *dt, const b
       return FUSER_DTYPE_INVALID;
     }
   switch (rule) {
+  case FUSER_RULE_NONE:
+    *why = "not an op of the fuser dialect";
+    return FUSER_DTYPE_INVALID;
   case FUSER_RULE_KEEP:
     for (int i = 0; i < n; i++)
       if (is_tensor[i]) return dt[i];

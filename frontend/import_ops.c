@@ -471,6 +471,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   case FUSER_KIND_SCALAR:
   case FUSER_KIND_VIEW:
   case FUSER_KIND_QUERY: /* made by passes: no fd.ops spelling */
+  case FUSER_KIND_NONE:
     break;
   }
   return imp_error(imp, call->line, call->col, "unsupported op '%s'", c.what);

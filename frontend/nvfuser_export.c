@@ -395,6 +395,7 @@ static bool export_op(exporter *e, int index) {
   switch (kind) {
   case FUSER_KIND_VIEW:
   case FUSER_KIND_QUERY:
+  case FUSER_KIND_NONE:
     break;
   case FUSER_KIND_UNARY:
   case FUSER_KIND_BINARY:

@@ -88,6 +88,7 @@ static ref_op_fn handler_of(fuser_op_id id) {
   case FUSER_KIND_VAR_MEAN: return ref_eval_reduction;
   case FUSER_KIND_FULL:
   case FUSER_KIND_IOTA: return ref_eval_factory;
+  case FUSER_KIND_NONE: break;
   }
   return NULL;
 }

@@ -72,6 +72,17 @@ static void test_promotion(void) {
   CHECK(why != NULL);
 }
 
+/* The op-table accessors are total: FUSER_OP_NONE (an op of another
+ * dialect) reads nothing outside the table (UBSan found kind_of(-1) read
+ * in the kernel walker). */
+static void test_not_an_op(void) {
+  CHECK(fuser_op_kind_of(FUSER_OP_NONE) == FUSER_KIND_NONE);
+  CHECK(fuser_op_rule_of(FUSER_OP_NONE) == FUSER_RULE_NONE);
+  CHECK(strcmp(fuser_op_mnemonic(FUSER_OP_NONE), "?") == 0);
+  CHECK(strcmp(fuser_op_full_name((fuser_op_id)FUSER_OP_COUNT), "?") == 0);
+  CHECK(fuser_op_kind_of(FUSER_OP_add) == FUSER_KIND_BINARY);
+}
+
 int main(void) {
   MlirContext ctx = fuser_context_create();
   CHECK(!mlirContextIsNull(ctx));
@@ -79,5 +90,6 @@ int main(void) {
   test_dtypes(ctx);
   test_promotion();
   mlirContextDestroy(ctx);
+  test_not_an_op();
   UNIT_MAIN_END();
 }

@@ -194,7 +194,8 @@ static void test_tail(MlirContext ctx) {
   fuser_cpu_module *m = compile(ctx, big_ir);
   if (!m) return;
   size_t n = 999 * 1003;
-  uint16_t *a = aligned_alloc(64, n * 2 + 64), *b = aligned_alloc(64, n * 2 + 64), *o = aligned_alloc(64, n * 2 + 64);
+  size_t bytes = (n * 2 + 64 + 63) / 64 * 64; /* aligned_alloc wants a multiple of the alignment */
+  uint16_t *a = aligned_alloc(64, bytes), *b = aligned_alloc(64, bytes), *o = aligned_alloc(64, bytes);
   for (size_t i = 0; i < n; i++) a[i] = f2bf(rnd()), b[i] = f2bf(rnd() + 4.5f);
   int64_t sz[2] = {999, 1003}, st[2] = {1003, 1};
   fuser_host_tensor t[3] = {tensor(a, FUSER_DTYPE_BF16, 2, sz, st), tensor(b, FUSER_DTYPE_BF16, 2, sz, st),

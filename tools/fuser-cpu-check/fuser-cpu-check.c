@@ -104,6 +104,12 @@ static bool read_case(FILE *f, tensor_list *in, tensor_list *out, char *err, siz
   return true;
 }
 
+static void free_list(tensor_list *l) {
+  for (int i = 0; l->storage && i < l->n; i++) free(l->storage[i]);
+  free(l->storage);
+  free(l->t);
+}
+
 static double to_double(const void *p, fuser_dtype dt) {
   uint32_t u;
   float f;
@@ -229,8 +235,17 @@ int main(int argc, char **argv) {
     status |= over != 0;
   }
   fuser_cpu_plan_free_outputs(&model, outs);
+  free(outs);
+  free(variants);
   fuser_cpu_destroy(jit);
   fuser_plan_model_free(&model);
+  free_list(&in);
+  free_list(&expected);
+  mlirModuleDestroy(a);
+  mlirModuleDestroy(b);
+  fuser_diag_free(&diag);
+  mlirContextDestroy(ctx);
+  free(text);
   printf("%s\n", status ? "MISMATCH" : "MATCH");
   return status;
 }
