@@ -156,6 +156,20 @@ static bool fits_index32(const fk_kernel *k) {
   return true;
 }
 
+/* The groups of adjacent dims that merge from static facts alone; the run
+ * is the innermost group. Returns the number of groups. */
+static int static_groups(const fk_kernel *k, vec_plan *p) {
+  int R = k->rank, starts[FK_R + 1], n = 0;
+  starts[n++] = 0;
+  for (int d = 0; d + 1 < R; d++)
+    if (!mergeable(k, d)) starts[n++] = d + 1;
+  memcpy(p->group_start, starts, sizeof(int) * (size_t)n);
+  p->group_start[n] = R;
+  p->num_groups = n;
+  p->run_start = starts[n - 1];
+  return n;
+}
+
 static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *p) {
   int R = k->rank;
   for (int d = 0; d <= R; d++) p->group_start[d] = d;
@@ -165,14 +179,7 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
   for (int a = 0; a < k->num_accesses; a++) affine &= !k->acc[a].opaque;
   /* 1. flattening */
   if (affine) {
-    int starts[FK_R + 1], n = 0;
-    starts[n++] = 0;
-    for (int d = 0; d + 1 < R; d++)
-      if (!mergeable(k, d)) starts[n++] = d + 1;
-    memcpy(p->group_start, starts, sizeof(int) * (size_t)n);
-    p->group_start[n] = R;
-    p->num_groups = n;
-    p->run_start = starts[n - 1];
+    int n = static_groups(k, p);
     /* What only run-time strides keep apart: when every boundary can merge
      * under conditions, the whole space is one run (W over any size, with a
      * scalar tail), checked at launch; else keep the static groups. */
@@ -180,7 +187,7 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
       strbuf conds = {0};
       int nconds = 0;
       bool all = true;
-      for (int g = 1; all && g < n; g++) all = mergeable_at_run_time(k, starts[g] - 1, &conds, &nconds);
+      for (int g = 1; all && g < n; g++) all = mergeable_at_run_time(k, p->group_start[g] - 1, &conds, &nconds);
       if (all) {
         p->group_start[0] = 0;
         p->group_start[1] = R;
@@ -252,16 +259,7 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
     else p->access_kind[acc->tensor] = "gather";
   }
   /* 3. run-time conditions of the vectorized variant */
-  if (W == 1 && p->num_merge_conditions) { /* nothing to gain: keep the static groups */
-    int starts[FK_R + 1], n = 0;
-    starts[n++] = 0;
-    for (int d = 0; d + 1 < R; d++)
-      if (!mergeable(k, d)) starts[n++] = d + 1;
-    memcpy(p->group_start, starts, sizeof(int) * (size_t)n);
-    p->group_start[n] = R;
-    p->num_groups = n;
-    p->run_start = starts[n - 1];
-  }
+  if (W == 1 && p->num_merge_conditions) static_groups(k, p); /* nothing to gain: keep the static groups */
   if (W == 1) return;
   for (int a = 0; a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
