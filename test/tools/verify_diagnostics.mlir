@@ -3,10 +3,10 @@
 // unexpected error, naming the file and line.
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics
 // RUN: not fuser-opt %S/Inputs/missing_expectation.mlir -split-input-file -verify-diagnostics 2>&1 | FileCheck %s --check-prefix=MISSING -DFILE=%S/Inputs/missing_expectation.mlir
-// MISSING: [[FILE]]:3: error: expected error "dims is not a permutation" was not produced
+// MISSING: [[FILE]]:3:6: error: expected error "dims is not a permutation" was not produced
 // MISSING: [[FILE]]:11:8: error: unexpected error: 'fuser.permute' op dims is not a permutation of [0, 2)
-// MISSING: [[FILE]]:12: error: expected error "a different message" was not produced
-// MISSING: [[FILE]]:19: error: expected '{{[{][{]}}' and '{{[}][}]}}' around the expected message
+// MISSING: [[FILE]]:12:6: error: expected error "a different message" was not produced
+// MISSING: [[FILE]]:19:6: error: expected '{{[{][{]}}' and '{{[}][}]}}' around the expected message
 
 func.func @plus(%a: tensor<2x3xf32>) {
   // expected-error@+1 {{dims is not a permutation of [0, 2)}}

@@ -113,6 +113,16 @@ static void record(fuser_diag_state *st, MlirDiagnostic d, int severity) {
   r->matched = false;
 }
 
+/* The "see current operation: ..." note the verifier attaches. mlir-opt
+ * turns it off under -verify-diagnostics (printOpOnDiagnostic(false)); the C
+ * API cannot, so the verifier mode drops it. */
+static bool is_op_dump_note(MlirDiagnostic note) {
+  char *msg = message_of(note);
+  bool dump = strncmp(msg, "see current operation: ", 23) == 0;
+  free(msg);
+  return dump;
+}
+
 static MlirLogicalResult handle(MlirDiagnostic d, void *ud) {
   fuser_diag_state *st = ud;
   int sev = mlirDiagnosticGetSeverity(d);
@@ -120,7 +130,7 @@ static MlirLogicalResult handle(MlirDiagnostic d, void *ud) {
   if (st->collect) {
     record(st, d, sev);
     for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++)
-      record(st, mlirDiagnosticGetNote(d, i), MlirDiagnosticNote);
+      if (!is_op_dump_note(mlirDiagnosticGetNote(d, i))) record(st, mlirDiagnosticGetNote(d, i), MlirDiagnosticNote);
   } else {
     print_diag(st, d, sev);
     for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++)
