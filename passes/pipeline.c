@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "passes/named_pipeline.h"
 #include "passes/pass.h"
 
 /* Nesting limit: the parser recurses once per level. */
@@ -65,6 +66,25 @@ static size_t matching(parser *p, size_t open) {
   return 0;
 }
 
+/* A registered pipeline (named_pipeline.h): its options are parsed like a
+ * pass's, its text is parsed in place into the same pass manager. */
+static bool expand_named(parser *p, const fuser_named_pipeline *named, MlirOpPassManager opm, const char *anchor,
+                         size_t opt_start, size_t opt_end) {
+  fuser_pass_info as_pass = {.argument = named->argument};
+  memcpy(as_pass.options, named->options, sizeof as_pass.options);
+  fuser_pass_options opts;
+  if (!fuser_pass_options_parse(&as_pass, p->text + opt_start, opt_end - opt_start, &opts, p->err, p->errlen))
+    return false;
+  char text[4096];
+  if (!named->expand(&opts, text, sizeof text, p->err, p->errlen)) return false;
+  if (p->depth + 1 > MAX_PIPELINE_DEPTH) return fail(p, "pipelines nested too deeply");
+  parser sub = {text, 0, strlen(text), p->depth + 1, p->err, p->errlen};
+  if (!parse_list(&sub, opm, anchor)) return false;
+  skip_space(&sub);
+  if (sub.pos != sub.len) return fail(&sub, "unexpected text in a registered pipeline");
+  return true;
+}
+
 static bool parse_elem(parser *p, MlirOpPassManager opm, const char *anchor) {
   skip_space(p);
   size_t start = p->pos;
@@ -109,6 +129,8 @@ static bool parse_elem(parser *p, MlirOpPassManager opm, const char *anchor) {
     p->pos++;
     return true;
   }
+  const fuser_named_pipeline *named = fuser_named_pipeline_lookup(name, name_len);
+  if (named) return expand_named(p, named, opm, anchor, opt_start, opt_end);
   const fuser_pass_info *info = fuser_pass_lookup(name, name_len);
   if (info) {
     fuser_pass_options opts;

@@ -1,9 +1,14 @@
-// --mlir-print-ir-after-all / --mlir-print-ir-before-all print the whole
-// module around every pass, fuser and upstream alike, in pipeline order
-// (regression: this used to abort, "IR printing can't be setup on a
-// pass-manager without disabling multi-threading first").
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-verify, func.func(cse), canonicalize)' --mlir-print-ir-after-all 2>&1 | FileCheck %s
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-verify, func.func(cse))' --mlir-print-ir-before-all 2>&1 | FileCheck %s --check-prefix=BEFORE
+// --mlir-print-ir-after-all / --mlir-print-ir-before-all print the IR
+// around every pass, fuser and upstream alike, in pipeline order; with
+// --mlir-print-ir-module-scope the whole module (regression: this used to
+// abort, "IR printing can't be setup on a pass-manager without disabling
+// multi-threading first"), else, as mlir-opt, the op the pass ran on.
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-verify, func.func(cse), canonicalize)' --mlir-print-ir-after-all --mlir-print-ir-module-scope 2>&1 | FileCheck %s
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-verify, func.func(cse))' --mlir-print-ir-before-all --mlir-print-ir-module-scope 2>&1 | FileCheck %s --check-prefix=BEFORE
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-verify, func.func(cse))' --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=OPSCOPE
+
+// OPSCOPE: // -----// IR Dump After CSE (cse) //----- //
+// OPSCOPE-NEXT: func.func @f
 
 // CHECK: // -----// IR Dump After fuser-verify (fuser-verify) ('builtin.module' operation) //----- //
 // CHECK-NEXT: module {

@@ -35,7 +35,7 @@ char *fuser_read_file(const char *tool, const char *path, size_t *len) {
     free(buf);
     return NULL;
   }
-  const char *nul = memchr(buf, 0, n);
+  const char *nul = fuser_is_bytecode(buf, n) ? NULL : memchr(buf, 0, n);
   if (nul) { /* located like a parser error: the parser would stop there silently */
     int line = 1, col = 1;
     for (const char *c = buf; c < nul; c++) {
@@ -52,12 +52,18 @@ char *fuser_read_file(const char *tool, const char *path, size_t *len) {
   return buf;
 }
 
+bool fuser_is_bytecode(const char *data, size_t len) { return len >= 4 && memcmp(data, "ML\xefR", 4) == 0; }
+
 static void write_chunk(MlirStringRef s, void *ud) { fwrite(s.data, 1, s.length, (FILE *)ud); }
+
+void fuser_print_op_with(MlirOperation op, FILE *out, MlirOpPrintingFlags flags) {
+  mlirOperationPrintWithFlags(op, flags, write_chunk, out);
+  fputc('\n', out);
+}
 
 void fuser_print_op(MlirOperation op, FILE *out, bool debug_info) {
   MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
   if (debug_info) mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
-  mlirOperationPrintWithFlags(op, flags, write_chunk, out);
+  fuser_print_op_with(op, out, flags);
   mlirOpPrintingFlagsDestroy(flags);
-  fputc('\n', out);
 }

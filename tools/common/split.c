@@ -1,4 +1,5 @@
-/* -split-input-file: chunks separated by lines that read `// -----`, each
+/* -split-input-file: chunks separated by lines that read `// -----` (or
+ * the marker given as --split-input-file=<marker>), each
  * padded with newlines so diagnostics keep whole-file line numbers (as
  * mlir-opt reports them). */
 #include <stdlib.h>
@@ -6,9 +7,10 @@
 
 #include "tools/common/tool_support.h"
 
-static bool is_separator(const char *line, size_t len) {
+static bool is_separator(const char *line, size_t len, const char *marker) {
   while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t')) len--;
-  return len == 8 && memcmp(line, "// -----", 8) == 0;
+  while (len && (line[0] == ' ' || line[0] == '\t')) line++, len--;
+  return len == strlen(marker) && memcmp(line, marker, len) == 0;
 }
 
 static fuser_chunk make_chunk(const char *begin, const char *end, int first_line) {
@@ -20,15 +22,15 @@ static fuser_chunk make_chunk(const char *begin, const char *end, int first_line
   return (fuser_chunk){t, first_line};
 }
 
-int fuser_split_input(const char *text, bool split, fuser_chunk **out) {
+int fuser_split_input(const char *text, const char *marker, fuser_chunk **out) {
   int cap = 4, n = 0;
   fuser_chunk *chunks = malloc(sizeof *chunks * cap);
   const char *chunk_begin = text, *p = text;
   int line = 1, chunk_line = 1;
-  while (split && *p) {
+  while (marker && *marker && *p) {
     const char *eol = strchr(p, '\n');
     size_t len = eol ? (size_t)(eol - p) : strlen(p);
-    if (is_separator(p, len)) {
+    if (is_separator(p, len, marker)) {
       if (n == cap) chunks = realloc(chunks, sizeof *chunks * (cap *= 2));
       chunks[n++] = make_chunk(chunk_begin, p, chunk_line);
       chunk_begin = eol ? eol + 1 : p + len;

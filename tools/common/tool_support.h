@@ -14,6 +14,10 @@
  * prints "<tool>: error: cannot read '<path>': <reason>" and returns NULL. */
 char *fuser_read_file(const char *tool, const char *path, size_t *len);
 
+/* Whether a buffer is MLIR bytecode (starts with its magic "ML\xefR");
+ * fuser_read_file lets such input hold NUL bytes. */
+bool fuser_is_bytecode(const char *data, size_t len);
+
 /* Refuses input whose brackets ( [ { < nest deeper than `limit` (outside
  * strings and comments): such input would overflow the stack of MLIR's
  * recursive parser. Prints `path:line:col: error: ...` and returns false. */
@@ -27,9 +31,11 @@ typedef struct {
   int first_line; /* 1-based line of the chunk's first line in the file */
 } fuser_chunk;
 
-/* Splits at lines that are exactly `// -----` (when split is false, one
- * chunk). Returns the number of chunks; *chunks is malloc'ed. */
-int fuser_split_input(const char *text, bool split, fuser_chunk **chunks);
+/* Splits at lines that are exactly `marker` apart from surrounding blanks
+ * (mlir-opt's --split-input-file; its default marker is `// -----`); with
+ * marker NULL, one chunk. Returns the number of chunks; *chunks is
+ * malloc'ed. */
+int fuser_split_input(const char *text, const char *marker, fuser_chunk **chunks);
 void fuser_free_chunks(fuser_chunk *chunks, int n);
 
 typedef struct {
@@ -62,5 +68,7 @@ bool fuser_verify_expected(fuser_diag_state *st, const fuser_chunk *chunk);
 
 /* Prints an op to a FILE* (generic form for unregistered-syntax ops). */
 void fuser_print_op(MlirOperation op, FILE *out, bool debug_info);
+/* The same with the caller's printing flags. */
+void fuser_print_op_with(MlirOperation op, FILE *out, MlirOpPrintingFlags flags);
 
 #endif
