@@ -3,10 +3,11 @@
 # is missing, on Debian 12 (bookworm). Safe to run again: when everything is
 # present it changes nothing and does not touch the network.
 #
-# LLVM/MLIR 22.1.8 come from Debian's bookworm-security suite. A stock
-# bookworm image lists that suite in /etc/apt/sources.list.d/debian.sources;
-# if this machine does not, the suite is added exactly as it is configured on
-# the machines fuser was built on (deb.debian.org/debian-security, main).
+# It uses the apt sources the machine has and never edits them. LLVM/MLIR
+# 22.1.8 come from Debian's bookworm-security suite (a stock bookworm image
+# lists it in /etc/apt/sources.list.d/debian.sources). When no configured
+# source offers a package, it says which and what to add, and installs
+# nothing.
 set -euo pipefail
 
 packages=(
@@ -38,25 +39,35 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 
-# The suite that carries the 22.x packages, added only when no source lists it.
-# (FUSER_APT_ETC replaces /etc/apt, for testing this script.)
-apt_etc=${FUSER_APT_ETC:-/etc/apt}
-security_listed() {
-  grep -rqs "debian-security" "$apt_etc/sources.list" "$apt_etc/sources.list.d/" 2>/dev/null &&
-    grep -rqs "bookworm-security" "$apt_etc/sources.list" "$apt_etc/sources.list.d/" 2>/dev/null
-}
-if ! security_listed; then
-  echo "install-deps: adding the bookworm-security source"
-  "${sudo[@]}" tee "$apt_etc/sources.list.d/fuser-bookworm-security.sources" >/dev/null <<'SRC'
-Types: deb
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-fi
-
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update
+
+# Every missing package must have an install candidate in the configured
+# sources; otherwise say what is absent and what to add.
+unavailable=()
+for p in "${missing[@]}"; do
+  if ! apt-cache policy "$p" 2>/dev/null | grep -q "Candidate: [^(]"; then unavailable+=("$p"); fi
+done
+if [ ${#unavailable[@]} -ne 0 ]; then
+  echo "install-deps: error: no configured apt source offers: ${unavailable[*]}" >&2
+  case " ${unavailable[*]}" in
+    *-22-*|*" llvm-22"*|*" mlir-22"*)
+      cat >&2 <<'MSG'
+install-deps: LLVM/MLIR 22.1.8 come from Debian's bookworm-security suite, which
+install-deps: this machine's apt sources do not list. Add it (your Debian security
+install-deps: mirror, suite bookworm-security, component main), e.g. in
+install-deps: /etc/apt/sources.list.d/debian.sources:
+install-deps:     Types: deb
+install-deps:     URIs: <your Debian security mirror>
+install-deps:     Suites: bookworm-security
+install-deps:     Components: main
+install-deps:     Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+install-deps: then run this script again.
+MSG
+      ;;
+  esac
+  exit 1
+fi
+
 "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 echo "install-deps: installed ${missing[*]}"
