@@ -5,7 +5,7 @@
 # compiler library, MLIR, LLVM) is linked once. Each static tool alone is
 # ~52 MB stripped, ~12.5 MB after xz -9, and fuser-run and fuser-translate
 # differ only in their few C files.
-set(FUSER_MULTICALL_TOOLS fuser-run fuser-translate fuser-ptx fuser-opt CACHE STRING
+set(FUSER_MULTICALL_TOOLS fuser-run fuser-translate fuser-opt CACHE STRING
   "The tools that fuser-tools holds")
 set(_decls "")
 set(_table "")

@@ -43,6 +43,13 @@ void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_siz
 /* Whether `module` holds fusions not planned yet (fuser.fusion without fuser.plan). */
 bool fuser_module_needs_plan(MlirOperation module);
 
+/* Compiles `module` in place: FUSER_PLAN_PIPELINE when needed, then the
+ * PTX pipeline (the launch plan is then fuser_launch_plan_read's). False
+ * with a message in err on failure (the located diagnostics go through the
+ * context's handler). */
+bool fuser_module_compile_to_ptx(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
+                                 size_t errlen);
+
 /* Compiles `module` in place (FUSER_PLAN_PIPELINE when needed, then the
  * PTX pipeline) and returns malloc'ed text: a line `// entry <e> binary <b>
  * kernel <k> variant <v> width <W>` per kernel variant, then each binary's

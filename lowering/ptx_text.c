@@ -1,5 +1,5 @@
-/* ptx_text.c: a whole module to PTX text in one call (lowering.h), for
- * tools: `fuser-translate --emit-ptx` and `fuser-ptx`. */
+/* ptx_text.c: a whole module to PTX in one call (lowering.h), for tools
+ * (`fuser-translate --emit-ptx`) and tests. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +36,17 @@ char *fuser_module_to_ptx_text(MlirOperation module, const char *chip, char *err
   return fuser_module_to_ptx_text_with(module, chip, 0, 128, err, errlen);
 }
 
-char *fuser_module_to_ptx_text_with(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
-                                    size_t errlen) {
-  if (fuser_module_needs_plan(module) && !run(module, FUSER_PLAN_PIPELINE, err, errlen)) return NULL;
+bool fuser_module_compile_to_ptx(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
+                                 size_t errlen) {
+  if (fuser_module_needs_plan(module) && !run(module, FUSER_PLAN_PIPELINE, err, errlen)) return false;
   char pipeline[2048];
   fuser_plan_to_ptx_pipeline_with(chip, unroll, block_size, pipeline, sizeof pipeline);
-  if (!run(module, pipeline, err, errlen)) return NULL;
+  return run(module, pipeline, err, errlen);
+}
+
+char *fuser_module_to_ptx_text_with(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
+                                    size_t errlen) {
+  if (!fuser_module_compile_to_ptx(module, chip, unroll, block_size, err, errlen)) return NULL;
   fuser_launch *ls;
   int n = fuser_launch_plan_read(module, &ls);
   strbuf out = {0};

@@ -8,8 +8,8 @@
 #
 #   scripts/build-static-tools.sh OUT_DIR [TOOL...]
 #
-# The default tool is fuser-tools: fuser-run, fuser-translate, fuser-ptx and
-# fuser-opt in one executable (cmake/static_multicall.cmake), with a link
+# The default tool is fuser-tools: fuser-run, fuser-translate and fuser-opt
+# in one executable (cmake/static_multicall.cmake), with a link
 # OUT_DIR/<tool> -> fuser-tools for each. Single tools (fuser-run,
 # fuser-cpu-check, ...) can be named instead; each is as large as all of
 # fuser-tools.

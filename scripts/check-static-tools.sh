@@ -34,8 +34,11 @@ for s in "${scripts[@]}"; do
   n=$(basename "$s" .py)
   "$dynamic/fuser-translate" --emit-ptx "$s" -o "$tmp/$n.dyn.ptx" 2> "$tmp/err" || fail "dynamic --emit-ptx $n"
   "$static/fuser-translate" --emit-ptx "$s" -o "$tmp/$n.sta.ptx" 2> "$tmp/err" || { head -3 "$tmp/err"; fail "static --emit-ptx $n"; }
-  cmp -s "$tmp/$n.dyn.ptx" "$tmp/$n.sta.ptx" && echo "ok: PTX identical: $n ($(wc -c < "$tmp/$n.sta.ptx") bytes)" ||
-    fail "PTX differs: $n"
+  # one file per PTX binary: NAME.ptx or NAME.<binary>.ptx
+  for p in "$tmp/$n".dyn*.ptx; do
+    q="$tmp/$n.sta${p#"$tmp/$n.dyn"}"
+    cmp -s "$p" "$q" && echo "ok: PTX identical: $(basename "$q") ($(wc -c < "$q") bytes)" || fail "PTX differs: $(basename "$q")"
+  done
   "$dynamic/fuser-run" --cpu "$s" > "$tmp/$n.dyn.run" 2>&1 || fail "dynamic fuser-run --cpu $n"
   "$static/fuser-run" --cpu "$s" > "$tmp/$n.sta.run" 2>&1 || fail "static fuser-run --cpu $n"
   cmp -s "$tmp/$n.dyn.run" "$tmp/$n.sta.run" &&

@@ -66,10 +66,13 @@ stage_plan() {
 stage_compile() {
   for s in "${seeds[@]}"; do
     local n; n=$(basename "$s" .py)
+    # one PTX file per binary (index width): $n.ptx or $n.<binary>.ptx
+    rm -f "$out/$n".*ptx
     "$build/bin/fuser-translate" --emit-ptx "$s" -o "$out/$n.ptx"
     "$build/bin/fuser-translate" --emit-artifact "$s" -o "$out/$n.fart" --expected
-    echo "== compile: $n -> $out/$n.ptx ($(grep -c 'ld.global.v4\|ld.global.nc.v4' "$out/$n.ptx") 128-bit loads," \
-         "$(grep -c 'st.global.v4' "$out/$n.ptx") 128-bit stores; the $(grep -c 'ld.global.u16\|ld.global.b16' "$out/$n.ptx") 16-bit loads are the scalar fallback's)" \
+    local ptx=("$out/$n".*ptx)
+    echo "== compile: $n -> ${ptx[*]} ($(cat "${ptx[@]}" | grep -c 'ld.global.v4\|ld.global.nc.v4') 128-bit loads," \
+         "$(cat "${ptx[@]}" | grep -c 'st.global.v4') 128-bit stores; the $(cat "${ptx[@]}" | grep -c 'ld.global.u16\|ld.global.b16') 16-bit loads are the scalar fallback's)" \
          "and $out/$n.fart"
   done
 }

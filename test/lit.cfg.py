@@ -16,7 +16,7 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.fuser_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-tools = ["fuser-opt", "fuser-translate", "fuser-run", "fuser-artifact", "fuser-ptx", "mlir-opt"]
+tools = ["fuser-opt", "fuser-translate", "fuser-run", "fuser-artifact", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, [config.fuser_tools_dir, config.llvm_tools_dir])
 
 config.substitutions.append(("%corpus", config.fuser_corpus_dir))

@@ -1,6 +1,6 @@
-/* rope_gpu: runs the PTX that fuser-ptx made for test/lowering/Inputs/rope.mlir
+/* rope_gpu: runs the PTX that fuser-translate --emit-ptx made for test/lowering/Inputs/rope.mlir
  * (optionally with a larger batch) on the GPU, from its launch-plan text
- * (fuser-ptx --launch-plan), checks every variant bit-exactly against a C
+ * (--launch-plan), checks every variant bit-exactly against a C
  * reference, and times them against a device-to-device copy of the output.
  * Needs only libc and libcuda.so.1 (dlopen): build it on the GPU machine
  * with `cc -O2 -o rope_gpu rope_gpu.c -ldl`.

@@ -1,5 +1,5 @@
 // REQUIRES: ptxas
-// RUN: fuser-ptx --binary=fuser_kernels_i32 %S/Inputs/rope.mlir | FileCheck %s
+// RUN: fuser-translate --emit-ptx --binary=fuser_kernels_i32 %S/Inputs/rope.mlir | FileCheck %s
 // RUN: fuser-opt %S/Inputs/rope.mlir --pass-pipeline='builtin.module(fuser-vectorize, fuser-lower-kernels)' | FileCheck %s --check-prefix=LOOPS
 // A RoPE-like kernel (cat on the last dim, strided bf16 views of qkv, two
 // broadcast tables): every tensor is read and written with 16-byte accesses

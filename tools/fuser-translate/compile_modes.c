@@ -34,23 +34,93 @@ static bool specialize(MlirModule module, const translate_compile_options *o) {
   return ok;
 }
 
+/* Writes `len` bytes to `path` ("-" or NULL: stdout). */
+static bool write_file(const char *path, const char *data, size_t len) {
+  bool to_stdout = !path || strcmp(path, "-") == 0;
+  FILE *out = to_stdout ? stdout : fopen(path, "w");
+  if (!out) {
+    fprintf(stderr, "fuser-translate: error: cannot write '%s'\n", path);
+    return false;
+  }
+  bool ok = fwrite(data, 1, len, out) == len;
+  ok &= to_stdout ? fflush(out) == 0 : fclose(out) == 0;
+  if (!ok) fprintf(stderr, "fuser-translate: error: cannot write '%s'\n", to_stdout ? "<stdout>" : path);
+  return ok;
+}
+
+/* `<output without .ptx>.<binary>.ptx` */
+static void binary_path(const char *output, const char *binary, char *buf, size_t len) {
+  size_t n = strlen(output);
+  if (n > 4 && strcmp(output + n - 4, ".ptx") == 0) n -= 4;
+  snprintf(buf, len, "%.*s.%s.ptx", (int)n, output, binary);
+}
+
+/* The launches that first name each binary (one PTX module per binary). */
+static int distinct_binaries(const fuser_launch *ls, int n, int *first) {
+  int count = 0;
+  for (int i = 0; i < n; i++) {
+    bool seen = !ls[i].ptx;
+    for (int k = 0; k < count && !seen; k++) seen = strcmp(ls[first[k]].binary, ls[i].binary) == 0;
+    if (!seen) first[count++] = i;
+  }
+  return count;
+}
+
 bool translate_emit_ptx(MlirModule module, const char *output, const translate_compile_options *o) {
   char err[1024];
   if (!specialize(module, o)) return false;
-  char *ptx = fuser_module_to_ptx_text_with(mlirModuleGetOperation(module), o->chip, o->unroll > 0 ? o->unroll : 0,
-                                            o->block_size > 0 ? o->block_size : 128, err, sizeof err);
-  if (!ptx) {
+  MlirOperation op = mlirModuleGetOperation(module);
+  if (!fuser_module_compile_to_ptx(op, o->chip, o->unroll > 0 ? o->unroll : 0, o->block_size > 0 ? o->block_size : 128,
+                                   err, sizeof err)) {
     fprintf(stderr, "fuser-translate: error: %s\n", err);
     return false;
   }
-  FILE *out = output && strcmp(output, "-") != 0 ? fopen(output, "w") : stdout;
-  bool ok = out != NULL;
-  if (!ok) fprintf(stderr, "fuser-translate: error: cannot write '%s'\n", output);
-  else {
-    ok = fputs(ptx, out) >= 0;
-    if (out != stdout) ok &= fclose(out) == 0;
+  fuser_launch *ls;
+  int n = fuser_launch_plan_read(op, &ls);
+  int *first = malloc(sizeof *first * (size_t)(n ? n : 1));
+  int nbin = distinct_binaries(ls, n, first);
+  bool ok = true;
+  if (o->launch_plan) {
+    /* the text form of lowering/launch_plan.h */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    fuser_launch_plan_write(mem, ls, n);
+    fclose(mem);
+    ok = write_file(output, text, len);
+    free(text);
+  } else if (nbin == 0) {
+    /* every output is an input, a view of one, or empty: nothing to run */
+    fprintf(stderr, "fuser-translate: note: the fusion compiles to no kernels (its outputs are inputs, views of "
+                    "them, or empty); no PTX written\n");
+  } else if (o->binary) {
+    int found = -1;
+    for (int k = 0; k < nbin && found < 0; k++)
+      if (strcmp(ls[first[k]].binary, o->binary) == 0) found = first[k];
+    if (found < 0) {
+      fprintf(stderr, "fuser-translate: error: no PTX binary named '%s'; this fusion has:", o->binary);
+      for (int k = 0; k < nbin; k++) fprintf(stderr, " %s", ls[first[k]].binary);
+      fputc('\n', stderr);
+      ok = false;
+    } else ok = write_file(output, ls[found].ptx, ls[found].ptx_len);
+  } else if (nbin == 1) {
+    ok = write_file(output, ls[first[0]].ptx, ls[first[0]].ptx_len);
+  } else if (!output || strcmp(output, "-") == 0) {
+    fprintf(stderr, "fuser-translate: error: the fusion compiles to %d PTX modules (one per index width:", nbin);
+    for (int k = 0; k < nbin; k++) fprintf(stderr, " %s", ls[first[k]].binary);
+    fprintf(stderr, ") and ptxas takes one per file: give -o FILE.ptx (writes FILE.<binary>.ptx each) or "
+                    "--binary=NAME\n");
+    ok = false;
+  } else {
+    for (int k = 0; k < nbin && ok; k++) {
+      char path[4096];
+      binary_path(output, ls[first[k]].binary, path, sizeof path);
+      ok = write_file(path, ls[first[k]].ptx, ls[first[k]].ptx_len);
+      if (ok) fprintf(stderr, "fuser-translate: wrote %s\n", path);
+    }
   }
-  free(ptx);
+  free(first);
+  fuser_launch_plan_free(ls, n);
   return ok;
 }
 

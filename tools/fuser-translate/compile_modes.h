@@ -15,9 +15,15 @@ typedef struct {
   const char *chip;
   int unroll, block_size;
   bool specialize_shapes;
+  const char *binary; /* --emit-ptx: only this binary's PTX */
+  bool launch_plan;   /* --emit-ptx: the launch plan's text form instead of PTX */
 } translate_compile_options;
 
-/* Prints every PTX module of the compiled fusion to `output` ("-" stdout). */
+/* Writes the compiled fusion's PTX, each module whole, as ptxas takes it:
+ * one binary (or --binary=NAME) to `output` ("-" stdout); several (one per
+ * index width) to `<output without .ptx>.<binary>.ptx` each, naming the
+ * files on stderr (to stdout: an error). A fusion without kernels writes
+ * nothing and says so. With launch_plan, the plan's text form instead. */
 bool translate_emit_ptx(MlirModule module, const char *output, const translate_compile_options *o);
 
 /* Writes the runtime artifact; with `expected`, records the CPU reference's

@@ -2,11 +2,17 @@
  *
  *   fuser-translate --import-nvfuser script.py [-o out.mlir]
  *   fuser-translate --export-nvfuser fusion.mlir [-o out.py]
- *   fuser-translate --emit-ptx script.py|fusion.mlir [-o out.ptx]
+ *   fuser-translate --emit-ptx script.py|fusion.mlir|plan.mlir [-o out.ptx] [--binary=NAME] [--launch-plan]
  *   fuser-translate --emit-artifact script.py|fusion.mlir -o out.fart [--expected]
  *
- * --emit-ptx compiles (lowering/compile.h's passes and PTX pipeline) and
- * prints every PTX module; --emit-artifact writes the runtime artifact
+ * --emit-ptx compiles (the plan passes unless the input is planned
+ * already, then the PTX pipeline) and writes PTX as ptxas takes it: one
+ * whole module per file. A fusion whose kernels need one binary writes
+ * out.ptx; one with several (one per index width) writes
+ * out.<binary>.ptx each and names them on stderr; --binary=NAME picks one;
+ * --launch-plan writes the launch plan (lowering/launch_plan.h) instead; a
+ * fusion without kernels writes nothing and says so. --emit-artifact
+ * writes the runtime artifact
  * (PTX, plan, the script's input recipes); with --expected it also runs the
  * CPU reference evaluator on the script's inputs (seed 0) and records its
  * results, so that `fuser-run --artifact F --check` compares against them.
@@ -31,8 +37,11 @@ typedef enum { MODE_NONE, MODE_IMPORT, MODE_EXPORT, MODE_PTX, MODE_ARTIFACT } mo
 static void usage(FILE *f) {
   fputs("usage: fuser-translate --import-nvfuser script.py [-o out.mlir]\n"
         "       fuser-translate --export-nvfuser fusion.mlir [-o out.py]\n"
-        "       fuser-translate --emit-ptx script.py|fusion.mlir [-o out.ptx] [compile options]\n"
+        "       fuser-translate --emit-ptx script.py|fusion.mlir [-o out.ptx] [--binary=NAME] [--launch-plan] [compile options]\n"
         "       fuser-translate --emit-artifact script.py|fusion.mlir -o out.fart [--expected] [compile options]\n"
+        "--emit-ptx writes each PTX module whole (what ptxas takes): with one binary to -o (or stdout),\n"
+        "with several (one per index width) to <out>.<binary>.ptx each; --binary=NAME writes that one;\n"
+        "--launch-plan writes the launch plan (entries, parameters, conditions, PTX) instead.\n"
         "compile options:\n"
         "  --chip=sm_90             the GPU architecture\n"
         "  --unroll=N               vectors per thread in the vector variant (default: 1, or 4\n"
@@ -69,6 +78,8 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "-emit-ptx") == 0) m = MODE_PTX;
     else if (strcmp(a, "-emit-artifact") == 0) m = MODE_ARTIFACT;
     else if (strcmp(a, "-expected") == 0) expected = true;
+    else if (strncmp(a, "-binary=", 8) == 0) copts.binary = a + 8;
+    else if (strcmp(a, "-launch-plan") == 0) copts.launch_plan = true;
     else if (strncmp(a, "-chip=", 6) == 0) copts.chip = a + 6;
     else if (strncmp(a, "-unroll=", 8) == 0 || strncmp(a, "-block-size=", 12) == 0) {
       const char *v = strchr(a, '=') + 1;
