@@ -82,10 +82,9 @@ static void print_source_line(const char *source, int line, int col) {
   fputs("^\n", stderr);
 }
 
-static void print_diag(fuser_diag_state *st, MlirDiagnostic d, int severity) {
+static void print_diag(fuser_diag_state *st, MlirDiagnostic d, int severity, char *msg) {
   MlirStringRef file;
   int line = 0, col = 0;
-  char *msg = message_of(d);
   if (file_loc(mlirDiagnosticGetLocation(d), &file, &line, &col)) {
     /* the parser's "-" buffer, or a location that names our input file */
     bool ours = (file.length == 1 && file.data[0] == '-') ||
@@ -96,10 +95,9 @@ static void print_diag(fuser_diag_state *st, MlirDiagnostic d, int severity) {
   } else {
     fprintf(stderr, "%s: %s: %s\n", st->path, severity_name(severity), msg);
   }
-  free(msg);
 }
 
-static void record(fuser_diag_state *st, MlirDiagnostic d, int severity) {
+static void record(fuser_diag_state *st, MlirDiagnostic d, int severity, char *msg) {
   if (st->count == st->cap) {
     st->cap = st->cap ? st->cap * 2 : 16;
     st->records = realloc(st->records, sizeof *st->records * st->cap);
@@ -109,7 +107,7 @@ static void record(fuser_diag_state *st, MlirDiagnostic d, int severity) {
   r->severity = severity;
   r->line = r->col = 0;
   file_loc(mlirDiagnosticGetLocation(d), &file, &r->line, &r->col);
-  r->message = message_of(d);
+  r->message = msg;
   r->matched = false;
 }
 
@@ -123,18 +121,50 @@ static bool is_op_dump_note(MlirDiagnostic note) {
   return dump;
 }
 
+/* The op an error is about, from the verifier's note
+ * `see current operation: %0 = "fuser.cat"(...)`, into buf; false if none. */
+static bool dumped_op_name(MlirDiagnostic d, char *buf, size_t len) {
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++) {
+    MlirDiagnostic note = mlirDiagnosticGetNote(d, i);
+    if (!is_op_dump_note(note)) continue;
+    char *msg = message_of(note);
+    const char *q = strchr(msg, '"'), *e = q ? strchr(q + 1, '"') : NULL;
+    bool ok = e && (size_t)(e - q - 1) < len;
+    if (ok) snprintf(buf, len, "%.*s", (int)(e - q - 1), q + 1);
+    free(msg);
+    return ok;
+  }
+  return false;
+}
+
+/* The message to show: IRDL's errors get the op and the attribute or
+ * operand named (irdl_errors.c); MLIR's own errors name the op already. */
+static char *shown_message(MlirDiagnostic d, int severity) {
+  char *msg = message_of(d), op[128];
+  if (severity != MlirDiagnosticError || msg[0] == '\'' || !dumped_op_name(d, op, sizeof op)) return msg;
+  char *named = fuser_irdl_error_with_context(msg, op);
+  free(msg);
+  return named;
+}
+
 static MlirLogicalResult handle(MlirDiagnostic d, void *ud) {
   fuser_diag_state *st = ud;
   int sev = mlirDiagnosticGetSeverity(d);
   if (sev == MlirDiagnosticError) st->errors++;
   if (st->collect) {
-    record(st, d, sev);
+    record(st, d, sev, shown_message(d, sev));
     for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++)
-      if (!is_op_dump_note(mlirDiagnosticGetNote(d, i))) record(st, mlirDiagnosticGetNote(d, i), MlirDiagnosticNote);
+      if (!is_op_dump_note(mlirDiagnosticGetNote(d, i)))
+        record(st, mlirDiagnosticGetNote(d, i), MlirDiagnosticNote, message_of(mlirDiagnosticGetNote(d, i)));
   } else {
-    print_diag(st, d, sev);
-    for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++)
-      print_diag(st, mlirDiagnosticGetNote(d, i), MlirDiagnosticNote);
+    char *msg = shown_message(d, sev);
+    print_diag(st, d, sev, msg);
+    free(msg);
+    for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++) {
+      char *note = message_of(mlirDiagnosticGetNote(d, i));
+      print_diag(st, mlirDiagnosticGetNote(d, i), MlirDiagnosticNote, note);
+      free(note);
+    }
   }
   return mlirLogicalResultSuccess();
 }

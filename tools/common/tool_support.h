@@ -58,6 +58,12 @@ typedef struct {
 } fuser_diag_state;
 
 void fuser_diag_attach(MlirContext ctx, fuser_diag_state *st);
+
+/* IRDL's error `message` about op `op_name` ("fuser.cat") with the op, and
+ * the attribute or operand the failed constraint belongs to, named
+ * (malloc'ed). The diagnostic handler applies it to every error that
+ * comes with the verifier's "see current operation" note. */
+char *fuser_irdl_error_with_context(const char *message, const char *op_name);
 void fuser_diag_reset(fuser_diag_state *st);
 void fuser_diag_free(fuser_diag_state *st);
 
