@@ -21,7 +21,7 @@
 #include "passes/report.h"
 #include "tools/common/tool_support.h"
 #include "tools/fuser-opt/options.h"
-#include "tools/fuser-opt/pretty_form.h"
+#include "tools/common/pretty_form.h"
 
 #ifndef FUSER_LLVM_VERSION
 #define FUSER_LLVM_VERSION "22"

@@ -1,8 +1,8 @@
 /* pretty_form.h: a located error for fuser ops written in custom
  * ("pretty") form, which MLIR's parser rejects without a message (IRDL ops
  * have no custom syntax). */
-#ifndef FUSER_TOOLS_FUSER_OPT_PRETTY_FORM_H
-#define FUSER_TOOLS_FUSER_OPT_PRETTY_FORM_H
+#ifndef FUSER_TOOLS_COMMON_PRETTY_FORM_H
+#define FUSER_TOOLS_COMMON_PRETTY_FORM_H
 
 #include "mlir-c/IR.h"
 #include "tools/common/tool_support.h"

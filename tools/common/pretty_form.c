@@ -4,7 +4,7 @@
  *   %p = "fuser.add"(%a, %a) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
  * Attribute names such as fuser.fusion never start a statement, so they are
  * not mistaken for ops. */
-#include "tools/fuser-opt/pretty_form.h"
+#include "tools/common/pretty_form.h"
 
 #include <ctype.h>
 #include <stdio.h>
