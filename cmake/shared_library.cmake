@@ -73,5 +73,5 @@ target_link_libraries(fuser_shared PRIVATE
   -Wl,--start-group ${_fuser_static_archives} -Wl,--end-group
   ${_fuser_so_system} ${CMAKE_DL_LIBS} Threads::Threads m)
 target_link_options(fuser_shared PRIVATE
-  -static-libstdc++ -static-libgcc -fuse-ld=lld -Wl,--gc-sections -Wl,--build-id=sha1
+  -static-libstdc++ -static-libgcc -fuse-ld=lld -Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-Bsymbolic-functions
   -Wl,--version-script=${FUSER_VERSION_SCRIPT} -Wl,-z,defs)
