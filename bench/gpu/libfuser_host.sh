@@ -38,11 +38,13 @@ run)
   iters=${3:-1000}
   out=build-libfuser-bench
   mkdir -p "$out/lib"
-  if command -v xz > /dev/null; then xz -dc "$carry/libfuser.so.xz" > "$out/lib/libfuser.so"
-  else python3 -c 'import lzma,sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())' "$carry/libfuser.so.xz" > "$out/lib/libfuser.so"
+  so=$out/lib/libfuser.so.0.2 # the soname
+  if command -v xz > /dev/null; then xz -dc "$carry/libfuser.so.xz" > "$so"
+  else python3 -c 'import lzma,sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())' "$carry/libfuser.so.xz" > "$so"
   fi
-  echo "libfuser.so: $(stat -c %s "$out/lib/libfuser.so") bytes; ldd:"
-  ldd "$out/lib/libfuser.so" | sed 's/^/  /'
+  ln -sfn libfuser.so.0.2 "$out/lib/libfuser.so"
+  echo "libfuser.so: $(stat -c %s "$so") bytes; ldd:"
+  ldd "$so" | sed 's/^/  /'
   FUSER_DLPACK_INCLUDE="$carry/include" bash scripts/build-runtime.sh "$out/runtime" > "$out/build-runtime.log" 2>&1 ||
     { tail "$out/build-runtime.log"; exit 1; }
   # libfuser.so first: the runtime archive supplies only what the
