@@ -62,4 +62,13 @@ cmake -S "$src/test/install/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$p
 cmake --build "$tmp/consumer" >> "$tmp/consumer.log"
 "$tmp/consumer/consumer" | tee "$tmp/run3.log"
 grep -q "ran on the CPU" "$tmp/run3.log" || fail "the CMake consumer did not run"
+# the installed tools run from the prefix (an ordinary build's find the
+# system's libMLIR.so through their RPATH)
+printf '%s\n' 'def f(fd):' \
+  '    T0 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float)' \
+  '    T1 = fd.ops.neg(T0)' '    fd.add_output(T1)' 'inputs = [' \
+  "    torch.randn((8,), dtype=torch.float32, device='cuda:0')," ']' > "$tmp/neg.py"
+"$prefix/bin/fuser-translate" --import-nvfuser "$tmp/neg.py" -o "$tmp/neg.mlir"
+"$prefix/bin/fuser-opt" "$tmp/neg.mlir" | grep -q '"fuser.neg"' || fail "the installed fuser-opt"
+"$prefix/bin/fuser-run" --cpu "$tmp/neg.py" > "$tmp/neg.cpu" 2>&1 || { head "$tmp/neg.cpu"; fail "the installed fuser-run"; }
 echo "install_test: PASS"
