@@ -46,4 +46,15 @@ int fuser_source_ref_run(fuser_source *s, fuser_source_ref *r, const fuser_arg *
                          fuser_output *outputs, size_t noutputs, fuser_error *err);
 void fuser_source_ref_free(fuser_source_ref *r);
 
+/* The CPU JIT's side of an entry: the specialised fusion's host plan and
+ * its kernels JIT-compiled for the host (lowering/cpu_plan.h), the same
+ * loops the GPU runs. Runs serialised with the compiler; outputs like the
+ * GPU's (aliases of inputs, or FUSER_ALLOCATED_HOST buffers). */
+typedef struct fuser_source_jit fuser_source_jit;
+int fuser_source_jit_prepare(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
+                             fuser_source_jit **out, fuser_error *err);
+int fuser_source_jit_run(fuser_source *s, fuser_source_jit *j, const fuser_arg *args, size_t nargs,
+                         fuser_output *outputs, size_t noutputs, fuser_error *err);
+void fuser_source_jit_free(fuser_source_jit *j);
+
 #endif
