@@ -381,6 +381,7 @@ fuser_runtime *fuser_fusion_runtime(const fuser_fusion *f) { return f ? f->rt : 
 uint64_t fuser_fusion_hash(const fuser_fusion *f) { return f ? f->fusion_hash : 0; }
 size_t fuser_fusion_num_inputs(const fuser_fusion *f) { return f ? f->source.nargs : 0; }
 size_t fuser_fusion_num_outputs(const fuser_fusion *f) { return f ? f->source.nresults : 0; }
+int fuser_fusion_input_kind(const fuser_fusion *f, size_t i) { return f && i < f->source.nargs ? f->source.arg_kind[i] : 0; }
 const char *fuser_fusion_example_inputs(const fuser_fusion *f) { return f ? f->source.recipes : NULL; }
 size_t fuser_fusion_num_entries(const fuser_fusion *f) { return f ? atomic_load(&((fuser_fusion *)f)->nentries) : 0; }
 int fuser_fusion_last_compiled(const fuser_fusion *f) { return f ? atomic_load(&((fuser_fusion *)f)->last_compiled) : -1; }

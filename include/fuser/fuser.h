@@ -159,6 +159,9 @@ uint64_t fuser_fusion_hash(const fuser_fusion *f);
 /* The fusion's inputs and outputs as defined. */
 size_t fuser_fusion_num_inputs(const fuser_fusion *f);
 size_t fuser_fusion_num_outputs(const fuser_fusion *f);
+/* What input i takes: FUSER_ARG_TENSOR, FUSER_ARG_INT (integer and bool
+ * scalars) or FUSER_ARG_DOUBLE (floating scalars); 0 for an i out of range. */
+int fuser_fusion_input_kind(const fuser_fusion *f, size_t i);
 
 /* The script's example inputs (its `inputs = [...]` block) as recipe text
  * for driver/host_inputs.h (fuser_recipes_parse, fuser_recipe_fill), or

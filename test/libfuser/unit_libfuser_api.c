@@ -203,6 +203,9 @@ static void test_cpu_jit(void) {
     fprintf(stderr, "create: %s\n", err.message);
     return;
   }
+  CHECK_EQ_INT(fuser_fusion_input_kind(f, 0), FUSER_ARG_TENSOR);
+  CHECK_EQ_INT(fuser_fusion_input_kind(f, 1), FUSER_ARG_DOUBLE);
+  CHECK_EQ_INT(fuser_fusion_input_kind(f, 2), 0);
   for (int i = 0; i < 6 * 16; i++) host_x[i] = (float)i - 40.0f;
   tensor2 x;
   make2(&x, host_x, kDLCPU, 6, 8, 16, 1); /* every other row of a 6x16 buffer's first half: strided */
