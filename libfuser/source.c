@@ -13,6 +13,7 @@
  * fuser_error. */
 #include "driver/error.h"
 #include "libfuser/source.h"
+#include "libfuser/source_internal.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -28,20 +29,16 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/ir_util.h"
-#include "reference/reference.h"
-#include "lowering/cpu_jit.h"
-#include "lowering/cpu_plan.h"
-#include "lowering/lowering.h"
-#include "lowering/plan_model_build.h"
-#include "mlir-c/Pass.h"
-#include "passes/pass.h"
 
 static pthread_mutex_t compiler_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void fuser_source_lock(void) { pthread_mutex_lock(&compiler_lock); }
+void fuser_source_unlock(void) { pthread_mutex_unlock(&compiler_lock); }
 static MlirContext shared_ctx;
 static int shared_refs;
 
 /* The innermost file:line:col of a location (through name locations). */
-static bool file_loc(MlirLocation loc, MlirStringRef *file, int *line, int *col) {
+bool fuser_source_file_loc(MlirLocation loc, MlirStringRef *file, int *line, int *col) {
   for (int depth = 0; depth < 8; depth++) {
     if (mlirLocationIsAFileLineColRange(loc)) {
       *file = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
@@ -89,7 +86,7 @@ static void diag_add(MlirDiagnostic d) {
   const char *what = sev == MlirDiagnosticError ? "error" : "note";
   MlirStringRef file;
   int l, col;
-  if (file_loc(mlirDiagnosticGetLocation(d), &file, &l, &col)) {
+  if (fuser_source_file_loc(mlirDiagnosticGetLocation(d), &file, &l, &col)) {
     bool stdin_name = file.length == 1 && file.data[0] == '-';
     snprintf(line, sizeof line, "%.*s:%d:%d: %s: %s", stdin_name ? (int)strlen(diag.name) : (int)file.length,
              stdin_name ? diag.name : file.data, l, col, what, message);
@@ -115,7 +112,7 @@ static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
 }
 
 /* Every diagnostic so far, or `fallback` when there is none. */
-static const char *diag_all(const char *fallback) {
+const char *fuser_source_diagnostics(const char *fallback) {
   static char out[FUSER_ERROR_MESSAGE_SIZE];
   if (!diag.len) return fallback;
   if (!diag.dropped) return diag.text;
@@ -123,7 +120,7 @@ static const char *diag_all(const char *fallback) {
   return out;
 }
 
-static void diag_reset(const char *name) {
+void fuser_source_diag_reset(const char *name) {
   diag.name = name;
   diag.text[0] = 0;
   diag.len = 0;
@@ -191,14 +188,14 @@ int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len,
     pthread_mutex_unlock(&compiler_lock);
     return fuser_set_error(err, FUSER_ERR_COMPILE, "the fuser dialect failed to load (internal error)");
   }
-  diag_reset(name);
+  fuser_source_diag_reset(name);
   s->module = kind == FUSER_SOURCE_NVFUSER ? fuser_import_nvfuser(shared_ctx, text, len, name)
                                            : mlirModuleCreateParse(shared_ctx, mlirStringRefCreate(text, len));
   int rc = FUSER_OK;
   if (mlirModuleIsNull(s->module)) {
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag_all("the fusion did not import"));
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", fuser_source_diagnostics("the fusion did not import"));
   } else if (fuser_verify(mlirModuleGetOperation(s->module)) != 0) {
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag_all("the fusion does not verify"));
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", fuser_source_diagnostics("the fusion does not verify"));
   } else {
     rc = describe(s, name, err);
   }
@@ -304,7 +301,7 @@ static bool retype(MlirOperation func, const MlirType *types, size_t nargs, char
   return true;
 }
 
-static MlirOperation clone_fusion(MlirOperation clone) {
+MlirOperation fuser_source_fusion_of(MlirOperation clone) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (fuser_is_fusion_func(op)) return op;
@@ -314,15 +311,15 @@ static MlirOperation clone_fusion(MlirOperation clone) {
 /* A clone of the module whose fusion is specialised to the call: each
  * tensor argument gets the call's layout, and its dtype (and with
  * specialize_sizes its extents) when they differ. Under compiler_lock. */
-static int specialise(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, MlirOperation *out,
-                      fuser_error *err) {
+int fuser_source_specialise(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, MlirOperation *out,
+                             fuser_error *err) {
   fuser_layout layouts[FUSER_SIG_MAX_ARGS];
   MlirType types[FUSER_SIG_MAX_ARGS];
   bool retyped[FUSER_SIG_MAX_ARGS], any_retyped = false;
   int rc = check_args(s, args, o, layouts, types, retyped, err);
   if (rc) return rc;
   MlirOperation clone = mlirOperationClone(mlirModuleGetOperation(s->module));
-  MlirOperation func = clone_fusion(clone);
+  MlirOperation func = fuser_source_fusion_of(clone);
   MlirContext ctx = mlirOperationGetContext(clone);
   /* The compile is for this call's inputs, not the script's example inputs:
    * without `fuser.inputs` the plan pipeline's fuser-specialize-shapes pins
@@ -349,7 +346,7 @@ static int specialise(fuser_source *s, const fuser_fusion_options *o, const fuse
 static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, const void *key,
                           size_t key_len, fuser_artifact **out, fuser_error *err) {
   MlirOperation clone;
-  int rc = specialise(s, o, args, &clone, err);
+  int rc = fuser_source_specialise(s, o, args, &clone, err);
   if (rc) return rc;
   fuser_metadata meta = {0};
   if (s->recipes) meta.keys[meta.count] = "inputs", meta.blobs[meta.count] = s->recipes, meta.sizes[meta.count++] = strlen(s->recipes);
@@ -358,7 +355,7 @@ static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const 
   msg[0] = 0;
   fuser_compile_options co = {o->chip, o->unroll, o->block_size};
   if (fuser_compile_module(clone, &co, &meta, out, msg, sizeof msg) != 0)
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.len ? "\n" : "", diag_all(""));
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.len ? "\n" : "", fuser_source_diagnostics(""));
   mlirOperationDestroy(clone);
   return rc;
 }
@@ -368,287 +365,8 @@ int fuser_source_compile(fuser_source *s, const fuser_fusion_options *options, c
   if (nargs != s->nargs)
     return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, s->nargs);
   pthread_mutex_lock(&compiler_lock);
-  diag_reset("<fusion>");
+  fuser_source_diag_reset("<fusion>");
   int rc = compile_locked(s, options, args, meta, meta_len, out, err);
   pthread_mutex_unlock(&compiler_lock);
   return rc;
-}
-
-/* ---- the CPU reference evaluator ------------------------------------------ */
-
-struct fuser_source_ref {
-  MlirOperation module; /* a clone retyped for the signature (or the same types) */
-  MlirOperation func;
-};
-
-int fuser_source_ref_prepare(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
-                             fuser_source_ref **out, fuser_error *err) {
-  *out = NULL;
-  if (nargs != s->nargs)
-    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, s->nargs);
-  fuser_source_ref *r = calloc(1, sizeof *r);
-  if (!r) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory");
-  pthread_mutex_lock(&compiler_lock);
-  diag_reset("<fusion>");
-  fuser_layout layouts[FUSER_SIG_MAX_ARGS];
-  MlirType types[FUSER_SIG_MAX_ARGS];
-  bool retyped[FUSER_SIG_MAX_ARGS], any = false;
-  int rc = check_args(s, args, options, layouts, types, retyped, err);
-  if (rc == FUSER_OK) {
-    r->module = mlirOperationClone(mlirModuleGetOperation(s->module));
-    r->func = clone_fusion(r->module);
-    for (size_t i = 0; i < s->nargs; i++) any |= retyped[i];
-    char msg[400];
-    if (any && !retype(r->func, types, s->nargs, msg, sizeof msg))
-      rc = fuser_set_error(err, FUSER_ERR_COMPILE, "specialising to the inputs' dtypes: %s", msg);
-  }
-  if (rc != FUSER_OK && !mlirOperationIsNull(r->module)) mlirOperationDestroy(r->module);
-  pthread_mutex_unlock(&compiler_lock);
-  if (rc != FUSER_OK) {
-    free(r);
-    return rc;
-  }
-  *out = r;
-  return FUSER_OK;
-}
-
-void fuser_source_ref_free(fuser_source_ref *r) {
-  if (!r) return;
-  pthread_mutex_lock(&compiler_lock);
-  mlirOperationDestroy(r->module);
-  pthread_mutex_unlock(&compiler_lock);
-  free(r);
-}
-
-/* Moves a reference result into a fuser_output: a host buffer of our own
- * (malloc, so that fuser_output_release and DLPack deleters free() it). */
-static int take_result(const fuser_ref_value *v, fuser_output *o, fuser_error *err) {
-  memset(o, 0, sizeof *o);
-  o->alias_of = -1;
-  const DLTensor *t = v->tensor;
-  if (!v->is_tensor || !t) return fuser_set_error(err, FUSER_ERR_UNSUPPORTED, "a scalar fusion output on the CPU");
-  o->tensor = *t;
-  o->tensor.shape = o->shape;
-  o->tensor.strides = o->strides;
-  o->tensor.byte_offset = 0;
-  o->tensor.device = (DLDevice){kDLCPU, 0};
-  int64_t span = 1; /* elements from the first to one past the last */
-  bool empty = false;
-  for (int d = 0; d < t->ndim; d++) {
-    o->shape[d] = t->shape[d];
-    o->strides[d] = fuser_dl_stride(t, d);
-    empty |= t->shape[d] == 0;
-    span += (t->shape[d] - 1) * o->strides[d];
-  }
-  size_t elem = ((size_t)t->dtype.bits * t->dtype.lanes + 7) / 8;
-  if (empty) return FUSER_OK; /* nothing to hold, as on the GPU */
-  o->bytes = (size_t)span * elem;
-  o->allocation = malloc(o->bytes);
-  if (!o->allocation) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory for an output");
-  memcpy(o->allocation, (const char *)t->data + t->byte_offset, o->bytes);
-  o->tensor.data = o->allocation;
-  o->allocated_by = FUSER_ALLOCATED_HOST;
-  return FUSER_OK;
-}
-
-int fuser_source_ref_run(fuser_source *s, fuser_source_ref *r, const fuser_arg *args, size_t nargs,
-                         fuser_output *outputs, size_t noutputs, fuser_error *err) {
-  fuser_ref_value values[FUSER_SIG_MAX_ARGS];
-  MlirBlock body = fuser_func_body(r->func);
-  for (size_t i = 0; i < nargs; i++) {
-    memset(&values[i], 0, sizeof values[i]);
-    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, (intptr_t)i));
-    if (args[i].kind == FUSER_ARG_TENSOR) {
-      const DLTensor *dl = args[i].tensor;
-      if (!dl || (dl->device.device_type != kDLCPU && dl->device.device_type != kDLCUDAHost))
-        return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: a CPU run needs host memory (kDLCPU), got device type %d",
-                               i, dl ? (int)dl->device.device_type : -1);
-      values[i].is_tensor = true;
-      values[i].tensor = (DLTensor *)dl;
-      values[i].dtype = fuser_dtype_of_type(mlirShapedTypeGetElementType(t));
-    } else {
-      values[i].dtype = fuser_dtype_of_type(t);
-      if (args[i].kind == FUSER_ARG_DOUBLE) values[i].f = args[i].d, values[i].i = (int64_t)args[i].d;
-      else values[i].i = args[i].i, values[i].f = (double)args[i].i;
-    }
-  }
-  pthread_mutex_lock(&compiler_lock);
-  diag_reset("<fusion>");
-  fuser_ref_outputs res = {0};
-  fuser_ref_error rerr;
-  memset(&rerr, 0, sizeof rerr);
-  fuser_ref_status st = fuser_ref_run(r->func, values, (int)nargs, NULL, &res, &rerr);
-  int rc = FUSER_OK;
-  if (st != FUSER_REF_OK) {
-    char where[300] = "";
-    MlirStringRef file;
-    int line, col;
-    if (!mlirLocationIsNull(rerr.loc) && file_loc(rerr.loc, &file, &line, &col))
-      snprintf(where, sizeof where, "%.*s:%d:%d: ", (int)file.length, file.data, line, col);
-    int code = st == FUSER_REF_ERR_INPUT || st == FUSER_REF_ERR_SHAPE ? FUSER_ERR_INPUT_MISMATCH
-               : st == FUSER_REF_ERR_MEMORY                          ? FUSER_ERR_OUT_OF_MEMORY
-               : st == FUSER_REF_ERR_UNSUPPORTED                     ? FUSER_ERR_UNSUPPORTED
-                                                                     : FUSER_ERR_COMPILE;
-    rc = fuser_set_error(err, code, "CPU reference: %s%s", where, rerr.message);
-  } else if ((size_t)res.count != noutputs) {
-    rc = fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu outputs given, the fusion has %d", noutputs, res.count);
-  } else {
-    size_t k = 0;
-    for (; k < noutputs && rc == FUSER_OK; k++) rc = take_result(&res.values[k], &outputs[k], err);
-    if (rc != FUSER_OK)
-      for (size_t j = 0; j < k; j++) fuser_output_release(NULL, &outputs[j]);
-  }
-  fuser_ref_outputs_free(&res);
-  pthread_mutex_unlock(&compiler_lock);
-  return rc;
-}
-
-/* ---- the CPU JIT: the kernels' own loops on the host -------------------------- */
-
-/* The dtype of the plan model's MLIR spelling ("bf16"). */
-static fuser_dtype dtype_named(const char *name) {
-  for (int d = 0; d < FUSER_DTYPE_COUNT; d++)
-    if (strcmp(fuser_dtype_mlir_name((fuser_dtype)d), name) == 0) return (fuser_dtype)d;
-  return FUSER_DTYPE_INVALID;
-}
-
-struct fuser_source_jit {
-  fuser_plan_model model; /* the host plan: outputs, temps, launches */
-  fuser_cpu_module *cpu;  /* every kernel, JIT-compiled for the host */
-};
-
-static bool run_pipeline(MlirOperation module, const char *text, char *err, size_t errlen) {
-  MlirContext ctx = mlirOperationGetContext(module);
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-  bool ok = fuser_pipeline_parse(pm, text, err, errlen);
-  if (ok && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) {
-    snprintf(err, errlen, "pipeline failed: %s", text);
-    ok = false;
-  }
-  mlirPassManagerDestroy(pm);
-  return ok;
-}
-
-void fuser_source_jit_free(fuser_source_jit *j) {
-  if (!j) return;
-  pthread_mutex_lock(&compiler_lock);
-  if (j->cpu) fuser_cpu_destroy(j->cpu);
-  fuser_plan_model_free(&j->model);
-  pthread_mutex_unlock(&compiler_lock);
-  free(j);
-}
-
-/* The same specialised fusion twice: one clone through the GPU pipeline
- * for the plan model (the launches: parameters, grids, variants, exactly
- * the artifact's), one lowered for the host and JIT-compiled, as
- * fuser-cpu-check runs them. */
-int fuser_source_jit_prepare(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, size_t nargs,
-                             fuser_source_jit **out, fuser_error *err) {
-  *out = NULL;
-  if (nargs != s->nargs)
-    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, s->nargs);
-  fuser_source_jit *j = calloc(1, sizeof *j);
-  if (!j) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory");
-  pthread_mutex_lock(&compiler_lock);
-  diag_reset("<fusion>");
-  MlirOperation plan = {NULL}, host = {NULL};
-  int rc = specialise(s, o, args, &plan, err);
-  char msg[1024] = "", ptx[2048];
-  if (rc == FUSER_OK) {
-    host = mlirOperationClone(plan);
-    /* fuser_compile_module's defaults for zeroed options */
-    fuser_plan_to_ptx_pipeline_with(o->chip ? o->chip : "sm_90", o->unroll > 0 ? o->unroll : 0,
-                                    o->block_size > 0 ? o->block_size : 128, ptx, sizeof ptx);
-    bool ok = run_pipeline(plan, FUSER_PLAN_PIPELINE, msg, sizeof msg) &&
-              fuser_plan_model_build(plan, &j->model, msg, sizeof msg) && run_pipeline(plan, ptx, msg, sizeof msg) &&
-              fuser_plan_model_add_launches(&j->model, plan, msg, sizeof msg) &&
-              run_pipeline(host, FUSER_PLAN_PIPELINE, msg, sizeof msg);
-    if (ok) {
-      j->cpu = fuser_cpu_compile(mlirModuleFromOperation(host), msg, sizeof msg); /* consumes host */
-      host = (MlirOperation){NULL};
-      ok = j->cpu != NULL;
-    }
-    if (!ok) rc = fuser_set_error(err, FUSER_ERR_COMPILE, "CPU JIT: %s%s%s", msg, diag.len ? "\n" : "", diag_all(""));
-  }
-  if (!mlirOperationIsNull(plan)) mlirOperationDestroy(plan);
-  if (!mlirOperationIsNull(host)) mlirOperationDestroy(host);
-  pthread_mutex_unlock(&compiler_lock);
-  if (rc != FUSER_OK) {
-    fuser_source_jit_free(j);
-    return rc;
-  }
-  *out = j;
-  return FUSER_OK;
-}
-
-int fuser_source_jit_run(fuser_source *s, fuser_source_jit *j, const fuser_arg *args, size_t nargs,
-                         fuser_output *outputs, size_t noutputs, fuser_error *err) {
-  const fuser_plan_model *m = &j->model;
-  if ((size_t)m->num_inputs != nargs || (size_t)m->num_outputs != noutputs)
-    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu inputs and %zu outputs given, the plan has %d and %d", nargs,
-                           noutputs, m->num_inputs, m->num_outputs);
-  fuser_host_tensor in[FUSER_SIG_MAX_ARGS];
-  memset(in, 0, nargs * sizeof *in);
-  for (size_t i = 0; i < nargs; i++) {
-    const fpm_input *mi = &m->inputs[i];
-    fuser_dtype dt = dtype_named(mi->dtype);
-    in[i].dtype = dt;
-    if (args[i].kind != FUSER_ARG_TENSOR) {
-      in[i].rank = -1;
-      if (dt == FUSER_DTYPE_F32 || dt == FUSER_DTYPE_F64 || dt == FUSER_DTYPE_BF16 || dt == FUSER_DTYPE_F16)
-        in[i].scalar.f = args[i].kind == FUSER_ARG_DOUBLE ? args[i].d : (double)args[i].i;
-      else
-        in[i].scalar.i = args[i].kind == FUSER_ARG_DOUBLE ? (int64_t)args[i].d : args[i].i;
-      continue;
-    }
-    const DLTensor *dl = args[i].tensor;
-    if (!dl || (dl->device.device_type != kDLCPU && dl->device.device_type != kDLCUDAHost))
-      return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: a CPU run needs host memory (kDLCPU), got device type %d",
-                             i, dl ? (int)dl->device.device_type : -1);
-    if (dl->ndim > FPM_MAX_RANK)
-      return fuser_set_error(err, FUSER_ERR_UNSUPPORTED, "input %zu: rank %d, the CPU JIT takes at most %d", i, dl->ndim, FPM_MAX_RANK);
-    in[i].data = (char *)dl->data + dl->byte_offset;
-    in[i].rank = dl->ndim;
-    for (int d = 0; d < dl->ndim; d++) in[i].sizes[d] = dl->shape[d], in[i].strides[d] = fuser_dl_stride(dl, d);
-  }
-  fuser_host_tensor res[FUSER_SIG_MAX_ARGS];
-  memset(res, 0, noutputs * sizeof *res);
-  char msg[1024];
-  pthread_mutex_lock(&compiler_lock); /* the JIT's lookups are not known to be thread-safe */
-  bool ok = fuser_cpu_plan_run(j->cpu, m, in, res, NULL, msg, sizeof msg);
-  pthread_mutex_unlock(&compiler_lock);
-  if (!ok) {
-    /* a condition no variant meets, or an expression: the inputs' fault */
-    return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "CPU JIT: %s", msg);
-  }
-  for (size_t k = 0; k < noutputs; k++) {
-    fuser_output *o = &outputs[k];
-    const fuser_host_tensor *r = &res[k];
-    memset(o, 0, sizeof *o);
-    o->tensor.shape = o->shape;
-    o->tensor.strides = o->strides;
-    o->tensor.ndim = r->rank;
-    o->tensor.dtype = fuser_ref_dtype_to_dl(r->dtype);
-    o->tensor.device = (DLDevice){kDLCPU, 0};
-    o->alias_of = m->outputs[k].alias_input;
-    int64_t span = 1;
-    bool empty = false;
-    for (int d = 0; d < r->rank; d++) {
-      o->shape[d] = r->sizes[d], o->strides[d] = r->strides[d];
-      empty |= r->sizes[d] == 0;
-      span += (r->sizes[d] - 1) * r->strides[d];
-    }
-    if (o->alias_of >= 0) { /* a view of its input: same base, own offset */
-      const DLTensor *base = args[o->alias_of].tensor;
-      o->tensor.data = base->data;
-      o->tensor.byte_offset = (uint64_t)((char *)r->data - (char *)base->data);
-      continue;
-    }
-    /* cpu_plan.c's buffers come from aligned_alloc: free() returns them */
-    o->tensor.data = empty ? NULL : r->data;
-    o->allocation = r->data;
-    o->bytes = empty ? 0 : (size_t)span * fuser_dtype_size(r->dtype);
-    o->allocated_by = FUSER_ALLOCATED_HOST;
-  }
-  return FUSER_OK;
 }
