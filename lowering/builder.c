@@ -60,6 +60,8 @@ void fb_set_const_ip(fb_builder *b, fb_ip ip) {
   b->nconsts = 0;
 }
 
+void fb_move_const_ip(fb_builder *b, fb_ip ip) { b->const_ip = ip; }
+
 static void insert_at(fb_ip ip, MlirOperation op) {
   if (mlirOperationIsNull(ip.before)) mlirBlockAppendOwnedOperation(ip.block, op);
   else mlirBlockInsertOwnedOperationBefore(ip.block, ip.before, op);

@@ -83,6 +83,10 @@ fb_ip fb_get_ip(const fb_builder *b);
 void fb_set_ip(fb_builder *b, fb_ip ip);
 /* Where constants go; forgets the constants known so far (a new scope). */
 void fb_set_const_ip(fb_builder *b, fb_ip ip);
+/* Moves where new constants go and keeps those known so far: the caller
+ * promises they dominate every later use (e.g. the new point is later in
+ * the same entry block). */
+void fb_move_const_ip(fb_builder *b, fb_ip ip);
 /* Inserts an op created elsewhere at the insertion point. */
 void fb_insert(fb_builder *b, MlirOperation op);
 
