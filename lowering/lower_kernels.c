@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "lowering/kernel_gen.h"
+#include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
@@ -40,6 +41,27 @@
 
 static MlirAttribute entry(MlirAttribute dict, const char *name) {
   return mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name));
+}
+
+/* Whether a variant fits the launch plan's fixed fields (launch_plan.h);
+ * else a located error: a longer name or more conditions would be cut. */
+static bool fits_launch_plan(MlirOperation func, const fk_kernel *k, const char *variant, MlirAttribute conds) {
+  const fuser_launch *l = NULL;
+  char msg[256];
+  size_t entry = k->name_len + 2 + strlen(variant);
+  intptr_t nconds = mlirAttributeIsNull(conds) ? 0 : mlirArrayAttrGetNumElements(conds);
+  if (k->name_len >= sizeof l->kernel || entry >= sizeof l->entry)
+    snprintf(msg, sizeof msg, "kernel name of %zu characters: at most %zu are supported (entry '<kernel>__%s' at most %zu)",
+             k->name_len, sizeof l->kernel - 1, variant, sizeof l->entry - 1);
+  else if (strlen(variant) >= sizeof l->variant)
+    snprintf(msg, sizeof msg, "variant name '%s' is longer than %zu characters", variant, sizeof l->variant - 1);
+  else if (nconds > FUSER_LAUNCH_MAX_CONDITIONS)
+    snprintf(msg, sizeof msg, "variant '%s' has %ld run-time conditions: at most %d are supported", variant, (long)nconds,
+             FUSER_LAUNCH_MAX_CONDITIONS);
+  else
+    return true;
+  mlirEmitError(mlirOperationGetLocation(func), msg);
+  return false;
 }
 
 bool fuser_lower_kernel(MlirOperation func) {
@@ -68,6 +90,10 @@ bool fuser_lower_kernel(MlirOperation func) {
                             .variant = variant,
                             .conditions = entry(v, "conditions"),
                             .block_size = block};
+    if (!fits_launch_plan(func, k, variant, o.conditions)) {
+      ok = false;
+      break;
+    }
     MlirOperation f = fk_codegen(k, &o, after);
     ok = !mlirOperationIsNull(f);
     if (ok) after = f;
