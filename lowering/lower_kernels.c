@@ -64,19 +64,11 @@ static bool fits_launch_plan(MlirOperation func, const fk_kernel *k, const char 
   return false;
 }
 
-bool fuser_lower_kernel(MlirOperation func) {
-  MlirAttribute schedule = fuser_schedule_of(func);
-  if (mlirAttributeIsNull(schedule)) return false;
-  MlirStringRef kind = fuser_schedule_kind_name(schedule);
-  if (kind.length != 9 || memcmp(kind.data, "pointwise", 9) != 0) {
-    mlirEmitError(mlirOperationGetLocation(func), "fuser-lower-kernels: this schedule kind has no lowering yet");
-    return false;
-  }
+bool fuser_lower_pointwise(MlirOperation func, MlirAttribute schedule, MlirOperation *after) {
   fk_kernel *k = malloc(sizeof *k);
   bool ok = fk_kernel_read(func, k);
   int block = (int)fuser_schedule_int(schedule, "block_size");
   MlirAttribute variants = entry(schedule, "variants");
-  MlirOperation after = func;
   for (intptr_t i = 0; ok && i < mlirArrayAttrGetNumElements(variants); i++) {
     MlirAttribute v = mlirArrayAttrGetElement(variants, i);
     MlirStringRef name = mlirStringAttrGetValue(entry(v, "name"));
@@ -94,13 +86,37 @@ bool fuser_lower_kernel(MlirOperation func) {
       ok = false;
       break;
     }
-    MlirOperation f = fk_codegen(k, &o, after);
+    MlirOperation f = fk_codegen(k, &o, *after);
     ok = !mlirOperationIsNull(f);
-    if (ok) after = f;
+    if (ok) *after = f;
   }
   fk_kernel_free(k);
   free(k);
   return ok;
+}
+
+/* The lowering of each kind of schedule (passes/schedule.h lists the kinds;
+ * a kind without a lowering here is a located error). */
+typedef bool (*lower_fn)(MlirOperation func, MlirAttribute schedule, MlirOperation *after);
+static const struct {
+  const char *kind;
+  lower_fn lower;
+} lowerings[] = {
+    {"pointwise", fuser_lower_pointwise},
+};
+
+bool fuser_lower_kernel(MlirOperation func) {
+  MlirAttribute schedule = fuser_schedule_of(func);
+  if (mlirAttributeIsNull(schedule)) return false;
+  MlirStringRef kind = fuser_schedule_kind_name(schedule);
+  MlirOperation after = func;
+  for (size_t i = 0; i < sizeof lowerings / sizeof lowerings[0]; i++)
+    if (strlen(lowerings[i].kind) == kind.length && memcmp(lowerings[i].kind, kind.data, kind.length) == 0)
+      return lowerings[i].lower(func, schedule, &after);
+  char msg[160];
+  snprintf(msg, sizeof msg, "fuser-lower-kernels: schedule kind '%.*s' has no lowering yet", (int)kind.length, kind.data);
+  mlirEmitError(mlirOperationGetLocation(func), msg);
+  return false;
 }
 
 static bool run(MlirOperation module, const fuser_pass_options *options) {
