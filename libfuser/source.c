@@ -8,10 +8,12 @@
  * clone, compile, destroy) runs under one lock, so compiles are serialised
  * process-wide; cache hits never touch MLIR or this lock.
  *
- * Diagnostics are captured, not printed: the handler keeps the first error
- * as `name:line:col: error: message` for fuser_error. */
+ * Diagnostics are captured, not printed: the handler keeps every error
+ * (with its notes) as `name:line:col: error: message`, one per line, for
+ * fuser_error. */
 #include "driver/error.h"
 #include "libfuser/source.h"
+#include "libfuser/source_internal.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "driver/expr.h"
 #include "driver/tensor_io.h"
 #include "frontend/nvfuser_import.h"
 #include "lowering/compile.h"
@@ -28,18 +31,14 @@
 #include "passes/ir_util.h"
 
 static pthread_mutex_t compiler_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void fuser_source_lock(void) { pthread_mutex_lock(&compiler_lock); }
+void fuser_source_unlock(void) { pthread_mutex_unlock(&compiler_lock); }
 static MlirContext shared_ctx;
 static int shared_refs;
 
-/* The diagnostics of the current compiler call (under compiler_lock). */
-static struct {
-  const char *name; /* shown instead of the parser's "-" buffer name */
-  char first[400];
-  int errors;
-} diag;
-
 /* The innermost file:line:col of a location (through name locations). */
-static bool file_loc(MlirLocation loc, MlirStringRef *file, int *line, int *col) {
+bool fuser_source_file_loc(MlirLocation loc, MlirStringRef *file, int *line, int *col) {
   for (int depth = 0; depth < 8; depth++) {
     if (mlirLocationIsAFileLineColRange(loc)) {
       *file = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
@@ -66,29 +65,66 @@ static void append(MlirStringRef s, void *ud) {
   t->buf[t->len] = 0;
 }
 
-static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
-  if (mlirDiagnosticGetSeverity(d) != MlirDiagnosticError) return mlirLogicalResultSuccess();
-  if (diag.errors++) return mlirLogicalResultSuccess();
-  char message[300];
+/* The diagnostics of the current compiler call (under compiler_lock):
+ * every error and note, located, one per line, as fuser_error carries
+ * them; those that do not fit are counted. */
+static struct {
+  const char *name; /* shown instead of the parser's "-" buffer name */
+  char text[FUSER_ERROR_MESSAGE_SIZE - 64];
+  size_t len;
+  int errors, dropped;
+} diag;
+
+/* Appends one "loc: severity: message" line for d and its notes. */
+static void diag_add(MlirDiagnostic d) {
+  MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
+  if (sev != MlirDiagnosticError && sev != MlirDiagnosticNote) return;
+  char message[1024], line[1400];
   text_sink t = {message, 0, sizeof message};
   message[0] = 0;
   mlirDiagnosticPrint(d, append, &t);
+  const char *what = sev == MlirDiagnosticError ? "error" : "note";
   MlirStringRef file;
-  int line, col;
-  if (file_loc(mlirDiagnosticGetLocation(d), &file, &line, &col)) {
+  int l, col;
+  if (fuser_source_file_loc(mlirDiagnosticGetLocation(d), &file, &l, &col)) {
     bool stdin_name = file.length == 1 && file.data[0] == '-';
-    snprintf(diag.first, sizeof diag.first, "%.*s:%d:%d: error: %s", stdin_name ? (int)strlen(diag.name) : (int)file.length,
-             stdin_name ? diag.name : file.data, line, col, message);
+    snprintf(line, sizeof line, "%.*s:%d:%d: %s: %s", stdin_name ? (int)strlen(diag.name) : (int)file.length,
+             stdin_name ? diag.name : file.data, l, col, what, message);
   } else {
-    snprintf(diag.first, sizeof diag.first, "%s: error: %s", diag.name, message);
+    snprintf(line, sizeof line, "%s: %s: %s", diag.name, what, message);
   }
+  size_t n = strlen(line);
+  if (diag.dropped || diag.len + n + 2 > sizeof diag.text) {
+    diag.dropped++;
+  } else {
+    if (diag.len) diag.text[diag.len++] = '\n';
+    memcpy(diag.text + diag.len, line, n + 1);
+    diag.len += n;
+  }
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++) diag_add(mlirDiagnosticGetNote(d, i));
+}
+
+static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
+  if (mlirDiagnosticGetSeverity(d) != MlirDiagnosticError) return mlirLogicalResultSuccess();
+  diag.errors++;
+  diag_add(d);
   return mlirLogicalResultSuccess();
 }
 
-static void diag_reset(const char *name) {
+/* Every diagnostic so far, or `fallback` when there is none. */
+const char *fuser_source_diagnostics(const char *fallback) {
+  static char out[FUSER_ERROR_MESSAGE_SIZE];
+  if (!diag.len) return fallback;
+  if (!diag.dropped) return diag.text;
+  snprintf(out, sizeof out, "%s\n... (%d more diagnostics)", diag.text, diag.dropped);
+  return out;
+}
+
+void fuser_source_diag_reset(const char *name) {
   diag.name = name;
-  diag.first[0] = 0;
-  diag.errors = 0;
+  diag.text[0] = 0;
+  diag.len = 0;
+  diag.errors = diag.dropped = 0;
 }
 
 /* Takes a reference to the shared context, creating it (under the lock). */
@@ -152,14 +188,14 @@ int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len,
     pthread_mutex_unlock(&compiler_lock);
     return fuser_set_error(err, FUSER_ERR_COMPILE, "the fuser dialect failed to load (internal error)");
   }
-  diag_reset(name);
+  fuser_source_diag_reset(name);
   s->module = kind == FUSER_SOURCE_NVFUSER ? fuser_import_nvfuser(shared_ctx, text, len, name)
                                            : mlirModuleCreateParse(shared_ctx, mlirStringRefCreate(text, len));
   int rc = FUSER_OK;
   if (mlirModuleIsNull(s->module)) {
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag.first[0] ? diag.first : "the fusion did not import");
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", fuser_source_diagnostics("the fusion did not import"));
   } else if (fuser_verify(mlirModuleGetOperation(s->module)) != 0) {
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag.first[0] ? diag.first : "the fusion does not verify");
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", fuser_source_diagnostics("the fusion does not verify"));
   } else {
     rc = describe(s, name, err);
   }
@@ -265,30 +301,31 @@ static bool retype(MlirOperation func, const MlirType *types, size_t nargs, char
   return true;
 }
 
-static MlirOperation clone_fusion(MlirOperation clone) {
+MlirOperation fuser_source_fusion_of(MlirOperation clone) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (fuser_is_fusion_func(op)) return op;
   return (MlirOperation){NULL};
 }
 
-static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, fuser_artifact **out,
-                          fuser_error *err) {
+/* A clone of the module whose fusion is specialised to the call: each
+ * tensor argument gets the call's layout, and its dtype (and with
+ * specialize_sizes its extents) when they differ. Under compiler_lock. */
+int fuser_source_specialise(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, MlirOperation *out,
+                             fuser_error *err) {
   fuser_layout layouts[FUSER_SIG_MAX_ARGS];
   MlirType types[FUSER_SIG_MAX_ARGS];
   bool retyped[FUSER_SIG_MAX_ARGS], any_retyped = false;
   int rc = check_args(s, args, o, layouts, types, retyped, err);
   if (rc) return rc;
   MlirOperation clone = mlirOperationClone(mlirModuleGetOperation(s->module));
-  MlirOperation func = clone_fusion(clone);
+  MlirOperation func = fuser_source_fusion_of(clone);
   MlirContext ctx = mlirOperationGetContext(clone);
   /* The compile is for this call's inputs, not the script's example inputs:
    * without `fuser.inputs` the plan pipeline's fuser-specialize-shapes pins
    * nothing (the empty extents were pinned above from the call); the
    * example inputs still travel as the artifact's "inputs" metadata. */
   mlirOperationRemoveDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.inputs"));
-  fuser_metadata meta = {0};
-  if (s->recipes) meta.count = 1, meta.keys[0] = "inputs", meta.blobs[0] = s->recipes, meta.sizes[0] = strlen(s->recipes);
   for (size_t i = 0; i < s->nargs; i++) {
     any_retyped |= retyped[i];
     if (args[i].kind != FUSER_ARG_TENSOR) continue;
@@ -297,25 +334,39 @@ static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const 
     fuser_func_set_arg_attr(func, (int)i, "fuser.stride_order", fuser_i64_array_attr(ctx, l->stride_order, l->rank));
   }
   char msg[400];
-  msg[0] = 0;
   if (any_retyped && !retype(func, types, s->nargs, msg, sizeof msg)) {
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "specialising to the inputs' dtypes%s: %s", o->specialize_sizes ? " and sizes" : "", msg);
-  } else {
-    fuser_compile_options co = {o->chip, o->unroll, o->block_size};
-    if (fuser_compile_module(clone, &co, &meta, out, msg, sizeof msg) != 0)
-      rc = fuser_set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.first[0] ? "; " : "", diag.first);
+    mlirOperationDestroy(clone);
+    return fuser_set_error(err, FUSER_ERR_COMPILE, "specialising to the inputs' dtypes%s: %s",
+                           o->specialize_sizes ? " and sizes" : "", msg);
   }
+  *out = clone;
+  return FUSER_OK;
+}
+
+static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, const void *key,
+                          size_t key_len, fuser_artifact **out, fuser_error *err) {
+  MlirOperation clone;
+  int rc = fuser_source_specialise(s, o, args, &clone, err);
+  if (rc) return rc;
+  fuser_metadata meta = {0};
+  if (s->recipes) meta.keys[meta.count] = "inputs", meta.blobs[meta.count] = s->recipes, meta.sizes[meta.count++] = strlen(s->recipes);
+  if (key) meta.keys[meta.count] = "libfuser.key", meta.blobs[meta.count] = key, meta.sizes[meta.count++] = key_len;
+  char msg[400];
+  msg[0] = 0;
+  fuser_compile_options co = {o->chip, o->unroll, o->block_size};
+  if (fuser_compile_module(clone, &co, &meta, out, msg, sizeof msg) != 0)
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.len ? "\n" : "", fuser_source_diagnostics(""));
   mlirOperationDestroy(clone);
   return rc;
 }
 
 int fuser_source_compile(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
-                         fuser_artifact **out, fuser_error *err) {
+                         const void *meta, size_t meta_len, fuser_artifact **out, fuser_error *err) {
   if (nargs != s->nargs)
     return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, s->nargs);
   pthread_mutex_lock(&compiler_lock);
-  diag_reset("<fusion>");
-  int rc = compile_locked(s, options, args, out, err);
+  fuser_source_diag_reset("<fusion>");
+  int rc = compile_locked(s, options, args, meta, meta_len, out, err);
   pthread_mutex_unlock(&compiler_lock);
   return rc;
 }

@@ -27,10 +27,34 @@ int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len,
 
 /* Compiles the fusion for `args` (nargs == s->nargs): each tensor argument
  * gets the call's layout, and its dtype (and with specialize_sizes its
- * extents) when they differ; the module itself is not changed. */
+ * extents) when they differ; the module itself is not changed. `meta`
+ * (may be NULL) is attached to the artifact as metadata "libfuser.key". */
 int fuser_source_compile(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
-                         fuser_artifact **out, fuser_error *err);
+                         const void *meta, size_t meta_len, fuser_artifact **out, fuser_error *err);
 
 void fuser_source_free(fuser_source *s);
+
+/* The CPU reference evaluator's side of an entry: a clone of the fusion
+ * retyped for a signature's dtypes (as the compile retypes it). */
+typedef struct fuser_source_ref fuser_source_ref;
+int fuser_source_ref_prepare(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
+                             fuser_source_ref **out, fuser_error *err);
+/* Runs it on host tensors (kDLCPU): outputs become FUSER_ALLOCATED_HOST
+ * buffers. Errors of the evaluator map to fuser statuses (a shape that
+ * does not fit: FUSER_ERR_INPUT_MISMATCH). Serialised with the compiler. */
+int fuser_source_ref_run(fuser_source *s, fuser_source_ref *r, const fuser_arg *args, size_t nargs,
+                         fuser_output *outputs, size_t noutputs, fuser_error *err);
+void fuser_source_ref_free(fuser_source_ref *r);
+
+/* The CPU JIT's side of an entry: the specialised fusion's host plan and
+ * its kernels JIT-compiled for the host (lowering/cpu_plan.h), the same
+ * loops the GPU runs. Runs serialised with the compiler; outputs like the
+ * GPU's (aliases of inputs, or FUSER_ALLOCATED_HOST buffers). */
+typedef struct fuser_source_jit fuser_source_jit;
+int fuser_source_jit_prepare(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
+                             fuser_source_jit **out, fuser_error *err);
+int fuser_source_jit_run(fuser_source *s, fuser_source_jit *j, const fuser_arg *args, size_t nargs,
+                         fuser_output *outputs, size_t noutputs, fuser_error *err);
+void fuser_source_jit_free(fuser_source_jit *j);
 
 #endif

@@ -4,7 +4,7 @@
  *                                  FUSER_PLAN_PIPELINE
  *   fuser-to-ptx{chip=sm_90 unroll=0 block-size=128}
  *                                  fuser IR -> gpu.binary ops holding PTX:
- *                                  fuser-plan, fuser-vectorize,
+ *                                  fuser-plan, fuser-vectorize, fuser-schedule,
  *                                  fuser-lower-kernels, fuser-kernels-to-gpu,
  *                                  nvvm-attach-target{chip features=+ptx80 O=3},
  *                                  the NVVM lowering, gpu-module-to-binary{format=isa}
@@ -83,12 +83,6 @@ static const fuser_named_pipeline pipelines[] = {
      expand_to_ptx},
 };
 
-int fuser_named_pipeline_count(void) { return (int)(sizeof pipelines / sizeof pipelines[0]); }
-const fuser_named_pipeline *fuser_named_pipeline_at(int i) { return &pipelines[i]; }
-
-const fuser_named_pipeline *fuser_named_pipeline_lookup(const char *argument, size_t len) {
-  for (int i = 0; i < fuser_named_pipeline_count(); i++)
-    if (strlen(pipelines[i].argument) == len && memcmp(pipelines[i].argument, argument, len) == 0)
-      return &pipelines[i];
-  return NULL;
+void fuser_lowering_register_pipelines(void) {
+  for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++) fuser_named_pipeline_register(&pipelines[i]);
 }

@@ -2,7 +2,9 @@
  * pass is (`builtin.module(fuser-to-ptx{chip=sm_90})`, `fuser-opt
  * --fuser-to-ptx`). The pipeline parser (passes/pipeline.c) expands a name
  * into its passes in place, so the pass manager, IR printing and timing
- * see every pass it holds. The table is lowering/named_pipelines.c. */
+ * see every pass it holds. passes/ knows no pipeline itself: the
+ * lowering registers fuser-plan and fuser-to-ptx at start-up
+ * (lowering/named_pipelines.c, through fuser_lowering_register_passes). */
 #ifndef FUSER_PASSES_NAMED_PIPELINE_H
 #define FUSER_PASSES_NAMED_PIPELINE_H
 
@@ -24,6 +26,9 @@ typedef struct {
   bool (*expand)(const fuser_pass_options *options, char *buf, size_t len, char *err, size_t errlen);
 } fuser_named_pipeline;
 
+/* Adds a pipeline (a name registered twice keeps the first; false when
+ * the table is full). Not thread-safe: register at start-up. */
+bool fuser_named_pipeline_register(const fuser_named_pipeline *p);
 int fuser_named_pipeline_count(void);
 const fuser_named_pipeline *fuser_named_pipeline_at(int i);
 const fuser_named_pipeline *fuser_named_pipeline_lookup(const char *argument, size_t len);

@@ -17,6 +17,7 @@ packages=(
   libdlpack-dev                            # DLPack header (driver)
   python3-numpy                            # tests that read .npy files
   valgrind                                 # scripts/memcheck-negative.sh
+  lld pkg-config zlib1g-dev                # libfuser.so's link (ld.lld, libz.a) and its install test
 )
 
 missing=()

@@ -27,6 +27,9 @@ step() {
 
 step install-deps bash scripts/install-deps.sh
 tail -n 1 "$logs/install-deps.log"
+# CI builds libfuser.so too, for its install test (docs/libfuser.md);
+# FUSER_SHARED_LIBRARY=OFF in the environment leaves it out.
+export FUSER_CMAKE_ARGS="-DFUSER_SHARED_LIBRARY=${FUSER_SHARED_LIBRARY:-ON} ${FUSER_CMAKE_ARGS:-}"
 step build bash scripts/build.sh
 echo "build: ok ($build; log: $logs/build.log)"
 

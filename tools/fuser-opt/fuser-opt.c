@@ -15,6 +15,7 @@
 
 #include "dialects/fuser.h"
 #include "frontend/nvfuser_import.h"
+#include "lowering/lowering.h"
 #include "mlir-c/Pass.h"
 #include "passes/named_pipeline.h"
 #include "passes/pass.h"
@@ -148,6 +149,7 @@ static int answer_query(const fuser_opt_options *o) {
 int main(int argc, char **argv) {
   fuser_opt_options o = {0};
   if (!fuser_opt_parse_args(argc, argv, &o)) return 1;
+  fuser_lowering_register_passes();
   if (o.version || o.list_passes || o.help || o.show_dialects) return answer_query(&o);
   size_t len;
   char *text = fuser_read_file("fuser-opt", o.input, &len);
