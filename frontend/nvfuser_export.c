@@ -620,6 +620,7 @@ static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
   text *o = &e->out;
   put(o, "import torch\nfrom nvfuser import FusionDefinition, DataType\n\n");
   put(o, "def %s(fd : FusionDefinition) -> None :\n", def_name);
+  size_t body_start = o->len;
   if (!export_args(e, func, body)) return false;
   for (int i = 0; i < e->n_ops; i++)
     if (!export_op(e, i)) return false;
@@ -638,6 +639,9 @@ static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
     }
     put(o, ")\n");
   }
+  /* a fusion with nothing in it (the importer drops unused constants):
+   * Python needs a statement in the def */
+  if (o->len == body_start) put(o, "    pass\n");
   put(o, "\nwith FusionDefinition() as fd:\n    %s(fd)\n", def_name);
   MlirAttribute inputs = attr(func, "fuser.inputs");
   if (!mlirAttributeIsNull(inputs)) {

@@ -250,6 +250,7 @@ static bool add_output(importer *imp, const py_expr *call) {
 
 static bool body_statement(importer *imp, const py_stmt *s) {
   py_str m;
+  if (s->kind == PY_PASS) return true;
   if (s->kind == PY_EXPR) {
     if (is_fd_call(imp, s->value, &m) && py_str_eq(m, "add_output")) return add_output(imp, s->value);
     if (is_fd_call(imp, s->value, &m) || is_fd_ops_call(imp, s->value, &m))
@@ -436,6 +437,8 @@ static bool import_script(importer *imp, const py_module *m, const char *text, s
         return imp_error(imp, s->line, s->col, "unsupported top-level assignment (only 'inputs = [...]')");
       if (inputs) return imp_error(imp, s->line, s->col, "'inputs' assigned twice");
       inputs = s;
+      break;
+    case PY_PASS:
       break;
     case PY_EXPR:
       if (execute) return imp_error(imp, s->line, s->col, "a second fd.execute");
