@@ -34,10 +34,8 @@ MlirLocation imp_named_loc(importer *imp, py_str name, int line, int col) {
 }
 
 binding *imp_lookup(importer *imp, py_str name) {
-  for (int i = imp->n_bindings - 1; i >= 0; i--)
-    if (imp->bindings[i].name.len == name.len && memcmp(imp->bindings[i].name.data, name.data, name.len) == 0)
-      return &imp->bindings[i];
-  return NULL;
+  intptr_t i;
+  return fuser_name_map_get(&imp->scope, name.data, name.len, &i) ? &imp->bindings[i] : NULL;
 }
 
 binding *imp_bind(importer *imp, py_str name) {
@@ -45,6 +43,7 @@ binding *imp_bind(importer *imp, py_str name) {
     imp->cap_bindings = imp->cap_bindings ? imp->cap_bindings * 2 : 64;
     imp->bindings = realloc(imp->bindings, sizeof *imp->bindings * imp->cap_bindings);
   }
+  fuser_name_map_put(&imp->scope, name.data, name.len, imp->n_bindings);
   binding *b = &imp->bindings[imp->n_bindings++];
   memset(b, 0, sizeof *b);
   b->name = name;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "dialects/fuser.h"
+#include "frontend/name_map.h"
 #include "frontend/py_ast.h"
 #include "mlir-c/IR.h"
 
@@ -60,6 +61,7 @@ typedef struct {
   /* the Python environment of the def body; later bindings shadow earlier */
   int n_bindings, cap_bindings;
   binding *bindings;
+  fuser_name_map scope; /* name -> index of its latest binding */
 } importer;
 
 /* ---- errors and locations ---- */

@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "frontend/name_map.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
+#include "passes/ptr_map.h"
 
 typedef struct {
   char *buf;
@@ -52,6 +54,9 @@ typedef struct {
   bool *folded; /* cat links printed as part of a later cat */
   named_value *names;
   int n_names, cap_names;
+  fuser_ptr_map op_at;      /* op -> its index in ops */
+  fuser_ptr_map value_name; /* value -> index in names */
+  fuser_name_map name_at;   /* name -> index in names of its latest value */
   int fresh; /* counter for fresh names */
   const char *def_name;
   bool failed;
@@ -114,9 +119,8 @@ static MlirAttribute attr(MlirOperation op, const char *name) {
 /* ---- names ------------------------------------------------------------------ */
 
 static int op_index(exporter *e, MlirOperation op) {
-  for (int i = 0; i < e->n_ops; i++)
-    if (e->ops[i].ptr == op.ptr) return i;
-  return e->n_ops; /* the return */
+  intptr_t i;
+  return fuser_ptr_map_get(&e->op_at, op.ptr, &i) ? (int)i : e->n_ops; /* else the return */
 }
 
 static int last_use(exporter *e, MlirValue v) {
@@ -129,16 +133,14 @@ static int last_use(exporter *e, MlirValue v) {
 }
 
 static named_value *find_value(exporter *e, MlirValue v) {
-  for (int i = 0; i < e->n_names; i++)
-    if (e->names[i].value.ptr == v.ptr) return &e->names[i];
-  return NULL;
+  intptr_t i;
+  return fuser_ptr_map_get(&e->value_name, v.ptr, &i) ? &e->names[i] : NULL;
 }
 
 /* The most recent value bound to `name`, if any. */
 static named_value *find_name(exporter *e, const char *name) {
-  for (int i = e->n_names - 1; i >= 0; i--)
-    if (strcmp(e->names[i].name, name) == 0) return &e->names[i];
-  return NULL;
+  intptr_t i;
+  return fuser_name_map_get(&e->name_at, name, strlen(name), &i) ? &e->names[i] : NULL;
 }
 
 /* A Python identifier that the script's own names cannot shadow (the def
@@ -199,6 +201,8 @@ static const char *name_value(exporter *e, MlirValue v, MlirLocation loc, int re
       snprintf(nv->name, sizeof nv->name, "%c%d", prefix, e->fresh++);
     } while (find_name(e, nv->name));
   }
+  fuser_ptr_map_put(&e->value_name, v.ptr, e->n_names);
+  fuser_name_map_put(&e->name_at, nv->name, strlen(nv->name), e->n_names);
   e->n_names++;
   return nv->name;
 }
@@ -612,7 +616,7 @@ static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
   e->folded = calloc(e->n_ops + 1, sizeof *e->folded);
   int k = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (op.ptr != ret.ptr) e->ops[k++] = op;
+    if (op.ptr != ret.ptr) fuser_ptr_map_put(&e->op_at, op.ptr, k), e->ops[k++] = op;
   if (mlirOperationIsNull(ret) || !str_is(mlirIdentifierStr(mlirOperationGetName(ret)), "func.return"))
     return exp_error(e, mlirOperationGetLocation(func), "the fusion must end with func.return");
   mark_folded_cats(e);
@@ -656,11 +660,16 @@ static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
 
 char *fuser_export_nvfuser(MlirOperation op) {
   exporter e = {.ctx = mlirOperationGetContext(op)};
+  fuser_ptr_map_init(&e.op_at);
+  fuser_ptr_map_init(&e.value_name);
   MlirOperation func = find_fusion(&e, op);
   bool ok = !mlirOperationIsNull(func) && export_func(&e, func);
   free(e.ops);
   free(e.folded);
   free(e.names);
+  fuser_ptr_map_free(&e.op_at);
+  fuser_ptr_map_free(&e.value_name);
+  fuser_name_map_free(&e.name_at);
   if (!ok || e.failed) {
     free(e.out.buf);
     return NULL;

@@ -490,6 +490,7 @@ done:
   free(imp.result_attrs);
   free(imp.result_consts);
   free(imp.bindings);
+  fuser_name_map_free(&imp.scope);
   py_arena_destroy(imp.arena);
   return module;
 }

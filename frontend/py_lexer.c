@@ -203,6 +203,7 @@ static const char *const operators[] = {
 static bool lex_operator(py_lexer *lx, py_token *tok, py_error *err) {
   int line = lx->line, col = lx->col;
   for (size_t i = 0; i < sizeof operators / sizeof *operators; i++) {
+    if (operators[i][0] != lx->text[lx->pos]) continue; /* cheap first: this runs per token */
     size_t n = strlen(operators[i]);
     if (lx->pos + n <= lx->len && memcmp(lx->text + lx->pos, operators[i], n) == 0) {
       make(tok, PY_T_OP, line, col, lx->text + lx->pos, n);

@@ -126,7 +126,7 @@ static const char *const keywords[] = {"False", "None", "True", "and", "as", "as
 
 static bool is_keyword(py_str s) {
   for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
-    if (py_str_eq(s, keywords[i])) return true;
+    if (s.len && s.data[0] == keywords[i][0] && py_str_eq(s, keywords[i])) return true;
   return false;
 }
 
