@@ -112,13 +112,17 @@ static bool combine_extent(infer_state *s, int64_t a, int64_t b, int dim, int64_
   return true;
 }
 
-/* Element-wise ops: every tensor operand has the same rank. */
+/* Element-wise ops: every tensor operand has the same rank, except 0-dim
+ * tensors, which apply to every element like a scalar (nvFuser broadcasts
+ * them; the result is 0-dim only when every tensor operand is). */
 static bool infer_elementwise(infer_state *s, MlirType *res, fuser_dtype dt) {
   int rank = -1;
   int64_t shape[FUSER_MAX_RANK];
+  bool any_tensor = false;
   for (int i = 0; i < s->desc->num_operands; i++) {
     operand_info *o = &s->ops[i];
-    if (!o->tensor) continue;
+    any_tensor |= o->tensor;
+    if (!o->tensor || (o->rank == 0 && s->desc->num_operands > 1)) continue;
     if (rank < 0) {
       rank = o->rank;
       memcpy(shape, o->shape, sizeof(int64_t) * rank);
@@ -128,17 +132,21 @@ static bool infer_elementwise(infer_state *s, MlirType *res, fuser_dtype dt) {
     for (int d = 0; d < rank; d++)
       if (!combine_extent(s, shape[d], o->shape[d], d, &shape[d])) return false;
   }
+  if (rank < 0 && any_tensor) rank = 0; /* only 0-dim tensors */
   res[0] = rank < 0 ? fuser_dtype_to_type(s->ctx, dt) : tensor_type(s, rank, shape, dt);
   return true;
 }
 
 static fuser_dtype promoted(infer_state *s, fuser_rule rule) {
   fuser_dtype dts[8];
-  bool tens[8];
+  int kinds[8];
   int n = s->desc->num_operands;
-  for (int i = 0; i < n; i++) dts[i] = s->ops[i].dtype, tens[i] = s->ops[i].tensor;
+  for (int i = 0; i < n; i++) {
+    dts[i] = s->ops[i].dtype;
+    kinds[i] = !s->ops[i].tensor ? FUSER_OPERAND_SCALAR : s->ops[i].rank == 0 ? FUSER_OPERAND_ZERO_DIM : FUSER_OPERAND_TENSOR;
+  }
   const char *why = NULL;
-  fuser_dtype r = fuser_promote(rule, n, dts, tens, &why);
+  fuser_dtype r = fuser_promote_kinds(rule, n, dts, kinds, &why);
   if (r == FUSER_DTYPE_INVALID) fail(s, "%s", why ? why : "operand dtypes cannot be promoted");
   return r;
 }

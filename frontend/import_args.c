@@ -234,6 +234,16 @@ bool imp_eval_bool(importer *imp, const py_expr *e, const char *what, bool *out)
   return true;
 }
 
+bool imp_eval_flag(importer *imp, const py_expr *e, const char *what, bool *out) {
+  bool is_float, is_bool;
+  int64_t i;
+  double f;
+  if (!imp_literal_number(e, &is_float, &is_bool, &i, &f) || is_float)
+    return imp_error(imp, e->line, e->col, "%s must be True, False or an integer, not %s", what, expr_kind_name(e));
+  *out = i != 0;
+  return true;
+}
+
 bool imp_eval_int_list(importer *imp, const py_expr *e, const char *what, int64_t *out, int cap, int *n) {
   if (e->kind != PY_LIST && e->kind != PY_TUPLE)
     return imp_error(imp, e->line, e->col, "%s must be a list of integers, not %s", what, expr_kind_name(e));

@@ -108,6 +108,34 @@ static bool dims_list(op_call *c, const py_expr *e, int rank, int64_t *dims, int
 
 /* ---- element-wise ------------------------------------------------------------- */
 
+/* Tensor operands of different ranks: nvFuser (ops::maybeBroadcast)
+ * broadcasts the lower-rank ones on their leading dims to the highest rank,
+ * aligning trailing dims as NumPy does. Made explicit here as fuser.broadcast
+ * ops, so the element-wise op itself sees one rank; 0-dim tensors stay as
+ * they are (they promote as 0-dim tensors, between scalars and tensors). */
+static bool broadcast_ranks(op_call *c) {
+  int rank = 0;
+  for (int i = 0; i < c->n_operands; i++)
+    if (fuser_value_is_tensor(c->operands[i]) && rank_of(c->operands[i]) > rank) rank = rank_of(c->operands[i]);
+  for (int i = 0; i < c->n_operands; i++) {
+    MlirValue v = c->operands[i];
+    if (!fuser_value_is_tensor(v) || rank_of(v) == rank || rank_of(v) == 0) continue; /* 0-dim: like a scalar */
+    int flags[FUSER_MAX_RANK], lead = rank - rank_of(v);
+    for (int d = 0; d < rank; d++) flags[d] = d < lead;
+    MlirNamedAttribute attr = imp_named(c->imp, "is_broadcast_dim", mlirDenseBoolArrayGet(c->imp->ctx, rank, flags));
+    fuser_op_desc d = {.id = FUSER_OP_broadcast, .num_operands = 1, .operands = &v, .num_attrs = 1, .attrs = &attr,
+                       .hint_rank = -1, .hint_dtype = FUSER_DTYPE_INVALID};
+    MlirType t;
+    char why[256];
+    if (!fuser_infer_result_types(c->imp->ctx, &d, &t, why, sizeof why))
+      return imp_error(c->imp, c->call->line, c->call->col, "%s: broadcasting operand %d: %s", c->what, i + 1, why);
+    MlirOperation op = imp_append_op(c->imp, "fuser.broadcast", imp_loc(c->imp, c->call->line, c->call->col), 1, &v, 1,
+                                     &t, 1, &attr);
+    c->operands[i] = mlirOperationGetResult(op, 0);
+  }
+  return true;
+}
+
 static bool elementwise(op_call *c, int arity) {
   static const char *const names[3][3] = {{"arg"}, {"arg1", "arg2"}, {"arg1", "arg2", "arg3"}};
   bool is_cast = c->id == FUSER_OP_cast;
@@ -124,7 +152,7 @@ static bool elementwise(op_call *c, int arity) {
     snprintf(what, sizeof what, "%s operand %d", c->what, i + 1);
     if (!push_operand(c, a[i], what)) return false;
   }
-  return finish(c);
+  return broadcast_ranks(c) && finish(c);
 }
 
 /* ---- shape-taking ops ------------------------------------------------------------ */
@@ -254,9 +282,11 @@ static bool permute_or_squeeze(op_call *c) {
 }
 
 static bool slice(op_call *c) {
-  static const char *const params[] = {"arg", "start_indices", "end_indices", "strides"};
-  py_expr *a[4];
-  if (!imp_bind_args(c->imp, c->call, c->what, params, 4, 3, a) || !push_tensor(c, a[0])) return false;
+  static const char *const params[] = {"arg", "start_indices", "end_indices", "strides", "manual_normalization"};
+  py_expr *a[5];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 5, 3, a) || !push_tensor(c, a[0])) return false;
+  bool manual = false; /* True: the script promises normalized indices */
+  if (a[4] && !imp_eval_flag(c->imp, a[4], "slice manual_normalization", &manual)) return false;
   MlirValue in = c->operands[0];
   int rank = rank_of(in), ns, ne, nst = rank;
   int64_t start[FUSER_MAX_RANK], end[FUSER_MAX_RANK], step[FUSER_MAX_RANK];
@@ -272,6 +302,13 @@ static bool slice(op_call *c) {
                      c->what, rank, ns, ne, nst);
   /* PyTorch's normalization: negative indices count from the end, then
    * clamp to [0, extent] and end >= start. */
+  for (int d = 0; d < rank && manual; d++) {
+    int64_t ext = extent_of(in, d);
+    if (start[d] < 0 || end[d] < start[d] || (ext != dynamic() && end[d] > ext))
+      return imp_error(c->imp, a[4]->line, a[4]->col,
+                       "%s: manual_normalization=True but [%lld, %lld) is not a normalized range of dim %d",
+                       c->what, (long long)start[d], (long long)end[d], d);
+  }
   for (int d = 0; d < rank; d++) {
     int64_t ext = extent_of(in, d);
     int64_t *idx[2] = {&start[d], &end[d]};
@@ -326,7 +363,7 @@ static bool cat(op_call *c) {
   if (!imp_bind_args(c->imp, c->call, c->what, params, 3, 1, a)) return false;
   if (a[2]) {
     bool v;
-    if (!imp_eval_bool(c->imp, a[2], "manual_padding", &v)) return false;
+    if (!imp_eval_flag(c->imp, a[2], "manual_padding", &v)) return false;
     if (v) return imp_error(c->imp, a[2]->line, a[2]->col, "%s: manual_padding=True is not supported", c->what);
   }
   const py_expr *l = a[0];

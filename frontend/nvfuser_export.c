@@ -263,10 +263,11 @@ static bool export_args(exporter *e, MlirOperation func, MlirBlock body) {
                                  i < mlirArrayAttrGetNumElements(arg_attrs)
                              ? mlirArrayAttrGetElement(arg_attrs, i)
                              : mlirAttributeGetNull();
-    MlirAttribute so = mlirAttributeGetNull(), co = mlirAttributeGetNull();
+    MlirAttribute so = mlirAttributeGetNull(), co = mlirAttributeGetNull(), cpu = mlirAttributeGetNull();
     if (!mlirAttributeIsNull(dict) && mlirAttributeIsADictionary(dict)) {
       so = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.stride_order"));
       co = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.contiguity"));
+      cpu = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.is_cpu"));
     }
     if (!mlirAttributeIsNull(so) && read_array(so, order, FUSER_MAX_RANK) != rank)
       return exp_error(e, loc, "argument #%ld: fuser.stride_order does not match its rank", (long)i);
@@ -281,7 +282,7 @@ static bool export_args(exporter *e, MlirOperation func, MlirBlock body) {
     put(&e->out, ", contiguity=[");
     for (int p = 0; p < rank; p++)
       put(&e->out, "%s%s", p ? ", " : "", contig[p] < 0 ? "None" : contig[p] ? "True" : "False");
-    put(&e->out, "], dtype=DataType.%s, is_cpu=False, stride_order=", dt);
+    put(&e->out, "], dtype=DataType.%s, is_cpu=%s, stride_order=", dt, mlirAttributeIsNull(cpu) ? "False" : "True");
     put_ints(&e->out, order, rank);
     put(&e->out, ")\n");
   }
@@ -493,7 +494,21 @@ static MlirAttribute dict_get(MlirAttribute d, const char *name) {
   return mlirDictionaryAttrGetElementByName(d, mlirStringRefCreateFromCString(name));
 }
 
-static bool export_inputs(exporter *e, MlirAttribute inputs, MlirLocation loc) {
+/* Whether argument `i` is a CPU scalar tensor (fuser.is_cpu). */
+static bool arg_is_cpu(MlirOperation func, intptr_t i) {
+  MlirAttribute all = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("arg_attrs"));
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) || i >= mlirArrayAttrGetNumElements(all)) return false;
+  MlirAttribute d = mlirArrayAttrGetElement(all, i);
+  return mlirAttributeIsADictionary(d) && !mlirAttributeIsNull(dict_get(d, "fuser.is_cpu"));
+}
+
+/* A bound of make_tensor/randint: an integer for integer dtypes. */
+static void put_bound(text *o, double v, bool integral) {
+  if (integral && v == floor(v) && fabs(v) < 9e15) put(o, "%lld", (long long)v);
+  else put_float(o, v);
+}
+
+static bool export_inputs(exporter *e, MlirOperation func, MlirAttribute inputs, MlirLocation loc) {
   text *o = &e->out;
   put(o, "inputs = [\n");
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(inputs); i++) {
@@ -522,8 +537,23 @@ static bool export_inputs(exporter *e, MlirAttribute inputs, MlirLocation loc) {
     MlirStringRef f = mlirStringAttrGetValue(factory);
     fuser_dtype dt = fuser_dtype_of_type(mlirTypeAttrGetValue(dtype));
     if (dt == FUSER_DTYPE_INVALID) return exp_error(e, loc, "fuser.inputs entry %ld has an unsupported dtype", (long)i);
-    put(o, "torch.%.*s(", (int)f.length, f.data);
-    if (str_is(f, "arange")) {
+    bool bounded = str_is(f, "make_tensor") || str_is(f, "randint");
+    double low = 0, high = 0;
+    if (bounded) {
+      MlirAttribute lo = dict_get(d, "low"), hi = dict_get(d, "high");
+      if (mlirAttributeIsNull(lo) || !mlirAttributeIsAFloat(lo) || mlirAttributeIsNull(hi) || !mlirAttributeIsAFloat(hi))
+        return exp_error(e, loc, "fuser.inputs entry %ld: %.*s needs low and high", (long)i, (int)f.length, f.data);
+      low = mlirFloatAttrGetValueDouble(lo), high = mlirFloatAttrGetValueDouble(hi);
+    }
+    bool integral = str_is(f, "randint") || !fuser_dtype_is_float(dt);
+    put(o, "torch.%s%.*s(", str_is(f, "make_tensor") ? "testing." : "", (int)f.length, f.data);
+    if (str_is(f, "randint")) {
+      put_bound(o, low, true);
+      put(o, ", ");
+      put_bound(o, high, true);
+      put(o, ", ");
+      put_tuple(o, shape, rank);
+    } else if (str_is(f, "arange")) {
       MlirAttribute a[3] = {dict_get(d, "start"), dict_get(d, "end"), dict_get(d, "step")};
       for (int k = 0; k < 3; k++) {
         if (mlirAttributeIsNull(a[k]) || !mlirAttributeIsAFloat(a[k]))
@@ -541,7 +571,14 @@ static bool export_inputs(exporter *e, MlirAttribute inputs, MlirLocation loc) {
         put_float(o, mlirFloatAttrGetValueDouble(fv));
       }
     }
-    put(o, ", dtype=torch.%s, device='cuda:0')", torch_dtype(dt));
+    put(o, ", dtype=torch.%s, device='%s'", torch_dtype(dt), arg_is_cpu(func, i) ? "cpu" : "cuda:0");
+    if (str_is(f, "make_tensor") && dt != FUSER_DTYPE_I1) {
+      put(o, ", low=");
+      put_bound(o, low, integral);
+      put(o, ", high=");
+      put_bound(o, high, integral);
+    }
+    put(o, ")");
     int64_t offset = mlirAttributeIsNull(off) ? 0 : mlirIntegerAttrGetValueInt(off);
     bool plain = offset == 0 && vr == rank;
     int64_t stride = 1;
@@ -652,7 +689,7 @@ static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
     if (!mlirAttributeIsAArray(inputs) || mlirArrayAttrGetNumElements(inputs) != mlirBlockGetNumArguments(body))
       return exp_error(e, mlirOperationGetLocation(func), "fuser.inputs must be an array with one entry per argument");
     put(o, "\n");
-    if (!export_inputs(e, inputs, mlirOperationGetLocation(func))) return false;
+    if (!export_inputs(e, func, inputs, mlirOperationGetLocation(func))) return false;
     put(o, "fd.execute(inputs)\n");
   }
   return true;

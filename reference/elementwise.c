@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <tgmath.h>
 
+#include "mlir-c/BuiltinTypes.h"
 #include "reference/ops.h"
 
 /* ---- helpers with C's undefined corners defined --------------------------- */
@@ -234,13 +235,15 @@ static bool broadcast_shape(ref_ctx *c, const ref_tensor *ops, int n, int rank, 
  * dtype (bf16/f16 in f32). */
 static fuser_dtype operands_dtype(const ref_ctx *c, int n) {
   fuser_dtype dts[3];
-  bool tens[3];
+  int kinds[3];
   for (int k = 0; k < n; k++) {
     MlirValue v = mlirOperationGetOperand(c->op, k);
     dts[k] = fuser_value_dtype(v);
-    tens[k] = fuser_value_is_tensor(v);
+    kinds[k] = !fuser_value_is_tensor(v) ? FUSER_OPERAND_SCALAR
+               : mlirShapedTypeGetRank(mlirValueGetType(v)) == 0 ? FUSER_OPERAND_ZERO_DIM
+                                                                : FUSER_OPERAND_TENSOR;
   }
-  return fuser_promote(FUSER_RULE_ARITH, n, dts, tens, NULL);
+  return fuser_promote_kinds(FUSER_RULE_ARITH, n, dts, kinds, NULL);
 }
 
 bool ref_eval_elementwise(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
