@@ -73,6 +73,7 @@ static int compile(MlirContext ctx, const char *path, const char *text, fuser_la
              pipeline + strlen("builtin.module("));
   else snprintf(full, sizeof full, "%s", pipeline);
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  fuser_lowering_register_passes();
   bool ok = fuser_pipeline_parse(pm, full, err, sizeof err) &&
             mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
   mlirPassManagerDestroy(pm);

@@ -27,6 +27,7 @@ static int fail(char *err, size_t len, const char *fmt, ...) {
 static bool run_pipeline(MlirOperation module, const char *text, char *err, size_t errlen) {
   MlirContext ctx = mlirOperationGetContext(module);
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  fuser_lowering_register_passes();
   bool ok = fuser_pipeline_parse(pm, text, err, errlen);
   if (ok && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) ok = !fail(err, errlen, "pipeline failed: %s", text);
   mlirPassManagerDestroy(pm);

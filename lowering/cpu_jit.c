@@ -21,6 +21,7 @@ struct fuser_cpu_module {
 static bool run_pipeline(MlirModule module, const char *text, char *err, size_t errlen) {
   MlirContext ctx = mlirModuleGetContext(module);
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  fuser_lowering_register_passes();
   bool ok = fuser_pipeline_parse(pm, text, err, errlen);
   if (ok && !mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
     snprintf(err, errlen, "pipeline failed: %s", text);
@@ -31,7 +32,7 @@ static bool run_pipeline(MlirModule module, const char *text, char *err, size_t 
 }
 
 fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen) {
-  if (!run_pipeline(module, "builtin.module(fuser-vectorize, fuser-lower-kernels, fuser-kernels-to-cpu)", err, errlen))
+  if (!run_pipeline(module, "builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels, fuser-kernels-to-cpu)", err, errlen))
     return NULL;
   fuser_cpu_module *m = calloc(1, sizeof *m);
   m->num_launches = fuser_launch_plan_read(mlirModuleGetOperation(module), &m->launches);

@@ -1,191 +1,225 @@
-/* kernel_gen.c: the public entry points of the kernel generator
- * (kernel_gen.h; its parts are listed in kernel_gen_internal.h): one point of
- * the iteration space (delinearize, evaluate every result, store it), the
- * fixed parameter list, analysis (fk_kernel_analyze) and code generation of
- * the loop-level function (fk_codegen). */
+/* kernel_gen.c: the entry point of the kernel generator (kernel_gen.h; its
+ * parts are listed in kernel_gen_internal.h): the fixed parameter list, the
+ * loop-level function with its thread loop (fk_codegen), and one point of
+ * the iteration space (delinearize, evaluate every result, store it). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lowering/kernel_gen_internal.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
 
-/* ---- one point of the iteration space ------------------------------------ */
-
-/* Delinearizes the flat element index `e` into iteration indices and emits
- * the loads, compute and stores of every result there. */
-static void emit_point(gen *g, const char *e) {
-  fk_kernel *k = g->k;
-  idx_t ix = {.rank = k->rank};
-  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->func, 0));
-  MlirOperation ret = mlirBlockGetTerminator(entry);
-  char lin[NAME];
-  snprintf(lin, NAME, "%s", e);
-  if (g->flat && k->rank > 0) {
-    /* Every access walks the whole space as one linear run (its strides
-     * nest: stride(d) = stride(d+1) * extent(d+1)), so its offset is
-     * sum_d i_d * stride(d) = e * stride(innermost): indices (0, ..., 0, e)
-     * give that offset with no division. */
-    for (int d = 0; d < k->rank; d++) {
-      memset(ix.coef[d], 0, sizeof ix.coef[d]);
-      ix.coef[d][d] = 1;
-      ix.off[d] = 0;
-      if (d < k->rank - 1) kg_cidx(g, 0, ix.name[d]);
-      else memcpy(ix.name[d], lin, NAME);
-    }
+void fk_param_format(const fk_param *p, char *buf, size_t len) {
+  switch (p->kind) {
+  case FK_PARAM_PTR: snprintf(buf, len, "ptr(t%d)", p->tensor); break;
+  case FK_PARAM_SIZE: snprintf(buf, len, "size(t%d,%d)", p->tensor, p->dim); break;
+  case FK_PARAM_STRIDE: snprintf(buf, len, "stride(t%d,%d)", p->tensor, p->dim); break;
+  case FK_PARAM_SCALAR: snprintf(buf, len, "scalar(t%d)", p->tensor); break;
   }
-  for (int d = k->rank - 1; d >= 0 && !g->flat; d--) {
-    memset(ix.coef[d], 0, sizeof ix.coef[d]);
-    ix.coef[d][d] = 1;
-    ix.off[d] = 0;
-    if (k->extent[d] == 1) { kg_cidx(g, 0, ix.name[d]); continue; }
-    if (d == 0) { memcpy(ix.name[0], lin, NAME); break; }
-    dimv ext;
-    if (k->extent[d] == FK_DYN) kg_param(g, FK_PARAM_SIZE, k->num_args, d, ext.name);
-    else kg_cidx(g, k->extent[d], ext.name);
-    kg_fresh(g, ix.name[d]);
-    kg_emit(g, "%s = arith.remui %s, %s : index", ix.name[d], lin, ext.name);
-    char q[NAME];
-    kg_fresh(g, q);
-    kg_emit(g, "%s = arith.divui %s, %s : index", q, lin, ext.name);
-    memcpy(lin, q, NAME);
-  }
-  for (int j = 0; j < k->num_results && !g->failed; j++) {
-    kval v = kg_visit(g, mlirOperationGetOperand(ret, j), &ix);
-    kg_store(g, k->num_args + j, &ix, v);
-  }
-  while (g->nmemo > 0) free(g->memo[--g->nmemo].idx);
 }
 
-static void gen_init(gen *g, fk_kernel *k, strbuf *pro, strbuf *body, fk_param *params) {
-  memset(g, 0, sizeof *g);
-  g->k = k;
-  g->pro = pro;
-  g->body = g->cur = body;
-  g->params = params;
-  g->W = 1;
-  /* One parameter list for every variant of a kernel, in a fixed order: a
-   * pointer per tensor, then each `?` size and run-time stride, tensor by
-   * tensor, then the scalar arguments. (A variant may leave some unused.) */
-  char nm[NAME];
+static void add_param(gen *g, fk_param_kind kind, int tensor, int dim) {
+  if (g->nparams == g->capparams) {
+    g->capparams = g->capparams ? 2 * g->capparams : 32;
+    g->params = realloc(g->params, (size_t)g->capparams * sizeof *g->params);
+  }
+  g->params[g->nparams++] = (fk_param){kind, tensor, dim};
+}
+
+/* One parameter list for every variant of a kernel, in a fixed order: a
+ * pointer per tensor, then each `?` size and run-time stride, tensor by
+ * tensor, then the scalar arguments. (A variant may leave some unused.) */
+static void param_list(gen *g) {
+  fk_kernel *k = g->k;
   for (int t = 0; t < k->num_tensors; t++)
-    if (k->t[t].is_tensor) kg_param(g, FK_PARAM_PTR, t, -1, nm);
-  /* Sizes and strides travel as i64 whatever the index width (one ABI for
-   * both variants); the prologue casts them to index. */
+    if (k->t[t].is_tensor) add_param(g, FK_PARAM_PTR, t, -1);
   for (int t = 0; t < k->num_tensors; t++) {
     if (!k->t[t].is_tensor) continue;
     for (int kind = FK_PARAM_SIZE; kind <= FK_PARAM_STRIDE; kind++)
       for (int d = 0; d < k->t[t].rank; d++) {
         int64_t v = kind == FK_PARAM_SIZE ? k->t[t].shape[d] : k->t[t].strides[d];
-        if (v != FK_DYN) continue;
-        kg_param(g, (fk_param_kind)kind, t, d, nm);
-        sb_printf(g->pro, "  %s = arith.index_cast %s_i64 : i64 to index\n", nm, nm);
+        if (v == FK_DYN) add_param(g, (fk_param_kind)kind, t, d);
       }
   }
   for (int t = 0; t < k->num_args; t++)
-    if (!k->t[t].is_tensor) kg_param(g, FK_PARAM_SCALAR, t, -1, nm);
+    if (!k->t[t].is_tensor) add_param(g, FK_PARAM_SCALAR, t, -1);
 }
 
-bool fk_kernel_analyze(fk_kernel *k) {
-  strbuf pro = {0}, body = {0};
-  fk_param params[FK_MAX_PARAMS];
-  gen g;
-  gen_init(&g, k, &pro, &body, params);
-  g.analysis = true;
-  k->num_accesses = k->num_boundaries = 0;
-  emit_point(&g, "%e");
-  free(g.memo);
-  sb_free(&pro);
-  sb_free(&body);
-  return !g.failed;
+static MlirType param_type(gen *g, const fk_param *p) {
+  if (p->kind == FK_PARAM_PTR) return fb_memref_1d_type(kg_storage_type(g, g->k->t[p->tensor].dtype), 1);
+  if (p->kind == FK_PARAM_SCALAR) return kg_elem_type(g, g->k->t[p->tensor].dtype);
+  return fb_int_type(&g->b, 64); /* sizes and strides travel as i64 whatever the index width */
 }
 
-bool fk_codegen(fk_kernel *k, const fk_codegen_options *opts, strbuf *out, fk_param *params, int *num_params) {
-  strbuf pro = {0}, vbody = {0}, tbody = {0};
-  gen g;
-  gen_init(&g, k, &pro, &vbody, params);
-  int W = opts->width, U = opts->unroll;
-  g.flat = opts->flat;
-  char c0[NAME], c1[NAME], cW[NAME], cU[NAME], n[NAME];
-  kg_cidx(&g, 0, c0);
-  kg_cidx(&g, 1, c1);
-  kg_cidx(&g, W, cW);
-  kg_cidx(&g, U, cU);
-  /* total number of points */
-  g.cur = g.pro;
-  kg_cidx(&g, 1, n);
-  for (int d = 0; d < k->rank; d++) {
-    char e[NAME], t[NAME];
-    if (k->extent[d] == FK_DYN) kg_param(&g, FK_PARAM_SIZE, k->num_args, d, e);
-    else kg_cidx(&g, k->extent[d], e);
-    kg_imul(&g, n, e, t);
-    memcpy(n, t, NAME);
+/* ---- one point of the iteration space ------------------------------------ */
+
+/* The location of the op that computes result j (the kernel's otherwise). */
+static MlirLocation result_loc(gen *g, MlirValue v) {
+  return mlirValueIsAOpResult(v) ? mlirOperationGetLocation(mlirOpResultGetOwner(v)) : mlirOperationGetLocation(g->k->func);
+}
+
+/* Delinearizes the flat element index `e` into iteration indices and makes
+ * the loads, compute and stores of every result there. */
+static void emit_point(gen *g, MlirValue e) {
+  fk_kernel *k = g->k;
+  fb_builder *b = &g->b;
+  idx_t ix = {.rank = k->rank};
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->func, 0));
+  MlirOperation ret = mlirBlockGetTerminator(entry);
+  fb_set_loc(b, mlirOperationGetLocation(k->func));
+  MlirValue lin = e;
+  if (k->rank > 0) ix.inner[k->rank - 1] = true;
+  if (g->flat && k->rank > 0) {
+    /* Every access walks the whole space as one linear run (its strides
+     * nest: stride(d) = stride(d+1) * extent(d+1)), so its offset is
+     * sum_d i_d * stride(d) = e * stride(innermost): indices (0, ..., 0, e)
+     * give that offset with no division. */
+    for (int d = 0; d < k->rank - 1; d++) ix.v[d] = kg_cidx(g, 0);
+    ix.v[k->rank - 1] = lin;
   }
-  /* vector body */
-  g.W = W;
-  g.cur = &vbody;
-  g.indent = 8;
-  emit_point(&g, "%e");
-  /* scalar tail */
-  bool tail = W > 1 && opts->tail;
-  if (tail) {
-    g.W = 1;
-    g.cur = &tbody;
-    g.indent = 6;
-    emit_point(&g, "%et");
+  for (int d = k->rank - 1; d >= 0 && !g->flat; d--) {
+    if (k->extent[d] == 1) {
+      ix.v[d] = kg_cidx(g, 0);
+      continue;
+    }
+    if (d == 0) {
+      ix.v[0] = lin;
+      break;
+    }
+    MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, d) : kg_cidx(g, k->extent[d]);
+    ix.v[d] = fb_remui(b, lin, ext);
+    lin = fb_divui(b, lin, ext);
   }
-  *num_params = g.nparams;
-  if (g.failed) goto done;
-  sb_printf(out, "func.func @%.*s__%s(", (int)k->name_len, k->name, opts->variant);
-  for (int i = 0; i < g.nparams; i++) {
-    const fk_param *p = &params[i];
-    char nm[NAME];
-    kg_param(&g, p->kind, p->tensor, p->dim, nm);
-    if (i) sb_append(out, ", ");
-    if (p->kind == FK_PARAM_PTR) sb_printf(out, "%s: memref<1x%s>", nm, kg_storage_type(k->t[p->tensor].dtype));
-    else if (p->kind == FK_PARAM_SCALAR) sb_printf(out, "%s: %s", nm, fuser_dtype_mlir_name(k->t[p->tensor].dtype));
-    else sb_printf(out, "%s_i64: i64", nm);
+  for (int j = 0; j < k->num_results && !g->failed; j++) {
+    MlirValue r = mlirOperationGetOperand(ret, j);
+    kval v = kg_visit(g, r, &ix);
+    fb_set_loc(b, result_loc(g, r));
+    kg_store(g, k->num_args + j, &ix, v);
   }
-  sb_printf(out, ") attributes {fuser.loops, fuser.kernel_name = \"%.*s\", fuser.variant = \"%s\", "
-                 "fuser.vector_width = %d : i64, fuser.unroll = %d : i64, fuser.index_bits = %d : i64, "
-                 "fuser.num_args = %d : i64, fuser.params = [",
-            (int)k->name_len, k->name, opts->variant, W, U, opts->index_bits, k->num_args);
-  for (int i = 0; i < g.nparams; i++) {
+  fuser_scoped_memo_pop_to(&g->memo, 0);
+}
+
+/* ---- the function --------------------------------------------------------- */
+
+static MlirNamedAttribute named(gen *g, const char *name, MlirAttribute a) { return fb_named(&g->b, name, a); }
+
+static void set_attrs(gen *g, MlirOperation f, const fk_codegen_options *o) {
+  fb_builder *b = &g->b;
+  fk_kernel *k = g->k;
+  MlirAttribute params[FK_MAX_PARAMS];
+  for (int i = 0; i < g->nparams; i++) {
     char desc[64];
-    fk_param_format(&params[i], desc, sizeof desc);
-    sb_printf(out, "%s\"%s\"", i ? ", " : "", desc);
+    fk_param_format(&g->params[i], desc, sizeof desc);
+    params[i] = fb_str_attr(b, desc);
   }
-  sb_printf(out, "]%s%s} {\n", opts->extra_attrs ? ", " : "", opts->extra_attrs ? opts->extra_attrs : "");
-  sb_append(out, pro.data);
+  char kernel[512];
+  snprintf(kernel, sizeof kernel, "%.*s", (int)k->name_len, k->name);
+  MlirNamedAttribute attrs[] = {
+      named(g, "fuser.loops", mlirUnitAttrGet(b->ctx)),
+      named(g, "fuser.kernel_name", fb_str_attr(b, kernel)),
+      named(g, "fuser.variant", fb_str_attr(b, o->variant)),
+      named(g, "fuser.vector_width", fb_i64_attr(b, o->width)),
+      named(g, "fuser.unroll", fb_i64_attr(b, o->unroll)),
+      named(g, "fuser.index_bits", fb_i64_attr(b, o->index_bits)),
+      named(g, "fuser.block_size", fb_i64_attr(b, o->block_size)),
+      named(g, "fuser.num_args", fb_i64_attr(b, k->num_args)),
+      named(g, "fuser.params", mlirArrayAttrGet(b->ctx, g->nparams, params)),
+      named(g, "fuser.vector_conditions", mlirAttributeIsNull(o->conditions) ? mlirArrayAttrGet(b->ctx, 0, NULL) : o->conditions),
+  };
+  for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
+    mlirOperationSetDiscardableAttributeByName(f, mlirIdentifierStr(attrs[i].name), attrs[i].attribute);
+}
+
+MlirOperation fk_codegen(fk_kernel *k, const fk_codegen_options *opts, MlirOperation after) {
+  gen g;
+  memset(&g, 0, sizeof g);
+  g.k = k;
+  g.W = 1;
+  g.flat = opts->flat;
+  MlirContext ctx = mlirOperationGetContext(k->func);
+  fb_builder *b = &g.b;
+  fb_init(b, ctx, mlirOperationGetLocation(k->func));
+  fuser_scoped_memo_init(&g.memo, sizeof(struct { const void *v; int64_t r; const void *i[FK_R]; }), sizeof(kval));
+  fuser_scoped_memo_init(&g.dims, 2 * sizeof(int64_t), sizeof(MlirValue));
+  fuser_scoped_memo_init(&g.scalars, sizeof(void *), sizeof(kval));
+  param_list(&g);
+  MlirOperation f = {NULL};
+  if (g.nparams > FK_MAX_PARAMS) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "kernel needs %d parameters; at most %d are supported", g.nparams, FK_MAX_PARAMS);
+    mlirEmitError(mlirOperationGetLocation(k->func), msg);
+    g.failed = true;
+    goto done;
+  }
+  MlirType *types = malloc((size_t)(g.nparams + 1) * sizeof *types);
+  for (int i = 0; i < g.nparams; i++) types[i] = param_type(&g, &g.params[i]);
+  char name[600];
+  snprintf(name, sizeof name, "%.*s__%s", (int)k->name_len, k->name, opts->variant);
+  fb_set_ip(b, fb_ip_after(after));
+  f = fb_func(b, name, g.nparams, types);
+  free(types);
+  MlirBlock entry = fb_body(f);
+  /* the prologue and the constants: before the thread loop, in the order made */
+  g.pro = fb_ip_in(entry);
+  fb_set_ip(b, g.pro);
+  fb_set_const_ip(b, g.pro);
+  g.param_values = malloc((size_t)(g.nparams + 1) * sizeof *g.param_values);
+  for (int i = 0; i < g.nparams; i++) {
+    MlirValue a = mlirBlockGetArgument(entry, i);
+    if (g.params[i].kind == FK_PARAM_SIZE || g.params[i].kind == FK_PARAM_STRIDE) a = fb_index_cast(b, a, fb_index_type(b));
+    g.param_values[i] = a;
+  }
+  int W = opts->width, U = opts->unroll;
+  g.zero_index = kg_cidx(&g, 0);
+  MlirValue c0 = g.zero_index, c1 = kg_cidx(&g, 1), cW = kg_cidx(&g, W), cU = kg_cidx(&g, U);
+  /* total number of points */
+  MlirValue n = kg_cidx(&g, 1);
+  for (int d = 0; d < k->rank; d++)
+    n = fb_muli(b, n, k->extent[d] == FK_DYN ? kg_param(&g, FK_PARAM_SIZE, k->num_args, d) : kg_cidx(&g, k->extent[d]));
   /* threads = max(ceil(nvec / U), tail): enough for the vectors and the tail */
-  sb_printf(out, "  %%nvec = arith.divui %s, %s : index\n", n, cW);
-  sb_printf(out, "  %%nvec_u = arith.ceildivui %%nvec, %s : index\n", cU);
-  sb_printf(out, "  %%vend = arith.muli %%nvec, %s : index\n", cW);
-  sb_printf(out, "  %%ntail = arith.subi %s, %%vend : index\n", n);
-  sb_printf(out, "  %%nthreads = arith.maxui %%nvec_u, %%ntail : index\n");
-  sb_printf(out, "  scf.parallel (%%t) = (%s) to (%%nthreads) step (%s) {\n", c0, c1);
+  MlirValue nvec = fb_divui(b, n, cW);
+  g.pro = fb_ip_before(mlirOpResultGetOwner(nvec));
+  fb_move_const_ip(b, g.pro);
+  MlirValue nvec_u = fb_ceildivui(b, nvec, cU), vend = fb_binary(b, "arith.muli", nvec, cW);
+  MlirValue nthreads = fb_maxui(b, nvec_u, fb_subi(b, n, vend));
+  MlirOperation par = fb_parallel(b, 1, &c0, &nthreads, &c1);
+  MlirValue t = fb_parallel_iv(par, 0);
+  fb_set_ip(b, fb_ip_in(fb_body(par)));
   /* redundant here; on the GPU the grid is rounded up to whole blocks */
-  sb_printf(out, "    %%tin = arith.cmpi ult, %%t, %%nthreads : index\n");
-  sb_printf(out, "    scf.if %%tin {\n");
-  sb_printf(out, "    scf.for %%u = %s to %s step %s {\n", c0, cU, c1);
-  sb_printf(out, "      %%uq = arith.muli %%u, %%nthreads : index\n");
-  sb_printf(out, "      %%q = arith.addi %%uq, %%t : index\n");
-  sb_printf(out, "      %%inb = arith.cmpi ult, %%q, %%nvec : index\n");
-  sb_printf(out, "      scf.if %%inb {\n");
-  sb_printf(out, "        %%e = arith.muli %%q, %s : index\n", cW);
-  sb_append(out, vbody.data);
-  sb_printf(out, "      }\n    }\n");
-  if (tail) {
-    sb_printf(out, "    %%tail0 = arith.addi %%vend, %%t : index\n");
-    sb_printf(out, "    scf.for %%et = %%tail0 to %s step %%nthreads {\n", n);
-    sb_append(out, tbody.data);
-    sb_printf(out, "    }\n");
+  MlirOperation tin = fb_if(b, fb_cmpi(b, FB_CMPI_ULT, t, nthreads), 0, NULL, false);
+  fb_set_ip(b, fb_ip_in(fb_then(tin)));
+  MlirOperation uloop = fb_for(b, c0, cU, c1, 0, NULL);
+  fb_set_ip(b, fb_ip_in(fb_body(uloop)));
+  MlirValue q = fb_binary(b, "arith.addi", fb_binary(b, "arith.muli", fb_for_iv(uloop), nthreads), t);
+  MlirOperation inb = fb_if(b, fb_cmpi(b, FB_CMPI_ULT, q, nvec), 0, NULL, false);
+  fb_set_ip(b, fb_ip_in(fb_then(inb)));
+  MlirValue e = fb_binary(b, "arith.muli", q, cW);
+  /* the vector body */
+  g.W = W;
+  emit_point(&g, e);
+  /* the scalar tail */
+  if (W > 1 && opts->tail && !g.failed) {
+    fb_set_loc(b, mlirOperationGetLocation(k->func));
+    fb_set_ip(b, fb_ip_after(uloop));
+    MlirValue tail0 = fb_binary(b, "arith.addi", vend, t);
+    MlirOperation tloop = fb_for(b, tail0, n, nthreads, 0, NULL);
+    fb_set_ip(b, fb_ip_in(fb_body(tloop)));
+    g.W = 1;
+    emit_point(&g, fb_for_iv(tloop));
   }
-  sb_printf(out, "    }\n    scf.reduce\n  }\n  return\n}\n");
+  if (!g.failed) set_attrs(&g, f, opts);
 done:
-  for (int i = 0; i < g.nmemo; i++) free(g.memo[i].idx);
-  free(g.memo);
-  sb_free(&pro);
-  sb_free(&vbody);
-  sb_free(&tbody);
-  return !g.failed;
+  if (g.failed && !mlirOperationIsNull(f)) {
+    mlirOperationDestroy(f);
+    f = (MlirOperation){NULL};
+  }
+  fuser_scoped_memo_free(&g.memo);
+  fuser_scoped_memo_free(&g.dims);
+  fuser_scoped_memo_free(&g.scalars);
+  free(g.params);
+  free(g.param_values);
+  fb_free(b);
+  return f;
 }

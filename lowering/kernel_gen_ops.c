@@ -1,6 +1,6 @@
 /* kernel_gen_ops.c: element-wise ops of the kernel generator (see
  * kernel_gen_internal.h): the type each op computes in and its arith/math
- * text, for scalars and vectors alike. Separate because it depends only on
+ * ops, for scalars and vectors alike. Separate because it depends only on
  * the values, not on indices or on where they come from. */
 #include <math.h>
 
@@ -28,48 +28,17 @@ static fuser_dtype compute_type(fuser_op_id id, kval *x, int n, fuser_dtype out_
   return out_dt;
 }
 
-static kval op1(gen *g, const char *opname, kval a) {
-  kval r = {.vec = a.vec, .dt = a.dt};
-  char ty[NAME];
-  kg_type_str(g, a.dt, a.vec, ty);
-  kg_fresh(g, r.name);
-  kg_emit(g, "%s = %s %s : %s", r.name, opname, a.name, ty);
-  return r;
+static kval op1(gen *g, const char *opname, kval a) { return (kval){fb_unary(&g->b, opname, a.v), a.vec, a.dt}; }
+
+kval kg_op2(gen *g, const char *opname, kval a, kval b) { return (kval){fb_binary(&g->b, opname, a.v, b.v), a.vec, a.dt}; }
+
+/* A comparison: fp (float operands) or ip (integer operands). */
+static kval cmp(gen *g, fb_cmpf_pred fp, fb_cmpi_pred ip, kval a, kval b) {
+  MlirValue r = kg_is_float(a.dt) ? fb_cmpf(&g->b, fp, a.v, b.v) : fb_cmpi(&g->b, ip, a.v, b.v);
+  return (kval){r, a.vec, FUSER_DTYPE_I1};
 }
 
-kval kg_op2(gen *g, const char *opname, kval a, kval b) {
-  kval r = {.vec = a.vec, .dt = a.dt};
-  char ty[NAME];
-  kg_type_str(g, a.dt, a.vec, ty);
-  kg_fresh(g, r.name);
-  kg_emit(g, "%s = %s %s, %s : %s", r.name, opname, a.name, b.name, ty);
-  return r;
-}
-
-static kval cmp(gen *g, const char *pred, kval a, kval b) {
-  kval r = {.vec = a.vec, .dt = FUSER_DTYPE_I1};
-  char ty[NAME];
-  kg_type_str(g, a.dt, a.vec, ty);
-  kg_fresh(g, r.name);
-  kg_emit(g, "%s = arith.%s %s, %s, %s : %s", r.name, kg_is_float(a.dt) ? "cmpf" : "cmpi", pred, a.name, b.name, ty);
-  return r;
-}
-
-static kval select3(gen *g, kval c, kval a, kval b) {
-  kval r = {.vec = a.vec, .dt = a.dt};
-  char ty[NAME], cty[NAME];
-  kg_type_str(g, a.dt, a.vec, ty);
-  kg_type_str(g, FUSER_DTYPE_I1, c.vec, cty);
-  kg_fresh(g, r.name);
-  kg_emit(g, "%s = arith.select %s, %s, %s : %s, %s", r.name, c.name, a.name, b.name, cty, ty);
-  return r;
-}
-
-kval kg_kconst(gen *g, double v, kval like) {
-  kval r = {.vec = like.vec, .dt = like.dt};
-  kg_fconst(g, v, like.dt, like.vec, r.name);
-  return r;
-}
+static kval select3(gen *g, kval c, kval a, kval b) { return (kval){fb_select(&g->b, c.v, a.v, b.v), a.vec, a.dt}; }
 
 kval kg_elementwise(gen *g, MlirOperation op, fuser_op_id id, kval *x, int n, fuser_dtype out_dt) {
   bool vec = false;
@@ -97,7 +66,11 @@ kval kg_elementwise(gen *g, MlirOperation op, fuser_op_id id, kval *x, int n, fu
   kval r;
   switch (id) {
   case FUSER_OP_neg: r = fl ? op1(g, "arith.negf", a[0]) : kg_op2(g, "arith.subi", kg_kconst(g, 0, a[0]), a[0]); break;
-  case FUSER_OP_abs: r = op1(g, fl ? "math.absf" : "math.absi", a[0]); break;
+  case FUSER_OP_abs: /* math.absi has no NVVM lowering below 32 bits and for i64: select */
+    r = fl ? op1(g, "math.absf", a[0])
+           : select3(g, cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, a[0], kg_kconst(g, 0, a[0])),
+                     kg_op2(g, "arith.subi", kg_kconst(g, 0, a[0]), a[0]), a[0]);
+    break;
   case FUSER_OP_exp: r = op1(g, "math.exp", a[0]); break;
   case FUSER_OP_exp2: r = op1(g, "math.exp2", a[0]); break;
   case FUSER_OP_expm1: r = op1(g, "math.expm1", a[0]); break;
@@ -114,7 +87,11 @@ kval kg_elementwise(gen *g, MlirOperation op, fuser_op_id id, kval *x, int n, fu
   case FUSER_OP_ceil: r = fl ? op1(g, "math.ceil", a[0]) : a[0]; break;
   case FUSER_OP_floor: r = fl ? op1(g, "math.floor", a[0]) : a[0]; break;
   case FUSER_OP_round: r = fl ? op1(g, "math.roundeven", a[0]) : a[0]; break;
-  case FUSER_OP_trunc: r = fl ? op1(g, "math.trunc", a[0]) : a[0]; break;
+  case FUSER_OP_trunc: /* math.trunc has no NVVM lowering: ceil below 0, floor else (-0.5 -> -0.0) */
+    r = fl ? select3(g, cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, a[0], kg_kconst(g, 0, a[0])), op1(g, "math.ceil", a[0]),
+                     op1(g, "math.floor", a[0]))
+           : a[0];
+    break;
   case FUSER_OP_reciprocal: r = kg_op2(g, "arith.divf", kg_kconst(g, 1, a[0]), a[0]); break;
   case FUSER_OP_sigmoid:
   case FUSER_OP_silu: {
@@ -127,13 +104,14 @@ kval kg_elementwise(gen *g, MlirOperation op, fuser_op_id id, kval *x, int n, fu
   case FUSER_OP_relu: r = kg_op2(g, fl ? "arith.maximumf" : "arith.maxsi", a[0], kg_kconst(g, 0, a[0])); break;
   case FUSER_OP_sign: {
     kval z = kg_kconst(g, 0, a[0]);
-    kval pos = cmp(g, fl ? "ogt" : "sgt", a[0], z), negc = cmp(g, fl ? "olt" : "slt", a[0], z);
+    kval pos = cmp(g, FB_CMPF_OGT, FB_CMPI_SGT, a[0], z), negc = cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, a[0], z);
     r = select3(g, pos, kg_kconst(g, 1, a[0]), select3(g, negc, kg_kconst(g, -1, a[0]), a[0]));
     break;
   }
-  case FUSER_OP_isnan: r = fl ? cmp(g, "uno", a[0], a[0]) : cmp(g, "ne", a[0], a[0]); break;
+  case FUSER_OP_isnan: r = cmp(g, FB_CMPF_UNO, FB_CMPI_NE, a[0], a[0]); break;
   case FUSER_OP_isinf:
-    r = fl ? cmp(g, "oeq", op1(g, "math.absf", a[0]), kg_kconst(g, INFINITY, a[0])) : cmp(g, "ne", a[0], a[0]);
+    r = fl ? cmp(g, FB_CMPF_OEQ, FB_CMPI_NE, op1(g, "math.absf", a[0]), kg_kconst(g, INFINITY, a[0]))
+           : cmp(g, FB_CMPF_UNE, FB_CMPI_NE, a[0], a[0]);
     break;
   case FUSER_OP_logical_not: r = kg_op2(g, "arith.xori", a[0], kg_kconst(g, 1, a[0])); break;
   case FUSER_OP_bitwise_not: r = kg_op2(g, "arith.xori", a[0], kg_kconst(g, -1, a[0])); break;
@@ -151,18 +129,18 @@ kval kg_elementwise(gen *g, MlirOperation op, fuser_op_id id, kval *x, int n, fu
   case FUSER_OP_atan2: r = kg_op2(g, "math.atan2", a[0], a[1]); break;
   case FUSER_OP_remainder: { /* Python's modulo: the sign of the divisor */
     kval m = kg_op2(g, fl ? "arith.remf" : "arith.remsi", a[0], a[1]), z = kg_kconst(g, 0, a[0]);
-    kval nz = cmp(g, fl ? "une" : "ne", m, z);
-    kval diff = kg_op2(g, "arith.xori", cmp(g, fl ? "olt" : "slt", m, z), cmp(g, fl ? "olt" : "slt", a[1], z));
+    kval nz = cmp(g, FB_CMPF_UNE, FB_CMPI_NE, m, z);
+    kval diff = kg_op2(g, "arith.xori", cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, m, z), cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, a[1], z));
     kval fix = kg_op2(g, "arith.andi", nz, diff);
     r = select3(g, fix, kg_op2(g, fl ? "arith.addf" : "arith.addi", m, a[1]), m);
     break;
   }
-  case FUSER_OP_eq: r = cmp(g, fl ? "oeq" : "eq", a[0], a[1]); break;
-  case FUSER_OP_ne: r = cmp(g, fl ? "une" : "ne", a[0], a[1]); break;
-  case FUSER_OP_lt: r = cmp(g, fl ? "olt" : "slt", a[0], a[1]); break;
-  case FUSER_OP_le: r = cmp(g, fl ? "ole" : "sle", a[0], a[1]); break;
-  case FUSER_OP_gt: r = cmp(g, fl ? "ogt" : "sgt", a[0], a[1]); break;
-  case FUSER_OP_ge: r = cmp(g, fl ? "oge" : "sge", a[0], a[1]); break;
+  case FUSER_OP_eq: r = cmp(g, FB_CMPF_OEQ, FB_CMPI_EQ, a[0], a[1]); break;
+  case FUSER_OP_ne: r = cmp(g, FB_CMPF_UNE, FB_CMPI_NE, a[0], a[1]); break;
+  case FUSER_OP_lt: r = cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, a[0], a[1]); break;
+  case FUSER_OP_le: r = cmp(g, FB_CMPF_OLE, FB_CMPI_SLE, a[0], a[1]); break;
+  case FUSER_OP_gt: r = cmp(g, FB_CMPF_OGT, FB_CMPI_SGT, a[0], a[1]); break;
+  case FUSER_OP_ge: r = cmp(g, FB_CMPF_OGE, FB_CMPI_SGE, a[0], a[1]); break;
   case FUSER_OP_logical_and:
   case FUSER_OP_bitwise_and: r = kg_op2(g, "arith.andi", a[0], a[1]); break;
   case FUSER_OP_logical_or:

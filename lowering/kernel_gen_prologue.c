@@ -1,157 +1,160 @@
 /* kernel_gen_prologue.c: extents and scalars of the kernel generator (see
- * kernel_gen_internal.h). Both are point-independent, so they are emitted
- * once into the prologue and memoized per value; extents also remember which
- * argument size they follow (cat/pad boundaries for analysis). Separate from
- * the walker, which evaluates tensors at a point. */
-#include <stdio.h>
+ * kernel_gen_internal.h). Both are point-independent, so they are made once
+ * in the prologue and memoized per value. Both walks are iterative (a stack
+ * of values whose operands are not made yet), so a long chain of ops does not
+ * grow the C stack. The extent rules are passes/kernel_rules.h's, shared
+ * with the access analysis. */
+#include <stdlib.h>
+#include <string.h>
 
 #include "lowering/kernel_gen_internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/kernel_rules.h"
 
-/* ---- extents and scalars (prologue) -------------------------------------- */
+typedef struct {
+  const void *value;
+  int64_t dim;
+} dim_key;
 
-dimv kg_dim_of(gen *g, MlirValue v, int j) {
-  const void *key = v.ptr;
-  for (int i = 0; i < g->ndims; i++)
-    if (g->dims[i].key == key && g->dims[i].dim == j) return g->dims[i].d;
-  dimv d = {.value = kg_static_dim(v, j), .src_tensor = -1};
-  strbuf *save = g->cur;
-  g->cur = g->pro;
-  if (d.value != FK_DYN) {
-    kg_cidx(g, d.value, d.name);
-  } else if (mlirValueIsABlockArgument(v)) {
-    int t = (int)mlirBlockArgumentGetArgNumber(v);
-    kg_param(g, FK_PARAM_SIZE, t, j, d.name);
-    d.src_tensor = t, d.src_dim = j;
-  } else {
-    MlirOperation op = kg_owner(v);
-    fuser_op_id id = fuser_op_id_of(op);
-    fuser_op_kind kind = fuser_op_kind_of(id);
-    int64_t a[2 * FK_R];
-    int n;
-    dimv x;
-    if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY ||
-        id == FUSER_OP_set || id == FUSER_OP_segment_set) {
-      for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-        MlirValue o = mlirOperationGetOperand(op, i);
-        if (!fuser_value_is_tensor(o) || kg_static_dim(o, j) == 1) continue;
-        d = kg_dim_of(g, o, j);
-        break;
-      }
-    } else if (id == FUSER_OP_cat) {
-      dimv l = kg_dim_of(g, mlirOperationGetOperand(op, 0), j), r = kg_dim_of(g, mlirOperationGetOperand(op, 1), j);
-      int64_t cd = 0;
-      fuser_get_i64(op, "dim", &cd);
-      if (cd < 0) cd += kg_tensor_rank(v);
-      if (cd != j) d = l;
-      else {
-        kg_fresh(g, d.name);
-        kg_emit(g, "%s = arith.addi %s, %s : index", d.name, l.name, r.name);
-        if (l.value != FK_DYN && r.src_tensor >= 0) d.src_tensor = r.src_tensor, d.src_dim = r.src_dim, d.shift = r.shift + l.value;
-        if (r.value != FK_DYN && l.src_tensor >= 0) d.src_tensor = l.src_tensor, d.src_dim = l.src_dim, d.shift = l.shift + r.value;
-      }
-    } else if (id == FUSER_OP_pad && (n = fuser_get_i64_array(op, "pad_widths", a, 2 * FK_R)) >= 0) {
-      int rank = kg_tensor_rank(v);
-      int64_t lo = 0, hi = 0;
-      int p = rank - 1 - j; /* pairs start from the last dim */
-      if (2 * p + 1 < n) lo = a[2 * p], hi = a[2 * p + 1];
-      x = kg_dim_of(g, mlirOperationGetOperand(op, 0), j);
-      char t1[NAME];
-      kg_iaddc(g, x.name, lo + hi, t1);
-      snprintf(d.name, NAME, "%s", t1);
-      if (x.src_tensor >= 0) d.src_tensor = x.src_tensor, d.src_dim = x.src_dim, d.shift = x.shift + lo + hi;
-    } else if (id == FUSER_OP_permute && fuser_get_i64_array(op, "dims", a, FK_R) > j) {
-      d = kg_dim_of(g, mlirOperationGetOperand(op, 0), (int)a[j]);
-    } else if (kind == FUSER_KIND_SHAPED || kind == FUSER_KIND_FULL) {
-      /* the k-th `?` result dim is operand 1 + k */
-      int kth = 0;
-      for (int i = 0; i < j; i++) kth += kg_static_dim(v, i) == FK_DYN;
-      kval s = kg_scalar_of(g, mlirOperationGetOperand(op, 1 + kth));
-      kg_fresh(g, d.name);
-      kg_emit(g, "%s = arith.index_cast %s : %s to index", d.name, s.name, fuser_dtype_mlir_name(s.dt));
-    } else if (id == FUSER_OP_iota) {
-      kval s = kg_scalar_of(g, mlirOperationGetOperand(op, 0));
-      kg_fresh(g, d.name);
-      kg_emit(g, "%s = arith.index_cast %s : %s to index", d.name, s.name, fuser_dtype_mlir_name(s.dt));
-    } else if (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN) {
-      int64_t keep = 0;
-      n = fuser_get_i64_array(op, "dims", a, FK_R);
-      fuser_get_i64(op, "keepdim", &keep);
-      MlirValue in = mlirOperationGetOperand(op, 0);
-      int in_rank = kg_tensor_rank(in), out = 0;
-      for (int i = 0; i < in_rank; i++) {
-        bool red = false;
-        for (int q = 0; q < n; q++) red |= (a[q] < 0 ? a[q] + in_rank : a[q]) == i;
-        if (red && !keep) continue;
-        if (out++ == j) { d = kg_dim_of(g, in, i); break; }
-      }
-    } else if (id == FUSER_OP_squeeze || id == FUSER_OP_broadcast) {
-      /* kept dims map in order; squeezed/broadcast ones are static 1 */
-      MlirValue in = mlirOperationGetOperand(op, 0);
-      int in_rank = kg_tensor_rank(in);
-      int64_t bd[FK_R];
-      int nb = fuser_get_i64_array(op, id == FUSER_OP_squeeze ? "dims" : "is_broadcast_dim", bd, FK_R);
-      if (id == FUSER_OP_squeeze) {
-        int out = 0;
-        for (int i = 0; i < in_rank; i++) {
-          bool sq = false;
-          for (int q = 0; q < nb; q++) sq |= bd[q] == i;
-          if (sq) continue;
-          if (out++ == j) { d = kg_dim_of(g, in, i); break; }
-        }
-      } else {
-        int in_dim = 0;
-        for (int i = 0; i < j; i++) in_dim += !bd[i];
-        d = kg_dim_of(g, in, in_dim);
-      }
-    } else {
-      g->cur = save;
-      kg_fail_op(g, op, "lowering: cannot derive a symbolic extent through this op");
-      snprintf(d.name, NAME, "%%c0");
-      return d;
-    }
-  }
-  g->cur = save;
-  if (g->ndims < 512) g->dims[g->ndims++] = (struct dim_memo){key, j, d};
-  return d;
+static dim_key dkey(MlirValue v, int j) {
+  dim_key key;
+  memset(&key, 0, sizeof key);
+  key.value = v.ptr, key.dim = j;
+  return key;
 }
 
-/* A scalar (non-tensor) value: a parameter, a constant, or scalar math. */
-kval kg_scalar_of(gen *g, MlirValue v) {
-  for (int i = 0; i < g->nscalars; i++)
-    if (g->scalars[i].key == v.ptr) return g->scalars[i].v;
-  kval r = {.dt = fuser_value_dtype(v)};
-  strbuf *save = g->cur;
-  g->cur = g->pro;
-  if (mlirValueIsABlockArgument(v)) {
-    kg_param(g, FK_PARAM_SCALAR, (int)mlirBlockArgumentGetArgNumber(v), -1, r.name);
-  } else {
-    MlirOperation op = kg_owner(v);
-    fuser_op_id id = fuser_op_id_of(op);
-    if (id == FUSER_OP_scalar) {
-      MlirAttribute a = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("value"));
-      double val = mlirAttributeIsAFloat(a) ? mlirFloatAttrGetValueDouble(a)
-                   : mlirAttributeIsABool(a) ? mlirBoolAttrGetValue(a)
-                                              : (double)mlirIntegerAttrGetValueInt(a);
-      if (!kg_is_float(r.dt) && r.dt != FUSER_DTYPE_I1 && mlirAttributeIsAInteger(a)) {
-        kg_fresh(g, r.name);
-        kg_emit(g, "%s = arith.constant %lld : %s", r.name, (long long)mlirIntegerAttrGetValueInt(a),
-             fuser_dtype_mlir_name(r.dt));
-      } else kg_fconst(g, val, r.dt, false, r.name);
+static MlirValue *find_dim(gen *g, MlirValue v, int j) {
+  dim_key key = dkey(v, j);
+  return fuser_scoped_memo_find(&g->dims, &key);
+}
+
+/* The location of the op that defines v (the kernel's for an argument). */
+static MlirLocation loc_of_value(gen *g, MlirValue v) {
+  return mlirValueIsAOpResult(v) ? mlirOperationGetLocation(mlirOpResultGetOwner(v)) : mlirOperationGetLocation(g->k->func);
+}
+
+MlirValue kg_dim_of(gen *g, MlirValue root, int root_dim) {
+  MlirValue *known = find_dim(g, root, root_dim);
+  if (known) return *known;
+  typedef struct { MlirValue v; int j; } item;
+  item *stack = malloc(16 * sizeof *stack);
+  int n = 0, cap = 16;
+  stack[n++] = (item){root, root_dim};
+  fb_ip save = kg_enter_prologue(g);
+  MlirLocation saved_loc = fb_get_loc(&g->b);
+  while (n > 0 && !g->failed) {
+    item it = stack[n - 1];
+    if (find_dim(g, it.v, it.j)) {
+      n--;
+      continue;
+    }
+    fk_extent_rule r = fk_extent_rule_of(it.v, it.j);
+    item need[2];
+    int nneed = 0;
+    if (r.kind == FK_EXTENT_FOLLOW || r.kind == FK_EXTENT_SUM) need[nneed++] = (item){r.a, r.dim};
+    if (r.kind == FK_EXTENT_SUM) need[nneed++] = (item){r.b, r.dim};
+    bool ready = true;
+    for (int i = nneed - 1; i >= 0; i--) {
+      if (find_dim(g, need[i].v, need[i].j)) continue;
+      if (n == cap) stack = realloc(stack, (size_t)(cap *= 2) * sizeof *stack);
+      stack[n++] = need[i];
+      ready = false;
+    }
+    if (!ready) continue;
+    fb_set_loc(&g->b, loc_of_value(g, it.v));
+    MlirValue d = g->zero_index;
+    switch (r.kind) {
+    case FK_EXTENT_STATIC: d = kg_cidx(g, r.value); break;
+    case FK_EXTENT_ARG: d = kg_param(g, FK_PARAM_SIZE, r.arg, r.dim); break;
+    case FK_EXTENT_FOLLOW: d = fb_addi_const(&g->b, *find_dim(g, r.a, r.dim), r.add); break;
+    case FK_EXTENT_SUM: d = fb_binary(&g->b, "arith.addi", *find_dim(g, r.a, r.dim), *find_dim(g, r.b, r.dim)); break;
+    case FK_EXTENT_SCALAR: {
+      kval s = kg_scalar_of(g, r.a);
+      fb_set_loc(&g->b, loc_of_value(g, it.v));
+      d = fb_index_cast(&g->b, s.v, fb_index_type(&g->b));
+      break;
+    }
+    case FK_EXTENT_UNKNOWN:
+      kg_fail_op(g, fk_owner(it.v), "lowering: cannot derive a symbolic extent through this op");
+      break;
+    }
+    dim_key key = dkey(it.v, it.j);
+    fuser_scoped_memo_push(&g->dims, &key, &d);
+    n--;
+  }
+  free(stack);
+  fb_set_loc(&g->b, saved_loc);
+  kg_leave_prologue(g, save);
+  known = find_dim(g, root, root_dim);
+  return known ? *known : g->zero_index;
+}
+
+/* ---- scalars -------------------------------------------------------------- */
+
+static kval *find_scalar(gen *g, MlirValue v) { return fuser_scoped_memo_find(&g->scalars, &v.ptr); }
+
+/* The constant of a fuser.scalar op. */
+static kval scalar_constant(gen *g, MlirOperation op, fuser_dtype dt) {
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("value"));
+  if (!kg_is_float(dt) && dt != FUSER_DTYPE_I1 && mlirAttributeIsAInteger(a))
+    return (kval){fb_const_int(&g->b, kg_elem_type(g, dt), mlirIntegerAttrGetValueInt(a)), false, dt};
+  double val = mlirAttributeIsAFloat(a) ? mlirFloatAttrGetValueDouble(a)
+               : mlirAttributeIsABool(a) ? mlirBoolAttrGetValue(a)
+                                          : (double)mlirIntegerAttrGetValueInt(a);
+  return kg_const(g, val, dt, false);
+}
+
+kval kg_scalar_of(gen *g, MlirValue root) {
+  kval *known = find_scalar(g, root);
+  if (known) return *known;
+  MlirValue *stack = malloc(16 * sizeof *stack);
+  int n = 0, cap = 16;
+  stack[n++] = root;
+  fb_ip save = kg_enter_prologue(g);
+  MlirLocation saved_loc = fb_get_loc(&g->b);
+  int saved_w = g->W;
+  g->W = 1; /* scalars are scalars in every variant */
+  while (n > 0 && !g->failed) {
+    MlirValue v = stack[n - 1];
+    if (find_scalar(g, v)) {
+      n--;
+      continue;
+    }
+    kval r = {.v = g->zero_index, .dt = fuser_value_dtype(v)};
+    MlirOperation op = fk_owner(v);
+    fuser_op_id id = mlirOperationIsNull(op) ? FUSER_OP_NONE : fuser_op_id_of(op);
+    int no = mlirOperationIsNull(op) || id == FUSER_OP_scalar ? 0 : (int)mlirOperationGetNumOperands(op);
+    if (no > 3) no = 3;
+    bool ready = true;
+    for (int i = no - 1; i >= 0 && id != FUSER_OP_NONE; i--) {
+      MlirValue o = mlirOperationGetOperand(op, i);
+      if (find_scalar(g, o)) continue;
+      if (n == cap) stack = realloc(stack, (size_t)(cap *= 2) * sizeof *stack);
+      stack[n++] = o;
+      ready = false;
+    }
+    if (!ready) continue;
+    if (mlirValueIsABlockArgument(v)) {
+      r.v = kg_param(g, FK_PARAM_SCALAR, (int)mlirBlockArgumentGetArgNumber(v), -1);
+    } else if (id == FUSER_OP_scalar) {
+      fb_set_loc(&g->b, mlirOperationGetLocation(op));
+      r = scalar_constant(g, op, r.dt);
     } else if (id != FUSER_OP_NONE) {
       kval ops[3];
-      int n = (int)mlirOperationGetNumOperands(op);
-      for (int i = 0; i < n && i < 3; i++) ops[i] = kg_scalar_of(g, mlirOperationGetOperand(op, i));
-      int saved_w = g->W;
-      g->W = 1;
-      r = kg_elementwise(g, op, id, ops, n, r.dt);
-      g->W = saved_w;
+      for (int i = 0; i < no; i++) ops[i] = *find_scalar(g, mlirOperationGetOperand(op, i));
+      fb_set_loc(&g->b, mlirOperationGetLocation(op));
+      r = kg_elementwise(g, op, id, ops, no, r.dt);
     } else {
       kg_fail_op(g, op, "lowering: unsupported scalar producer");
     }
+    fuser_scoped_memo_push(&g->scalars, &v.ptr, &r);
+    n--;
   }
-  g->cur = save;
-  if (g->nscalars < 256) g->scalars[g->nscalars++] = (struct scalar_memo){v.ptr, r};
-  return r;
+  g->W = saved_w;
+  free(stack);
+  fb_set_loc(&g->b, saved_loc);
+  kg_leave_prologue(g, save);
+  known = find_scalar(g, root);
+  return known ? *known : (kval){g->zero_index, false, fuser_value_dtype(root)};
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/GPU.h"
 
 
@@ -13,28 +14,40 @@ static MlirAttribute fattr(MlirOperation op, const char *name) {
   return mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
 }
 
-static void print_attr_or_empty(strbuf *b, MlirAttribute a) {
-  if (mlirAttributeIsNull(a)) sb_append(b, "[]");
-  else mlirAttributePrint(a, fuser_print_to_strbuf, b);
+static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
 }
 
-static long long fint(MlirOperation op, const char *name) {
-  MlirAttribute a = fattr(op, name);
-  return mlirAttributeIsNull(a) ? 0 : (long long)mlirIntegerAttrGetValueInt(a);
+static MlirAttribute i64(MlirContext ctx, int64_t v) { return mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), v); }
+
+static MlirAttribute int_or_zero(MlirContext ctx, MlirOperation f, const char *name) {
+  MlirAttribute a = fattr(f, name);
+  return mlirAttributeIsNull(a) ? i64(ctx, 0) : a;
 }
 
-void fuser_launch_dict_text(MlirOperation f, const char *binary, const char *entry, int block, strbuf *b) {
-  MlirStringRef kernel = mlirStringAttrGetValue(fattr(f, "fuser.kernel_name"));
-  MlirStringRef variant = mlirStringAttrGetValue(fattr(f, "fuser.variant"));
-  sb_printf(b, "{binary = \"%s\", entry = \"%s\", kernel = \"%.*s\", variant = \"%.*s\", vector_width = %lld : i64, "
-               "unroll = %lld : i64, index_bits = %lld : i64, param_bits = 64 : i64, block_size = %d : i64, num_args = %lld : i64, "
-               "params = ",
-            binary, entry, (int)kernel.length, kernel.data, (int)variant.length, variant.data, fint(f, "fuser.vector_width"),
-            fint(f, "fuser.unroll"), fint(f, "fuser.index_bits"), block, fint(f, "fuser.num_args"));
-  print_attr_or_empty(b, fattr(f, "fuser.params"));
-  sb_append(b, ", conditions = ");
-  print_attr_or_empty(b, fattr(f, "fuser.vector_conditions"));
-  sb_append(b, "}");
+static MlirAttribute array_or_empty(MlirContext ctx, MlirOperation f, const char *name) {
+  MlirAttribute a = fattr(f, name);
+  return mlirAttributeIsNull(a) ? mlirArrayAttrGet(ctx, 0, NULL) : a;
+}
+
+MlirAttribute fuser_launch_dict(MlirOperation f, const char *binary, const char *entry, int block) {
+  MlirContext ctx = mlirOperationGetContext(f);
+  MlirAttribute kernel = fattr(f, "fuser.kernel_name"), variant = fattr(f, "fuser.variant");
+  MlirNamedAttribute e[] = {
+      named(ctx, "binary", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(binary))),
+      named(ctx, "entry", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(entry))),
+      named(ctx, "kernel", kernel),
+      named(ctx, "variant", variant),
+      named(ctx, "vector_width", int_or_zero(ctx, f, "fuser.vector_width")),
+      named(ctx, "unroll", int_or_zero(ctx, f, "fuser.unroll")),
+      named(ctx, "index_bits", int_or_zero(ctx, f, "fuser.index_bits")),
+      named(ctx, "param_bits", i64(ctx, 64)),
+      named(ctx, "block_size", i64(ctx, block)),
+      named(ctx, "num_args", int_or_zero(ctx, f, "fuser.num_args")),
+      named(ctx, "params", array_or_empty(ctx, f, "fuser.params")),
+      named(ctx, "conditions", array_or_empty(ctx, f, "fuser.vector_conditions")),
+  };
+  return mlirDictionaryAttrGet(ctx, (intptr_t)(sizeof e / sizeof e[0]), e);
 }
 
 static MlirAttribute field(MlirAttribute dict, const char *name) {

@@ -87,8 +87,9 @@ bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const 
 void fuser_launch_plan_write(FILE *out, const fuser_launch *launches, int n);
 
 /* The launch dictionary (an entry of `fuser.launches`) of one loop-level
- * function, as attribute text appended to b. */
-void fuser_launch_dict_text(MlirOperation loop_func, const char *binary, const char *entry, int block, strbuf *b);
+ * function: binary, entry, kernel, variant, vector_width, unroll, index_bits,
+ * param_bits, block_size, num_args, params, conditions. */
+MlirAttribute fuser_launch_dict(MlirOperation loop_func, const char *binary, const char *entry, int block);
 
 
 #endif

@@ -1,238 +1,94 @@
 /* fuser-lower-kernels: kernel functions -> loop-level functions.
  *
- * For each `fuser.kernel` function (vectorized by fuser-vectorize; run here
- * when its attributes are missing) emits, right after it, one loop-level
- * func.func per variant:
+ * For each `fuser.kernel` function, following its `fuser.schedule`
+ * (fuser-schedule, passes/schedule.h; a kernel without one is a located
+ * error), emits right after it one loop-level func.func per variant of the
+ * schedule, in order:
  *   @<kernel>__vector  width W, with the kernel's fuser.vector_conditions
- *   @<kernel>__rows    when the vector variant merges dims under run-time
- *                      `merge` conditions: vectors along the last statically
- *                      contiguous run, with fuser.row_width/row_conditions
- *   @<kernel>__scalar  width 1, no conditions (only when the vector variant
- *                      has conditions, or W is 1)
+ *   @<kernel>__rows    vectors along the last statically contiguous run
+ *   @<kernel>__scalar  width 1, no conditions
  * Each takes one `memref<1xT>` per tensor (arguments, then results), then
- * the `?` sizes, run-time strides and scalars it needs as index/scalar
+ * the `?` sizes, run-time strides and scalars it needs as i64/scalar
  * parameters (attribute fuser.params says which), and holds
  *   scf.parallel (%t) over threads { scf.for over `unroll` vectors of W
  *   points; a grid-stride scalar tail }
  * with memref.load / vector.load {alignment}, f32 arithmetic, scf.if for
- * cat/pad. The kernel function itself stays (the plan calls it).
+ * cat/pad, built through the op builder (lowering/builder.h) at the
+ * locations of the fuser ops they lower. The kernel function itself stays
+ * (the plan calls it).
  *
- *   func.func private @f_k0(%a: tensor<16xbf16> {fuser.strides = array<i64: 1>}) -> ... {fuser.kernel, ...}
+ *   func.func private @f_k0(%a: tensor<16xbf16> {fuser.strides = array<i64: 1>}) -> ...
+ *       attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", variants = [{name = "vector", ...}]}, ...}
  * gains
- *   func.func @f_k0__vector(%ptr_t0: memref<1xbf16>, %ptr_t1: memref<1xbf16>) attributes {fuser.loops, ...} {
- *     %mem_t0 = memref.reinterpret_cast %ptr_t0 to offset: [0], sizes: [%c1], strides: [1] ...
- *     scf.parallel (%t) = (%c0) to (%nthreads) step (%c1) { ... vector.load %mem_t0[%e] {alignment = 16 : i64} ... }
+ *   func.func @f_k0__vector(%arg0: memref<1xbf16>, %arg1: memref<1xbf16>) attributes {fuser.loops, ...} {
+ *     %reinterpret_cast = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%c1], strides: [1] ...
+ *     scf.parallel (%t) = (%c0) to (%nthreads) step (%c1) { ... vector.load %reinterpret_cast[%e] {alignment = 16 : i64} ... }
  *   }
  *
- * Options: unroll (default 0 = chosen per kernel: 1, or 4 when its arithmetic
- * per byte moved makes it compute-bound; measured on the H200,
- * docs/lowering.md): vectors per thread in the vector variant;
- * scalar-unroll (default 1): elements per thread in the scalar variant. */
+ * No options: the schedule says everything (fuser-schedule's unroll,
+ * scalar-unroll and block-size; fuser-vectorize's max-bytes). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lowering/kernel_gen.h"
 #include "lowering/lowering.h"
 #include "mlir-c/BuiltinAttributes.h"
-#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/pass.h"
-#include "passes/vectorize.h"
+#include "passes/schedule.h"
 
-static MlirAttribute attr(MlirOperation op, const char *name) {
-  return mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
+static MlirAttribute entry(MlirAttribute dict, const char *name) {
+  return mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name));
 }
 
-static void print_to_strbuf(MlirStringRef s, void *user) {
-  sb_printf((strbuf *)user, "%.*s", (int)s.length, s.data);
-}
-
-/* Emits one variant as text, parses it and inserts it after `after`. */
-static bool emit_variant(fk_kernel *k, const fk_codegen_options *opts, MlirOperation *after) {
-  strbuf text = {0};
-  fk_param params[FK_MAX_PARAMS];
-  int np = 0;
-  bool ok = fk_codegen(k, opts, &text, params, &np);
-  if (ok) {
-    MlirContext ctx = mlirOperationGetContext(k->func);
-    MlirOperation f = mlirOperationCreateParse(ctx, mlirStringRefCreateFromCString(text.data),
-                                               mlirStringRefCreateFromCString("fuser-lower-kernels"));
-    if (mlirOperationIsNull(f)) {
-      mlirEmitError(mlirOperationGetLocation(k->func), "fuser-lower-kernels: generated loop IR does not parse (a bug)");
-      if (getenv("FUSER_DUMP_LOOPS")) fputs(text.data, stderr);
-      ok = false;
-    } else {
-      mlirOperationSetLocation(f, mlirOperationGetLocation(k->func));
-      MlirBlock block = mlirOperationGetBlock(*after);
-      mlirBlockInsertOwnedOperationAfter(block, *after, f);
-      *after = f;
-    }
+bool fuser_lower_kernel(MlirOperation func) {
+  MlirAttribute schedule = fuser_schedule_of(func);
+  if (mlirAttributeIsNull(schedule)) return false;
+  MlirStringRef kind = fuser_schedule_kind_name(schedule);
+  if (kind.length != 9 || memcmp(kind.data, "pointwise", 9) != 0) {
+    mlirEmitError(mlirOperationGetLocation(func), "fuser-lower-kernels: this schedule kind has no lowering yet");
+    return false;
   }
-  sb_free(&text);
-  return ok;
-}
-
-/* A scalar tail is needed only when the vectors run over the whole
- * iteration space (one flattened group) and its size is not known to be a
- * multiple of W; otherwise the run's extent is (statically or by condition). */
-static bool needs_tail(const fk_kernel *k, MlirOperation func, int width) {
-  MlirAttribute groups = attr(func, "fuser.flat_groups");
-  if (mlirAttributeIsNull(groups) || mlirArrayAttrGetNumElements(groups) != 1) return false;
-  int64_t n = 1;
-  for (int d = 0; d < k->rank; d++) {
-    if (k->extent[d] == FK_DYN) return true;
-    n *= k->extent[d];
-  }
-  return n % width != 0;
-}
-
-/* Whether fuser-vectorize flattened the whole iteration space into one
- * group for the vector variant. (With a cat or pad boundary inside, the
- * boundary still needs its own dim's index: not flat.) */
-static bool one_group(MlirOperation func) {
-  MlirAttribute groups = attr(func, "fuser.flat_groups");
-  return !mlirAttributeIsNull(groups) && mlirArrayAttrGetNumElements(groups) == 1;
-}
-
-/* Instructions per byte moved above which a kernel is compute-bound on the
- * H200 (~1 TB/s of bf16 elements in and out against ~33 T lane-instructions/s:
- * ~8 per byte at full bandwidth; lower, as the loads must also be issued). */
-#define COMPUTE_BOUND_COST_PER_BYTE 4
-
-/* Threads that fill the H100/H200: 132 SMs x 2048 resident threads. */
-#define FULL_GPU_THREADS (132 * 2048)
-
-/* Rough f32 instruction counts per element of the libdevice/arith
- * expansions: what makes a kernel compute-bound. Everything else counts 1. */
-static int op_cost(fuser_op_id id) {
-  switch (id) {
-  case FUSER_OP_tanh: return 17;
-  case FUSER_OP_exp: case FUSER_OP_exp2: case FUSER_OP_expm1: return 8;
-  case FUSER_OP_log: case FUSER_OP_log1p: case FUSER_OP_log2: return 10;
-  case FUSER_OP_sigmoid: case FUSER_OP_silu: return 12;
-  case FUSER_OP_sin: case FUSER_OP_cos: case FUSER_OP_tan: case FUSER_OP_erf: return 20;
-  case FUSER_OP_pow: case FUSER_OP_atan2: return 30;
-  case FUSER_OP_div: case FUSER_OP_reciprocal: case FUSER_OP_sqrt: case FUSER_OP_rsqrt: return 6;
-  default: return 1;
-  }
-}
-
-/* The unroll when none is asked for (unroll=0). A memory-bound kernel keeps
- * one vector per thread (RoPE: unroll 1 was the fastest, docs/lowering.md);
- * one whose arithmetic per byte moved is high enough to limit it at full
- * bandwidth (gelu's tanh: ~7 instructions per byte) gets 4 vectors per thread,
- * so that each thread has independent work to overlap with its loads. */
-static int64_t tensor_bytes(MlirType t) {
-  if (!mlirTypeIsARankedTensor(t)) return 0;
-  return (int64_t)fuser_dtype_size(fuser_dtype_of_type(mlirShapedTypeGetElementType(t)));
-}
-
-static int auto_unroll(MlirOperation func) {
-  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  int64_t cost = 0, bytes = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    fuser_op_id id = fuser_op_id_of(op);
-    if (id != FUSER_OP_NONE) cost += op_cost(id);
-  }
-  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); i++) bytes += tensor_bytes(mlirValueGetType(mlirBlockGetArgument(entry, i)));
-  MlirOperation ret = mlirBlockGetTerminator(entry);
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) bytes += tensor_bytes(mlirValueGetType(mlirOperationGetOperand(ret, i)));
-  return bytes > 0 && cost >= COMPUTE_BOUND_COST_PER_BYTE * bytes ? 4 : 1;
-}
-
-bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
-  if (mlirAttributeIsNull(attr(func, "fuser.vector_width")) && !fuser_vectorize_kernel(func, 16)) return false;
-  bool chosen = unroll == 0;
-  if (chosen) unroll = auto_unroll(func);
   fk_kernel *k = malloc(sizeof *k);
-  bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k); /* accesses and cat/pad boundaries */
-  /* A chosen unroll pays only when the unrolled threads still fill the GPU:
-   * static sizes decide here; `?` sizes get the unrolled vector variant under
-   * a `points` condition, then the same variant with unroll 1. */
-  int64_t fill = 0, points = 1;
-  bool dynamic = false;
-  for (int d = 0; d < k->rank; d++) {
-    if (k->extent[d] == FK_DYN) dynamic = true;
-    else points *= k->extent[d];
-  }
-  if (chosen && unroll > 1) {
-    fill = (int64_t)FULL_GPU_THREADS * unroll * mlirIntegerAttrGetValueInt(attr(func, "fuser.vector_width"));
-    if (!dynamic && points < fill) unroll = 1;
-    if (!dynamic) fill = 0;
-  }
-  int width = (int)mlirIntegerAttrGetValueInt(attr(func, "fuser.vector_width"));
-  int index_bits = (int)mlirIntegerAttrGetValueInt(attr(func, "fuser.index_bits"));
-  MlirAttribute conds = attr(func, "fuser.vector_conditions");
-  bool has_conditions = !mlirAttributeIsNull(conds) && mlirArrayAttrGetNumElements(conds) > 0;
+  bool ok = fk_kernel_read(func, k);
+  int block = (int)fuser_schedule_int(schedule, "block_size");
+  MlirAttribute variants = entry(schedule, "variants");
   MlirOperation after = func;
-  if (ok && width > 1) {
-    strbuf extra = {0};
-    sb_append(&extra, "fuser.vector_conditions = ");
-    if (mlirAttributeIsNull(conds)) sb_append(&extra, "[]");
-    else mlirAttributePrint(conds, print_to_strbuf, &extra);
-    bool index32 = extra.data && strstr(extra.data, "index32");
-    fk_codegen_options o = {.width = width, .unroll = unroll, .index_bits = index32 ? 32 : index_bits,
-                            .tail = needs_tail(k, func, width), .flat = one_group(func) && k->num_boundaries == 0, .variant = "vector",
-                            .extra_attrs = extra.data};
-    if (fill > 0) {
-      /* the unrolled variant: the same conditions and enough points */
-      strbuf more = {0};
-      size_t close = extra.len - 1; /* the list's `]` */
-      sb_printf(&more, "%.*s%s{at_least = %lld : i64, kind = \"points\", result = 0 : i64}]", (int)close, extra.data,
-                extra.data[close - 1] == '[' ? "" : ", ", (long long)fill);
-      o.extra_attrs = more.data;
-      ok = emit_variant(k, &o, &after);
-      sb_free(&more);
-      o.unroll = 1;
-      o.variant = "vector_u1";
-      o.extra_attrs = extra.data;
-    }
-    ok = ok && emit_variant(k, &o, &after);
-    sb_free(&extra);
+  for (intptr_t i = 0; ok && i < mlirArrayAttrGetNumElements(variants); i++) {
+    MlirAttribute v = mlirArrayAttrGetElement(variants, i);
+    MlirStringRef name = mlirStringAttrGetValue(entry(v, "name"));
+    char variant[64];
+    snprintf(variant, sizeof variant, "%.*s", (int)name.length, name.data);
+    fk_codegen_options o = {.width = (int)fuser_schedule_int(v, "vector_width"),
+                            .unroll = (int)fuser_schedule_int(v, "unroll"),
+                            .index_bits = (int)fuser_schedule_int(v, "index_bits"),
+                            .tail = fuser_schedule_bool(v, "tail"),
+                            .flat = fuser_schedule_bool(v, "flat"),
+                            .variant = variant,
+                            .conditions = entry(v, "conditions"),
+                            .block_size = block};
+    MlirOperation f = fk_codegen(k, &o, after);
+    ok = !mlirOperationIsNull(f);
+    if (ok) after = f;
   }
-  MlirAttribute row_width = attr(func, "fuser.row_width");
-  if (ok && !mlirAttributeIsNull(row_width) && mlirIntegerAttrGetValueInt(row_width) > 1) {
-    /* the dims merged for the vector variant only at run time: vectors along
-     * the last static run instead, under that plan's own conditions */
-    strbuf extra = {0};
-    sb_append(&extra, "fuser.vector_conditions = ");
-    mlirAttributePrint(attr(func, "fuser.row_conditions"), print_to_strbuf, &extra);
-    bool index32 = strstr(extra.data, "index32") != NULL;
-    fk_codegen_options o = {.width = (int)mlirIntegerAttrGetValueInt(row_width), .unroll = fill > 0 ? 1 : unroll,
-                            .index_bits = index32 ? 32 : index_bits, .tail = false, .variant = "rows",
-                            .extra_attrs = extra.data};
-    ok = emit_variant(k, &o, &after);
-    sb_free(&extra);
-  }
-  if (ok && (width == 1 || has_conditions)) {
-    fk_codegen_options o = {.width = 1, .unroll = scalar_unroll, .index_bits = index_bits, .variant = "scalar",
-                            .extra_attrs = "fuser.vector_conditions = []"};
-    ok = emit_variant(k, &o, &after);
-  }
+  fk_kernel_free(k);
   free(k);
   return ok;
 }
 
 static bool run(MlirOperation module, const fuser_pass_options *options) {
-  int unroll = (int)fuser_pass_option_int(options, "unroll");
-  int scalar_unroll = (int)fuser_pass_option_int(options, "scalar-unroll");
-  if (unroll < 0 || scalar_unroll < 1) {
-    mlirEmitError(mlirOperationGetLocation(module),
-                  "fuser-lower-kernels: unroll must be >= 0 (0: chosen per kernel) and scalar-unroll >= 1");
-    return false;
-  }
+  if (!fuser_check_segmented(module, "fuser-lower-kernels")) return false;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (fuser_is_kernel(op)) ok &= fuser_lower_kernel(op, unroll, scalar_unroll);
+    if (fuser_is_kernel(op)) ok &= fuser_lower_kernel(op);
   return ok;
 }
 
 const fuser_pass_info fuser_lower_kernels_pass = {
     .argument = "fuser-lower-kernels",
-    .description = "Lower kernel functions to loop-level functions (scf/vector/memref/arith/math), one per variant",
+    .description = "Lower kernel functions to loop-level functions (scf/vector/memref/arith/math), one per variant of their schedule",
     .anchor = "builtin.module",
-    .options = {{"unroll", "0", "vectors per thread in the vector variant (0: 1, or 4 for compute-bound kernels)"},
-                {"scalar-unroll", "1", "elements per thread in the scalar variant"}},
     .run = run,
 };

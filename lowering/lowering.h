@@ -1,7 +1,7 @@
 /* lowering.h: from kernel functions to loops, GPU kernels, PTX and the CPU
  * JIT (docs/lowering.md describes the levels, the ABI and the schedule).
  *
- * Passes (registered in passes/registry.c, usable in fuser-opt pipelines):
+ * Passes (registered by fuser_lowering_register_passes, usable in fuser-opt pipelines):
  *   fuser-lower-kernels   kernel functions -> loop-level func.func per variant
  *   fuser-kernels-to-gpu  loop-level funcs -> gpu.module/gpu.func (bare-pointer ABI)
  *                         + the launch plan as module attribute fuser.launches
@@ -18,8 +18,13 @@
 extern "C" {
 #endif
 
-/* Lowers one kernel function (vectorizing it first if needed). */
-bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll);
+/* Adds fuser-lower-kernels, fuser-kernels-to-gpu and fuser-kernels-to-cpu
+ * to the pass registry (once; every tool calls it at start-up, and the
+ * compile entry points below do too). */
+void fuser_lowering_register_passes(void);
+
+/* Lowers one kernel function following its fuser.schedule (fuser-schedule). */
+bool fuser_lower_kernel(MlirOperation func);
 
 /* The upstream pipeline from gpu.module to PTX, for a chip ("sm_90"):
  * writes into buf (at least 512 bytes, plus the FUSER_LIBDEVICE path).

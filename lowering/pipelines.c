@@ -99,7 +99,7 @@ void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_siz
   char tail[1536];
   fuser_gpu_to_ptx_pipeline(chip, tail, sizeof tail);
   snprintf(buf, len,
-           "builtin.module(fuser-vectorize, fuser-lower-kernels{unroll=%d}, fuser-kernels-to-gpu{block-size=%d}, %s)",
+           "builtin.module(fuser-vectorize, fuser-schedule{unroll=%d block-size=%d}, fuser-lower-kernels, fuser-kernels-to-gpu, %s)",
            unroll, block_size, tail);
 }
 

@@ -23,6 +23,7 @@ bool fuser_module_needs_plan(MlirOperation module) {
 static bool run(MlirOperation op, const char *text, char *err, size_t errlen) {
   MlirPassManager pm = mlirPassManagerCreateOnOperation(mlirOperationGetContext(op),
                                                         mlirStringRefCreateFromCString("builtin.module"));
+  fuser_lowering_register_passes();
   bool ok = fuser_pipeline_parse(pm, text, err, errlen);
   if (ok && !mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op))) {
     snprintf(err, errlen, "the pipeline failed (see the diagnostics above)");

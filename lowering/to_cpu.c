@@ -13,6 +13,7 @@
  * becomes
  *   func.func @f_k0__vector(%ptr_t0: memref<1xbf16>, ...) attributes {fuser.loops, llvm.emit_c_interface, ...} */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lowering/launch_plan.h"
@@ -34,7 +35,8 @@ static bool is_func(MlirOperation op) {
 static bool run(MlirOperation module, const fuser_pass_options *options) {
   MlirContext ctx = mlirOperationGetContext(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  strbuf launches = {0};
+  int nlaunch = 0, caplaunch = 16;
+  MlirAttribute *launches = malloc((size_t)caplaunch * sizeof *launches);
   MlirOperation op = mlirBlockGetFirstOperation(body);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
@@ -42,8 +44,8 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
       MlirStringRef sym = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name")));
       char entry[256];
       snprintf(entry, sizeof entry, "%.*s", (int)sym.length, sym.data);
-      sb_append(&launches, launches.len ? ", " : "[");
-      fuser_launch_dict_text(op, "cpu", entry, 1, &launches);
+      if (nlaunch == caplaunch) launches = realloc(launches, (size_t)(caplaunch *= 2) * sizeof *launches);
+      launches[nlaunch++] = fuser_launch_dict(op, "cpu", entry, 1);
       mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("llvm.emit_c_interface"),
                                                  mlirUnitAttrGet(ctx));
     } else if (is_func(op) && (has_attr(op, "fuser.kernel") || has_attr(op, "fuser.plan") || has_attr(op, "fuser.fusion"))) {
@@ -51,12 +53,10 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
     }
     op = next;
   }
-  if (launches.len) {
-    sb_append(&launches, "]");
+  if (nlaunch)
     mlirOperationSetDiscardableAttributeByName(module, mlirStringRefCreateFromCString("fuser.launches"),
-                                               mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(launches.data)));
-  }
-  sb_free(&launches);
+                                               mlirArrayAttrGet(ctx, nlaunch, launches));
+  free(launches);
   return true;
 }
 

@@ -20,17 +20,35 @@
  * iteration space (product of the sizes of result 0), grid = ceil(threads /
  * block_size) blocks of block_size threads.
  *
- * Options: block-size (default 128). */
+ * Built through the op builder (lowering/builder.h): the thread number is
+ * the value it makes, not an op found by position.
+ *
+ *   func.func @f_k0__vector(%arg0: memref<1xbf16>, ...) attributes {fuser.loops, fuser.block_size = 128 : i64, ...} {
+ *     ... scf.parallel (%t) = (%c0) to (%n) step (%c1) { BODY(%t) } ...
+ *   }
+ * becomes
+ *   gpu.module @fuser_kernels_i32 attributes {dlti.dl_spec = #dlti.dl_spec<index = 32 : i64>} {
+ *     gpu.func @f_k0__vector(%arg0: memref<1xbf16>, ...) kernel attributes {fuser.launch = {...}} {
+ *       %0 = gpu.block_id  x
+ *       %1 = gpu.block_dim  x
+ *       %2 = gpu.thread_id  x
+ *       %t = arith.addi (arith.muli %0, %1), %2 ... BODY(%t)
+ *       gpu.return
+ *     }
+ *   }
+ *
+ * Options: block-size (default 0: each function's fuser.block_size, from
+ * its schedule; 128 without one). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lowering/builder.h"
 #include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
-#include "lowering/strbuf.h"
 #include "mlir-c/BuiltinAttributes.h"
-#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
-#include "mlir-c/BuiltinTypes.h"
+#include "passes/kernel_info.h"
 #include "passes/pass.h"
 
 static MlirAttribute attr(MlirOperation op, const char *name) {
@@ -44,62 +62,43 @@ static bool has_name(MlirOperation op, const char *name) {
 
 /* The gpu.module holding kernels of index width `bits`, created on first use
  * at the end of the module body. */
-static MlirOperation module_for(MlirOperation module, MlirOperation *mods, int bits) {
+static MlirOperation module_for(fb_builder *b, MlirOperation module, MlirOperation *mods, int bits) {
   int slot = bits == 32 ? 0 : 1;
   if (!mlirOperationIsNull(mods[slot])) return mods[slot];
-  char text[256];
-  snprintf(text, sizeof text,
-           "gpu.module @fuser_kernels_i%d attributes {dlti.dl_spec = #dlti.dl_spec<index = %d : i64>} {\n}\n", bits, bits);
-  MlirContext ctx = mlirOperationGetContext(module);
-  MlirOperation m = mlirOperationCreateParse(ctx, mlirStringRefCreateFromCString(text),
-                                             mlirStringRefCreateFromCString("fuser-kernels-to-gpu"));
-  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)), m);
-  return mods[slot] = m;
+  char name[64];
+  snprintf(name, sizeof name, "fuser_kernels_i%d", bits);
+  fb_set_ip(b, fb_ip_end(mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0))));
+  return mods[slot] = fb_gpu_module(b, name, bits);
 }
 
-/* Builds the gpu.func for loop-level function f inside gpu.module `gmod`. */
-static bool convert(MlirOperation f, MlirOperation gmod, int block, strbuf *launches) {
-  MlirContext ctx = mlirOperationGetContext(f);
-  MlirStringRef sym = mlirStringAttrGetValue(mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("sym_name")));
-  MlirStringRef modname = mlirStringAttrGetValue(mlirOperationGetAttributeByName(gmod, mlirStringRefCreateFromCString("sym_name")));
-  char name[256], binary[256];
-  snprintf(name, sizeof name, "%.*s", (int)sym.length, sym.data);
-  snprintf(binary, sizeof binary, "%.*s", (int)modname.length, modname.data);
+static void copy_name(MlirOperation op, char *out, size_t len) {
+  MlirStringRef s = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name")));
+  snprintf(out, len, "%.*s", (int)s.length, s.data);
+}
+
+/* Builds the gpu.func for loop-level function f inside gpu.module `gmod`;
+ * returns its launch dictionary. */
+static MlirAttribute convert(fb_builder *b, MlirOperation f, MlirOperation gmod, int block) {
+  char name[512], binary[64];
+  copy_name(f, name, sizeof name);
+  copy_name(gmod, binary, sizeof binary);
   MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
-  strbuf text = {0};
-  sb_printf(&text, "gpu.func @%s(", name);
-  for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody); i++) {
-    sb_printf(&text, "%s%%a%ld: ", i ? ", " : "", (long)i);
-    mlirTypePrint(mlirValueGetType(mlirBlockGetArgument(fbody, i)), fuser_print_to_strbuf, &text);
-  }
-  sb_printf(&text, ") kernel attributes {fuser.launch = ");
-  fuser_launch_dict_text(f, binary, name, block, &text);
-  sb_append(&text, "} {\n"
-                   "    %bid = gpu.block_id x\n    %bdim = gpu.block_dim x\n    %tid = gpu.thread_id x\n"
-                   "    %t0 = arith.muli %bid, %bdim : index\n    %t = arith.addi %t0, %tid : index\n"
-                   "    gpu.return\n  }\n");
-  if (launches->len) sb_append(launches, ", ");
-  fuser_launch_dict_text(f, binary, name, block, launches);
-  /* a gpu.func parses only inside a gpu.module: parse a wrapper, move it out */
-  strbuf wrap = {0};
-  sb_printf(&wrap, "gpu.module @wrapper {\n%s}\n", text.data);
-  MlirOperation tmp = mlirOperationCreateParse(ctx, mlirStringRefCreateFromCString(wrap.data),
-                                               mlirStringRefCreateFromCString("fuser-kernels-to-gpu"));
-  sb_free(&text);
-  sb_free(&wrap);
-  if (mlirOperationIsNull(tmp)) return false;
-  MlirOperation gfunc = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(tmp, 0)));
-  mlirOperationRemoveFromParent(gfunc);
-  mlirOperationDestroy(tmp);
-  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(gmod, 0)), gfunc);
-  mlirOperationSetLocation(gfunc, mlirOperationGetLocation(f));
-  MlirBlock gbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(gfunc, 0));
+  int nargs = (int)mlirBlockGetNumArguments(fbody);
+  MlirType stack[64];
+  MlirType *types = nargs > 64 ? malloc((size_t)nargs * sizeof *types) : stack;
+  for (int i = 0; i < nargs; i++) types[i] = mlirValueGetType(mlirBlockGetArgument(fbody, i));
+  fb_set_loc(b, mlirOperationGetLocation(f));
+  fb_set_ip(b, fb_ip_end(fb_body(gmod)));
+  MlirOperation gfunc = fb_gpu_func(b, name, nargs, types, 0, NULL, true);
+  if (types != stack) free(types);
+  MlirAttribute launch = fuser_launch_dict(f, binary, name, block);
+  mlirOperationSetDiscardableAttributeByName(gfunc, mlirStringRefCreateFromCString("fuser.launch"), launch);
+  MlirBlock gbody = fb_body(gfunc);
   MlirOperation ret = mlirBlockGetTerminator(gbody);
-  MlirOperation tid_op = mlirBlockGetFirstOperation(gbody);
-  for (int i = 0; i < 4; i++) tid_op = mlirOperationGetNextInBlock(tid_op);
-  MlirValue t = mlirOperationGetResult(tid_op, 0);
-  for (intptr_t i = 0; i < mlirBlockGetNumArguments(fbody); i++)
-    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, i), mlirBlockGetArgument(gbody, i));
+  fb_set_ip(b, fb_ip_before(ret));
+  MlirValue bid = fb_block_id(b, 'x'), bdim = fb_block_dim(b, 'x'), tid = fb_thread_id(b, 'x');
+  MlirValue t = fb_binary(b, "arith.addi", fb_binary(b, "arith.muli", bid, bdim), tid);
+  for (int i = 0; i < nargs; i++) mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, i), mlirBlockGetArgument(gbody, i));
   MlirOperation op = mlirBlockGetFirstOperation(fbody);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
@@ -117,53 +116,60 @@ static bool convert(MlirOperation f, MlirOperation gmod, int block, strbuf *laun
     }
     op = next;
   }
-  return true;
+  return launch;
 }
 
 static bool run(MlirOperation module, const fuser_pass_options *options) {
   int block = (int)fuser_pass_option_int(options, "block-size");
-  if (block < 1 || block > 1024) {
-    mlirEmitError(mlirOperationGetLocation(module), "fuser-kernels-to-gpu: block-size must be in [1, 1024]");
+  if (block < 0 || block > 1024) {
+    mlirEmitError(mlirOperationGetLocation(module), "fuser-kernels-to-gpu: block-size must be in [1, 1024] (0: the schedule's)");
     return false;
   }
+  if (!fuser_check_segmented(module, "fuser-kernels-to-gpu")) return false;
   MlirContext ctx = mlirOperationGetContext(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  strbuf launches = {0};
-  bool ok = true, any = false;
+  fb_builder b;
+  fb_init(&b, ctx, mlirOperationGetLocation(module));
+  int nlaunch = 0, caplaunch = 16;
+  MlirAttribute *launches = malloc((size_t)caplaunch * sizeof *launches);
+  MlirOperation first_kernel = {NULL};
   MlirOperation mods[2] = {{NULL}, {NULL}};
   MlirOperation op = mlirBlockGetFirstOperation(body);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
+    if (mlirOperationIsNull(first_kernel) && fuser_is_kernel(op)) first_kernel = op;
     if (has_name(op, "func.func") && !mlirAttributeIsNull(attr(op, "fuser.loops"))) {
-      MlirAttribute bits = attr(op, "fuser.index_bits");
-      MlirOperation gmod = module_for(module, mods, !mlirAttributeIsNull(bits) && mlirIntegerAttrGetValueInt(bits) == 32 ? 32 : 64);
-      if (!convert(op, gmod, block, &launches)) {
-        mlirEmitError(mlirOperationGetLocation(op), "fuser-kernels-to-gpu: cannot build the gpu.func (a bug)");
-        ok = false;
-      } else {
-        mlirOperationDestroy(op);
-        any = true;
-      }
+      MlirAttribute bits = attr(op, "fuser.index_bits"), fblock = attr(op, "fuser.block_size");
+      int this_block = block ? block : mlirAttributeIsNull(fblock) ? 128 : (int)mlirIntegerAttrGetValueInt(fblock);
+      MlirOperation gmod = module_for(&b, module, mods, !mlirAttributeIsNull(bits) && mlirIntegerAttrGetValueInt(bits) == 32 ? 32 : 64);
+      if (nlaunch == caplaunch) launches = realloc(launches, (size_t)(caplaunch *= 2) * sizeof *launches);
+      launches[nlaunch++] = convert(&b, op, gmod, this_block);
+      mlirOperationDestroy(op);
     }
     op = next;
   }
-  if (any) {
+  if (nlaunch) {
     mlirOperationSetDiscardableAttributeByName(module, mlirStringRefCreateFromCString("gpu.container_module"),
                                                mlirUnitAttrGet(ctx));
-    strbuf all = {0};
-    sb_printf(&all, "[%s]", launches.data);
     mlirOperationSetDiscardableAttributeByName(module, mlirStringRefCreateFromCString("fuser.launches"),
-                                               mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(all.data)));
-    sb_free(&all);
+                                               mlirArrayAttrGet(ctx, nlaunch, launches));
+  } else if (!mlirOperationIsNull(first_kernel)) {
+    /* kernels but no loop-level functions: the lowering has not run */
+    mlirEmitError(mlirOperationGetLocation(first_kernel),
+                  "fuser-kernels-to-gpu: kernel functions but no loop-level functions (run fuser-lower-kernels first)");
+    free(launches);
+    fb_free(&b);
+    return false;
   }
-  sb_free(&launches);
-  return ok;
+  free(launches);
+  fb_free(&b);
+  return true;
 }
 
 const fuser_pass_info fuser_kernels_to_gpu_pass = {
     .argument = "fuser-kernels-to-gpu",
     .description = "Turn loop-level kernel functions into gpu.module/gpu.func with the bare-pointer ABI",
     .anchor = "builtin.module",
-    .options = {{"block-size", "128", "threads per block"}},
+    .options = {{"block-size", "0", "threads per block (0: each function's fuser.block_size, from its schedule)"}},
     .run = run,
 };

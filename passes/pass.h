@@ -47,6 +47,10 @@ typedef struct {
 int fuser_pass_count(void);
 const fuser_pass_info *fuser_pass_at(int i);
 const fuser_pass_info *fuser_pass_lookup(const char *argument, size_t len);
+/* Adds a pass defined outside passes/ (registering a name twice keeps the
+ * first; false when the registry is full). Not thread-safe: register at
+ * start-up (lowering/lowering.h: fuser_lowering_register_passes). */
+bool fuser_pass_register(const fuser_pass_info *info);
 
 /* Option accessors (the option must be declared by the pass). */
 const char *fuser_pass_option_str(const fuser_pass_options *o, const char *key);

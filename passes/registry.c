@@ -1,4 +1,6 @@
-/* The pass registry: one line per pass. */
+/* The pass registry: one line per pass of passes/. Passes defined
+ * elsewhere (the lowering's, lowering/register.c) are added at run time with
+ * fuser_pass_register: this library knows nothing of them. */
 #include "passes/pass.h"
 
 #include <string.h>
@@ -11,9 +13,7 @@ extern const fuser_pass_info fuser_remove_empty_pass;
 extern const fuser_pass_info fuser_specialize_shapes_pass;
 extern const fuser_pass_info fuser_report_pass;
 extern const fuser_pass_info fuser_vectorize_pass;
-extern const fuser_pass_info fuser_lower_kernels_pass;
-extern const fuser_pass_info fuser_kernels_to_gpu_pass;
-extern const fuser_pass_info fuser_kernels_to_cpu_pass;
+extern const fuser_pass_info fuser_schedule_pass;
 
 static const fuser_pass_info *const registry[] = {
     &fuser_verify_pass,
@@ -24,17 +24,28 @@ static const fuser_pass_info *const registry[] = {
     &fuser_segment_pass,
     &fuser_report_pass,
     &fuser_vectorize_pass,
-    &fuser_lower_kernels_pass,
-    &fuser_kernels_to_gpu_pass,
-    &fuser_kernels_to_cpu_pass,
+    &fuser_schedule_pass,
 };
 
-int fuser_pass_count(void) { return (int)(sizeof registry / sizeof registry[0]); }
-const fuser_pass_info *fuser_pass_at(int i) { return registry[i]; }
+#define NUM_BUILTIN ((int)(sizeof registry / sizeof registry[0]))
+#define MAX_EXTRA 32
+static const fuser_pass_info *extra[MAX_EXTRA];
+static int num_extra;
+
+int fuser_pass_count(void) { return NUM_BUILTIN + num_extra; }
+const fuser_pass_info *fuser_pass_at(int i) { return i < NUM_BUILTIN ? registry[i] : extra[i - NUM_BUILTIN]; }
 
 const fuser_pass_info *fuser_pass_lookup(const char *argument, size_t len) {
-  for (int i = 0; i < fuser_pass_count(); i++)
-    if (strlen(registry[i]->argument) == len && memcmp(registry[i]->argument, argument, len) == 0)
-      return registry[i];
+  for (int i = 0; i < fuser_pass_count(); i++) {
+    const fuser_pass_info *p = fuser_pass_at(i);
+    if (strlen(p->argument) == len && memcmp(p->argument, argument, len) == 0) return p;
+  }
   return NULL;
+}
+
+bool fuser_pass_register(const fuser_pass_info *info) {
+  if (fuser_pass_lookup(info->argument, strlen(info->argument))) return true; /* once */
+  if (num_extra == MAX_EXTRA) return false;
+  extra[num_extra++] = info;
+  return true;
 }

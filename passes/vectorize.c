@@ -1,7 +1,7 @@
 /* fuser-vectorize: flattening and vector width of every kernel function.
  *
- * On each `fuser.kernel` function (plan contract): the walker of
- * lowering/kernel_gen_walk.c maps every global read and write to an index map
+ * On each `fuser.kernel` function (plan contract): the access analysis
+ * (passes/kernel_access.c) maps every global read and write to an index map
  * over the iteration space (the result shape). Then:
  *   1. flattening: adjacent iteration dims d, d+1 merge when every access
  *      has stride(d) == stride(d+1) * extent(d+1) (static facts only); the
@@ -36,10 +36,11 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
-#include "lowering/kernel_gen.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
+#include "passes/conditions.h"
+#include "passes/kernel_info.h"
 #include "passes/pass.h"
 #include "passes/vectorize.h"
 
@@ -62,26 +63,12 @@ typedef struct {
   int index_bits;
   int access_width[FK_MAX_TENSORS];
   const char *access_kind[FK_MAX_TENSORS];
-  strbuf conditions; /* comma-separated dictionaries */
-  int num_conditions;
-  strbuf merge_conditions; /* dims merged under run-time conditions */
-  int num_merge_conditions;
+  fk_condition_list conditions;
+  fk_condition_list merge_conditions; /* dims merged under run-time conditions */
 } vec_plan;
 
-static void add_condition(vec_plan *p, const fk_kernel *k, int t, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void add_condition(vec_plan *p, const fk_kernel *k, int t, const char *fmt, ...) {
-  char body[160], entry[224];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(body, sizeof body, fmt, ap);
-  va_end(ap);
-  if (t < 0) snprintf(entry, sizeof entry, "{%s}", body);
-  else if (t < k->num_args) snprintf(entry, sizeof entry, "{arg = %d : i64, %s}", t, body);
-  else snprintf(entry, sizeof entry, "{result = %d : i64, %s}", t - k->num_args, body);
-  if (p->conditions.data && strstr(p->conditions.data, entry)) return;
-  sb_printf(&p->conditions, "%s%s", p->num_conditions ? ", " : "", entry);
-  p->num_conditions++;
+static void add_condition(vec_plan *p, fk_cond_kind kind, int t, int dim, int64_t value) {
+  fk_conditions_add(&p->conditions, (fk_condition){kind, t, dim, -1, value});
 }
 
 /* Whether every access walks dims d and d+1 as one linear run. */
@@ -110,7 +97,7 @@ static int walked_dim(const fk_access *a, int rank, int d) {
  * along both or walks tensor dims (j, j2) with no offset there; the ones
  * not statically contiguous become `merge` conditions
  * stride(t, j) == stride(t, j2) * size(t, j2). Conditions go to `conds`. */
-static bool mergeable_at_run_time(const fk_kernel *k, int d, strbuf *conds, int *nconds) {
+static bool mergeable_at_run_time(const fk_kernel *k, int d, fk_condition_list *conds) {
   for (int a = 0; a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
     const fk_tensor *t = &k->t[acc->tensor];
@@ -121,15 +108,7 @@ static bool mergeable_at_run_time(const fk_kernel *k, int d, strbuf *conds, int 
       if (t->strides[j] != t->strides[j2] * t->shape[j2]) return false;
       continue;
     }
-    char entry[160];
-    if (acc->tensor < k->num_args)
-      snprintf(entry, sizeof entry, "{arg = %d : i64, kind = \"merge\", dim = %d : i64, inner = %d : i64}", acc->tensor, j, j2);
-    else
-      snprintf(entry, sizeof entry, "{result = %d : i64, kind = \"merge\", dim = %d : i64, inner = %d : i64}",
-               acc->tensor - k->num_args, j, j2);
-    if (conds->data && strstr(conds->data, entry)) continue;
-    sb_printf(conds, "%s%s", *nconds ? ", " : "", entry);
-    (*nconds)++;
+    fk_conditions_add(conds, (fk_condition){FK_COND_MERGE, acc->tensor, j, j2, 0});
   }
   return true;
 }
@@ -184,18 +163,16 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
      * under conditions, the whole space is one run (W over any size, with a
      * scalar tail), checked at launch; else keep the static groups. */
     if (speculate && n > 1 && k->num_boundaries == 0) {
-      strbuf conds = {0};
-      int nconds = 0;
+      fk_condition_list conds = {0};
       bool all = true;
-      for (int g = 1; all && g < n; g++) all = mergeable_at_run_time(k, p->group_start[g] - 1, &conds, &nconds);
+      for (int g = 1; all && g < n; g++) all = mergeable_at_run_time(k, p->group_start[g] - 1, &conds);
       if (all) {
         p->group_start[0] = 0;
         p->group_start[1] = R;
         p->num_groups = 1;
         p->run_start = 0;
         p->merge_conditions = conds;
-        p->num_merge_conditions = nconds;
-      } else sb_free(&conds);
+      } else fk_conditions_free(&conds);
     }
   }
   int ks = p->run_start, inner = R - 1;
@@ -259,24 +236,23 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
     else p->access_kind[acc->tensor] = "gather";
   }
   /* 3. run-time conditions of the vectorized variant */
-  if (W == 1 && p->num_merge_conditions) static_groups(k, p); /* nothing to gain: keep the static groups */
+  if (W == 1 && p->merge_conditions.n) static_groups(k, p); /* nothing to gain: keep the static groups */
   if (W == 1) return;
   for (int a = 0; a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
     if (fk_access_stride(k, acc, inner) != 1) continue;
     const fk_tensor *ten = &k->t[acc->tensor];
-    add_condition(p, k, acc->tensor, "kind = \"align\", bytes = %lld : i64",
-                  (long long)(W * (int64_t)fuser_dtype_size(ten->dtype)));
+    add_condition(p, FK_COND_ALIGN, acc->tensor, -1, W * (int64_t)fuser_dtype_size(ten->dtype));
     for (int d = 0; d < ks; d++)
       for (int j = 0; j < ten->rank; j++)
         if (acc->coef[j][d] && ten->strides[j] == FK_DYN)
-          add_condition(p, k, acc->tensor, "kind = \"stride\", dim = %d : i64, multiple = %lld : i64", j, (long long)W);
+          add_condition(p, FK_COND_STRIDE, acc->tensor, j, W);
   }
   if (ks > 0) {
     for (int d = ks; d < R; d++)
       if (k->extent[d] == FK_DYN) {
         int64_t m = W / min64(W, pow2_dividing(inner_prod[d]));
-        if (m > 1) add_condition(p, k, k->num_args, "kind = \"extent\", dim = %d : i64, multiple = %lld : i64", d, (long long)m);
+        if (m > 1) add_condition(p, FK_COND_EXTENT, k->num_args, d, m);
       }
   }
   for (int b = 0; b < k->num_boundaries; b++) {
@@ -284,71 +260,48 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
     if (bd->dim < ks || bd->value != FK_DYN) continue;
     int64_t m = W / min64(W, pow2_dividing(inner_prod[bd->dim]));
     if (m > 1)
-      add_condition(p, k, bd->src_tensor, "kind = \"extent\", dim = %d : i64, multiple = %lld : i64", bd->src_dim,
-                    (long long)m);
+      add_condition(p, FK_COND_EXTENT, bd->src_tensor, bd->src_dim, m);
   }
-  if (p->num_merge_conditions) {
-    sb_printf(&p->conditions, "%s%s", p->num_conditions ? ", " : "", p->merge_conditions.data);
-    p->num_conditions += p->num_merge_conditions;
-  }
+  fk_conditions_append(&p->conditions, &p->merge_conditions);
   if (!fits) {
-    add_condition(p, k, -1, "kind = \"index32\"");
+    add_condition(p, FK_COND_INDEX32, -1, -1, 0);
     p->index_bits = 64; /* the scalar variant */
   }
 }
 
-static void set_attr(MlirOperation op, const char *name, const char *text) {
-  MlirContext ctx = mlirOperationGetContext(op);
-  MlirAttribute a = mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
+static void set_attr(MlirOperation op, const char *name, MlirAttribute a) {
   mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name), a);
 }
 
-static void write_attrs(MlirOperation func, const fk_kernel *k, const vec_plan *p) {
-  char buf[1024];
-  snprintf(buf, sizeof buf, "%d : i64", p->width);
-  set_attr(func, "fuser.vector_width", buf);
-  snprintf(buf, sizeof buf, "%d : i64", p->index_bits);
-  set_attr(func, "fuser.index_bits", buf);
-  strbuf s = {0};
-  sb_append(&s, "array<i64");
-  for (int g = 0; g < p->num_groups; g++) {
-    int64_t e = 1;
-    for (int d = p->group_start[g]; d < p->group_start[g + 1]; d++)
-      e = (e == FK_DYN || k->extent[d] == FK_DYN) ? FK_DYN : e * k->extent[d];
-    sb_printf(&s, "%s %lld", g ? "," : ":", (long long)e);
-  }
-  sb_append(&s, ">");
-  set_attr(func, "fuser.flat_shape", s.data);
-  sb_clear(&s);
-  sb_append(&s, "[");
-  for (int g = 0; g < p->num_groups; g++) {
-    sb_printf(&s, "%sarray<i64", g ? ", " : "");
-    for (int d = p->group_start[g]; d < p->group_start[g + 1]; d++)
-      sb_printf(&s, "%s %d", d == p->group_start[g] ? ":" : ",", d);
-    sb_append(&s, ">");
-  }
-  sb_append(&s, "]");
-  set_attr(func, "fuser.flat_groups", s.data);
-  sb_clear(&s);
-  sb_append(&s, "array<i64");
-  for (int t = 0; t < k->num_tensors; t++) sb_printf(&s, "%s %d", t ? "," : ":", p->access_width[t]);
-  sb_append(&s, ">");
-  set_attr(func, "fuser.access_widths", s.data);
-  sb_clear(&s);
-  sb_append(&s, "[");
-  for (int t = 0; t < k->num_tensors; t++) sb_printf(&s, "%s\"%s\"", t ? ", " : "", p->access_kind[t]);
-  sb_append(&s, "]");
-  set_attr(func, "fuser.access_kinds", s.data);
-  sb_clear(&s);
-  sb_printf(&s, "[%s]", p->conditions.data ? p->conditions.data : "");
-  set_attr(func, "fuser.vector_conditions", s.data);
-  sb_free(&s);
-}
+static MlirAttribute i64_attr(MlirContext ctx, int64_t v) { return mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), v); }
 
-bool fuser_is_kernel(MlirOperation op) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  if (n.length != 9 || memcmp(n.data, "func.func", 9) != 0) return false;
-  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.kernel")));
+static void write_attrs(MlirOperation func, const fk_kernel *k, const vec_plan *p) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  set_attr(func, "fuser.vector_width", i64_attr(ctx, p->width));
+  set_attr(func, "fuser.index_bits", i64_attr(ctx, p->index_bits));
+  int64_t shape[FK_R];
+  MlirAttribute groups[FK_R];
+  for (int g = 0; g < p->num_groups; g++) {
+    int64_t e = 1, dims[FK_R];
+    int nd = 0;
+    for (int d = p->group_start[g]; d < p->group_start[g + 1]; d++) {
+      e = (e == FK_DYN || k->extent[d] == FK_DYN) ? FK_DYN : e * k->extent[d];
+      dims[nd++] = d;
+    }
+    shape[g] = e;
+    groups[g] = mlirDenseI64ArrayGet(ctx, nd, dims);
+  }
+  set_attr(func, "fuser.flat_shape", mlirDenseI64ArrayGet(ctx, p->num_groups, shape));
+  set_attr(func, "fuser.flat_groups", mlirArrayAttrGet(ctx, p->num_groups, groups));
+  int64_t widths[FK_MAX_TENSORS];
+  MlirAttribute kinds[FK_MAX_TENSORS];
+  for (int t = 0; t < k->num_tensors; t++) {
+    widths[t] = p->access_width[t];
+    kinds[t] = mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(p->access_kind[t]));
+  }
+  set_attr(func, "fuser.access_widths", mlirDenseI64ArrayGet(ctx, k->num_tensors, widths));
+  set_attr(func, "fuser.access_kinds", mlirArrayAttrGet(ctx, k->num_tensors, kinds));
+  set_attr(func, "fuser.vector_conditions", fk_conditions_attr(ctx, &p->conditions, k->num_args));
 }
 
 bool fuser_vectorize_kernel(MlirOperation func, int max_bytes) {
@@ -360,20 +313,17 @@ bool fuser_vectorize_kernel(MlirOperation func, int max_bytes) {
     vec_plan rows = {0}, merged = {0};
     decide(k, max_bytes, false, &rows);
     decide(k, max_bytes, true, &merged);
-    bool use_merged = merged.num_merge_conditions > 0 && merged.width > 1;
+    bool use_merged = merged.merge_conditions.n > 0 && merged.width > 1;
     write_attrs(func, k, use_merged ? &merged : &rows);
     if (use_merged && rows.width > 1) {
-      char buf[64];
-      snprintf(buf, sizeof buf, "%d : i64", rows.width);
-      set_attr(func, "fuser.row_width", buf);
-      strbuf c = {0};
-      sb_printf(&c, "[%s]", rows.conditions.data ? rows.conditions.data : "");
-      set_attr(func, "fuser.row_conditions", c.data);
-      sb_free(&c);
+      MlirContext ctx = mlirOperationGetContext(func);
+      set_attr(func, "fuser.row_width", i64_attr(ctx, rows.width));
+      set_attr(func, "fuser.row_conditions", fk_conditions_attr(ctx, &rows.conditions, k->num_args));
     }
-    sb_free(&rows.conditions), sb_free(&rows.merge_conditions);
-    sb_free(&merged.conditions), sb_free(&merged.merge_conditions);
+    fk_conditions_free(&rows.conditions), fk_conditions_free(&rows.merge_conditions);
+    fk_conditions_free(&merged.conditions), fk_conditions_free(&merged.merge_conditions);
   }
+  fk_kernel_free(k);
   free(k);
   return ok;
 }
@@ -384,6 +334,7 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
     mlirEmitError(mlirOperationGetLocation(module), "fuser-vectorize: max-bytes must be a power of two");
     return false;
   }
+  if (!fuser_check_segmented(module, "fuser-vectorize")) return false;
   bool ok = true;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))

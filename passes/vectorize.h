@@ -7,9 +7,8 @@
 #include <stdio.h>
 
 #include "mlir-c/IR.h"
+#include "passes/kernel_info.h" /* fuser_is_kernel */
 
-/* Whether `op` is a func.func with the `fuser.kernel` attribute. */
-bool fuser_is_kernel(MlirOperation op);
 
 /* Decides flattening, vector width and conditions of one kernel function
  * and writes them as attributes (passes/vectorize.c). Emits a located error

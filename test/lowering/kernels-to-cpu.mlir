@@ -1,5 +1,5 @@
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-vectorize, fuser-lower-kernels, fuser-kernels-to-cpu)' | FileCheck %s
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-vectorize, fuser-lower-kernels, fuser-kernels-to-cpu, func.func(canonicalize, cse, arith-expand{include-bf16=true}), convert-math-to-libm, convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts)' | FileCheck %s --check-prefix=LLVM
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels, fuser-kernels-to-cpu)' | FileCheck %s
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels, fuser-kernels-to-cpu, func.func(canonicalize, cse, arith-expand{include-bf16=true}), convert-math-to-libm, convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts)' | FileCheck %s --check-prefix=LLVM
 // The CPU path keeps the loop-level functions (the same bodies the GPU
 // runs), marks them for the C interface and drops the fuser-level ones.
 

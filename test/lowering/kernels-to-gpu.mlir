@@ -1,4 +1,4 @@
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-vectorize, fuser-lower-kernels, fuser-kernels-to-gpu)' | FileCheck %s
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels, fuser-kernels-to-gpu)' | FileCheck %s
 // RUN: not fuser-opt %s --pass-pipeline='builtin.module(fuser-kernels-to-gpu{block-size=2048})' 2>&1 | FileCheck %s --check-prefix=BLOCK
 // Loop-level functions become kernels in one gpu.module per index width,
 // with the launch description on each gpu.func and on the module.
@@ -24,7 +24,7 @@
 // CHECK-NOT: scf.parallel
 // CHECK:   gpu.return
 
-// BLOCK: error: fuser-kernels-to-gpu: block-size must be in [1, 1024]
+// BLOCK: error: fuser-kernels-to-gpu: block-size must be in [1, 1024] (0: the schedule's)
 
 func.func private @bias_k0(%a: tensor<8x32xbf16> {fuser.strides = array<i64: 40, 1>},
                            %b: tensor<32xbf16> {fuser.strides = array<i64: 1>},

@@ -1,4 +1,4 @@
-// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-vectorize, fuser-lower-kernels)' | FileCheck %s
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels)' | FileCheck %s
 // Kernel functions become loop-level functions, one per variant: memref<1xT>
 // pointers reinterpreted as flat buffers, an scf.parallel over threads,
 // 16-byte vector loads and stores with their alignment stated, f32 math.

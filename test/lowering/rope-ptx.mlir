@@ -1,6 +1,6 @@
 // REQUIRES: ptxas
 // RUN: fuser-ptx --binary=fuser_kernels_i32 %S/Inputs/rope.mlir | FileCheck %s
-// RUN: fuser-opt %S/Inputs/rope.mlir --pass-pipeline='builtin.module(fuser-vectorize, fuser-lower-kernels)' | FileCheck %s --check-prefix=LOOPS
+// RUN: fuser-opt %S/Inputs/rope.mlir --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels)' | FileCheck %s --check-prefix=LOOPS
 // A RoPE-like kernel (cat on the last dim, strided bf16 views of qkv, two
 // broadcast tables): every tensor is read and written with 16-byte accesses
 // in the vectorized kernel, and nothing there moves 2 bytes at a time.

@@ -28,6 +28,7 @@ static char *slurp(const char *path) {
 static bool run(MlirContext ctx, MlirOperation op, const char *text) {
   char err[512];
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  fuser_lowering_register_passes();
   bool ok = fuser_pipeline_parse(pm, text, err, sizeof err) && mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
   mlirPassManagerDestroy(pm);
   return ok;

@@ -1,14 +1,19 @@
 /* Unit tests for the passes' support code: passes/ptr_map.c (the hash map
  * the analyses key by MLIR handles), passes/symbolic.c (canonical
  * polynomials of sizes and strides), passes/dim_graph.c (the exact dim
- * map) and passes/ir_util.c (dead-op erasure). */
+ * map), passes/ir_util.c (dead-op erasure), passes/scoped_memo.c (the
+ * walkers' memo) and the registry. This executable links the pass library
+ * alone: every pass is reachable from the registry, so a reference from
+ * passes/ to the lowering fails its link. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dialects/fuser.h"
 #include "passes/dim_graph.h"
 #include "passes/ir_util.h"
+#include "passes/pass.h"
 #include "passes/ptr_map.h"
+#include "passes/scoped_memo.h"
 #include "passes/symbolic.h"
 #include "unit.h"
 
@@ -82,8 +87,49 @@ static void test_dim_graph_and_dead_ops(MlirContext ctx) {
   mlirModuleDestroy(m);
 }
 
+static void test_scoped_memo(void) {
+  fuser_scoped_memo m;
+  fuser_scoped_memo_init(&m, 2 * sizeof(int64_t), sizeof(int));
+  int64_t key[2] = {1, 0};
+  bool all = true;
+  for (int i = 0; i < 500; i++) { /* grows past 64 */
+    key[1] = i;
+    fuser_scoped_memo_push(&m, key, &i);
+  }
+  for (int i = 0; i < 500; i++) {
+    key[1] = i;
+    int *v = fuser_scoped_memo_find(&m, key);
+    all &= v && *v == i;
+  }
+  CHECK(all);
+  int mark = fuser_scoped_memo_mark(&m), shadow = -7;
+  key[1] = 3;
+  fuser_scoped_memo_push(&m, key, &shadow); /* an inner scope shadows */
+  CHECK(*(int *)fuser_scoped_memo_find(&m, key) == -7);
+  key[1] = 900;
+  fuser_scoped_memo_push(&m, key, &shadow);
+  fuser_scoped_memo_pop_to(&m, mark); /* the scope ends: the outer value again */
+  key[1] = 3;
+  CHECK(*(int *)fuser_scoped_memo_find(&m, key) == 3);
+  key[1] = 900;
+  CHECK(fuser_scoped_memo_find(&m, key) == NULL);
+  fuser_scoped_memo_free(&m);
+}
+
+/* The registry holds the passes of passes/ and none of the lowering's
+ * (those are registered by lowering/register.c). */
+static void test_registry(void) {
+  CHECK(fuser_pass_lookup("fuser-vectorize", 15) != NULL);
+  CHECK(fuser_pass_lookup("fuser-schedule", 14) != NULL);
+  CHECK(fuser_pass_lookup("fuser-lower-kernels", 19) == NULL);
+  int n = fuser_pass_count();
+  for (int i = 0; i < n; i++) CHECK(fuser_pass_at(i)->run != NULL);
+}
+
 int main(void) {
   MlirContext ctx = fuser_context_create();
+  test_scoped_memo();
+  test_registry();
   test_ptr_map();
   test_symbolic();
   test_dim_graph_and_dead_ops(ctx);

@@ -12,6 +12,7 @@
 
 #include "dialects/fuser.h"
 #include "frontend/nvfuser_import.h"
+#include "lowering/lowering.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"
 #include "passes/report.h"
@@ -135,6 +136,7 @@ static bool process_chunk(MlirContext ctx, const options *o, const fuser_chunk *
 int main(int argc, char **argv) {
   options o = {0};
   if (!parse_args(argc, argv, &o)) return 1;
+  fuser_lowering_register_passes();
   if (o.list_passes) {
     list_passes();
     return 0;

@@ -35,6 +35,7 @@ static double now_ms(void) {
 static bool run_pipeline(MlirContext ctx, MlirOperation op, const char *text) {
   char err[1024];
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  fuser_lowering_register_passes();
   bool ok = fuser_pipeline_parse(pm, text, err, sizeof err);
   if (!ok) fprintf(stderr, "fuser-ptx: error: %s\n", err);
   ok = ok && mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));

@@ -73,7 +73,7 @@ func.func private @dyn_extent_from_foreign(%a: tensor<?xf32> {fuser.strides = ar
 // -----
 
 func.func private @integer_pow(%a: tensor<4xi64> {fuser.strides = array<i64: 1>}) -> (tensor<4xi64> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
-  // expected-error@+1 {{lowering: integer pow is not supported}}
+  // expected-error@+1 {{fuser.pow: integer pow is not supported in GPU kernels yet}}
   %0 = "fuser.pow"(%a, %a) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
   func.return %0 : tensor<4xi64>
 }
@@ -81,7 +81,7 @@ func.func private @integer_pow(%a: tensor<4xi64> {fuser.strides = array<i64: 1>}
 // -----
 
 func.func private @integer_lerp(%a: tensor<4xi64> {fuser.strides = array<i64: 1>}) -> (tensor<4xi64> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
-  // expected-error@+1 {{lowering: integer lerp is not supported}}
+  // expected-error@+1 {{fuser.lerp: integer lerp is not supported in GPU kernels yet}}
   %0 = "fuser.lerp"(%a, %a, %a) : (tensor<4xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
   func.return %0 : tensor<4xi64>
 }
@@ -89,7 +89,7 @@ func.func private @integer_lerp(%a: tensor<4xi64> {fuser.strides = array<i64: 1>
 // -----
 
 func.func private @var_mean(%a: tensor<4x8xf32> {fuser.strides = array<i64: 8, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
-  // expected-error@+1 {{lowering: op not supported in kernels yet}}
+  // expected-error@+1 {{fuser.var_mean: not supported in GPU kernels yet}}
   %v, %m = "fuser.var_mean"(%a) {dims = array<i64: 1>, correction = 1 : i64, keepdim = false} : (tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   func.return %v : tensor<4xf32>
 }

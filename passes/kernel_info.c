@@ -1,15 +1,15 @@
-/* kernel_read.c: the signature of a kernel function (plan contract):
- * tensor arguments and results with their `fuser.strides`, scalar
+/* kernel_info.c: the signature of a kernel function (kernel_info.h, plan
+ * contract): tensor arguments and results with their `fuser.strides`, scalar
  * arguments, and the iteration space (the shape of result 0). Also the
  * index-map arithmetic the vectorizer needs (access strides and offsets). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "lowering/kernel_gen.h"
+#include "passes/kernel_info.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
-#include "mlir-c/BuiltinTypes.h"
 
 static bool fail(MlirOperation func, const char *msg) {
   mlirEmitError(mlirOperationGetLocation(func), msg);
@@ -111,11 +111,30 @@ int64_t fk_access_offset(const fk_kernel *k, const fk_access *a) {
   return c;
 }
 
-void fk_param_format(const fk_param *p, char *buf, size_t len) {
-  switch (p->kind) {
-  case FK_PARAM_PTR: snprintf(buf, len, "ptr(t%d)", p->tensor); break;
-  case FK_PARAM_SIZE: snprintf(buf, len, "size(t%d,%d)", p->tensor, p->dim); break;
-  case FK_PARAM_STRIDE: snprintf(buf, len, "stride(t%d,%d)", p->tensor, p->dim); break;
-  case FK_PARAM_SCALAR: snprintf(buf, len, "scalar(t%d)", p->tensor); break;
+void fk_kernel_free(fk_kernel *k) {
+  free(k->acc);
+  free(k->bnd);
+  k->acc = NULL, k->bnd = NULL;
+  k->num_accesses = k->cap_accesses = k->num_boundaries = k->cap_boundaries = 0;
+}
+
+bool fuser_is_kernel(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  if (n.length != 9 || memcmp(n.data, "func.func", 9) != 0) return false;
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.kernel")));
+}
+
+bool fuser_check_segmented(MlirOperation module, const char *pass) {
+  bool ok = true;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    bool fusion = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.fusion")));
+    bool plan = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.plan")));
+    if (!fusion || plan) continue;
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s: this fusion is not segmented into kernels yet (run fuser-segment first)", pass);
+    mlirEmitError(mlirOperationGetLocation(op), msg);
+    ok = false;
   }
+  return ok;
 }

@@ -1,0 +1,90 @@
+/* kernel_info.h: what the passes and the lowering know of a kernel
+ * function (plan contract, docs/lowering.md): its tensors (arguments, then
+ * results) with shapes and `fuser.strides`, the iteration space (the shape
+ * of result 0), and, from the access analysis (passes/kernel_access.c),
+ * every global read and write as an index map over the iteration space and
+ * the cat/pad boundaries along iteration dims.
+ *
+ * Tensor numbering ("tensor t"): kernel arguments 0..num_args-1 (scalar
+ * arguments included, they are just never indexed), then results
+ * num_args..num_args+num_results-1. */
+#ifndef FUSER_PASSES_KERNEL_INFO_H
+#define FUSER_PASSES_KERNEL_INFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dialects/fuser.h"
+#include "mlir-c/IR.h"
+
+#define FK_R FUSER_MAX_RANK
+#define FK_MAX_TENSORS 64
+#define FK_DYN INT64_MIN /* kDynamic: a `?` extent or a run-time stride */
+
+typedef struct {
+  bool is_tensor, is_result;
+  fuser_dtype dtype;
+  int rank;
+  int64_t shape[FK_R];   /* FK_DYN for `?` */
+  int64_t strides[FK_R]; /* fuser.strides; FK_DYN where known only at run time */
+} fk_tensor;
+
+/* One read of an argument or one write of a result: tensor index
+ * j = sum_d coef[j][d] * i_d + off[j] over iteration indices i_d. */
+typedef struct {
+  int tensor;
+  bool opaque; /* through a reshape or a reduction loop: no affine map */
+  int8_t coef[FK_R][FK_R];
+  int64_t off[FK_R];
+} fk_access;
+
+/* A cat/pad predicate boundary along iteration dim `dim`: the predicate
+ * flips at i_dim == value (static), or at extent(src_tensor, src_dim) + shift. */
+typedef struct {
+  int dim;
+  int64_t value; /* FK_DYN when symbolic */
+  int src_tensor, src_dim;
+  int64_t shift;
+} fk_boundary;
+
+typedef struct {
+  MlirOperation func;
+  const char *name; /* symbol name, points into the op's attribute storage */
+  size_t name_len;
+  int num_args, num_results, num_tensors;
+  fk_tensor t[FK_MAX_TENSORS];
+  int rank; /* iteration space = shape of result 0 */
+  int64_t extent[FK_R];
+  bool has_reduction, has_reshape;
+  /* filled by fk_kernel_analyze; dynamic arrays (fk_kernel_free) */
+  int num_accesses, cap_accesses;
+  fk_access *acc;
+  int num_boundaries, cap_boundaries;
+  fk_boundary *bnd;
+} fk_kernel;
+
+/* Reads the signature and the layout attributes of a `fuser.kernel`
+ * function. Emits a located error and returns false on a malformed kernel. */
+bool fk_kernel_read(MlirOperation func, fk_kernel *k);
+/* Frees what fk_kernel_analyze allocated. */
+void fk_kernel_free(fk_kernel *k);
+
+/* Runs the access analysis (passes/kernel_access.c): fills acc/bnd/has_*.
+ * Emits a located error at the fuser op and returns false when an op cannot
+ * be lowered into a GPU kernel. */
+bool fk_kernel_analyze(fk_kernel *k);
+
+/* Element offset of access `a` along iteration dim d (FK_DYN if it depends
+ * on a run-time stride), and its constant offset (FK_DYN likewise). */
+int64_t fk_access_stride(const fk_kernel *k, const fk_access *a, int d);
+int64_t fk_access_offset(const fk_kernel *k, const fk_access *a);
+
+/* Whether `op` is a func.func with the `fuser.kernel` attribute. */
+bool fuser_is_kernel(MlirOperation op);
+
+/* For the passes that work on kernels: a located error at each fusion
+ * function of `module` that is not segmented yet (fuser.fusion without
+ * fuser.plan), naming the pass. False if there is one. */
+bool fuser_check_segmented(MlirOperation module, const char *pass);
+
+#endif

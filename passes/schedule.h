@@ -1,0 +1,57 @@
+/* schedule.h: the schedule of a kernel, as IR. fuser-schedule (schedule.c)
+ * attaches to every kernel function a `fuser.schedule` dictionary that
+ * fuser-lower-kernels follows instead of deciding anything itself:
+ *
+ *   fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [
+ *     {name = "vector", vector_width = 8 : i64, unroll = 1 : i64, index_bits = 32 : i64,
+ *      tail = false, flat = true, conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, ...]},
+ *     {name = "scalar", vector_width = 1 : i64, unroll = 1 : i64, index_bits = 64 : i64,
+ *      tail = false, flat = false, conditions = []}]}
+ *
+ * Variants are tried in order at launch; the last has no conditions. Each
+ * kind of schedule (pointwise today; inner/outer reductions and transpose
+ * tiles next) is one entry of the kinds table in schedule.c with its own
+ * chooser and C verifier, in its own file (schedule_pointwise.c). */
+#ifndef FUSER_PASSES_SCHEDULE_H
+#define FUSER_PASSES_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+#include "passes/kernel_info.h"
+
+typedef struct {
+  int unroll;        /* vectors per thread in the vector variant; 0: chosen per kernel */
+  int scalar_unroll; /* elements per thread in the scalar variant */
+  int block_size;    /* threads per block */
+} fuser_schedule_options;
+
+typedef struct {
+  const char *kind; /* the `kind` entry */
+  /* Whether this kind schedules kernel k (analyzed, vectorized). */
+  bool (*applies)(const fk_kernel *k, MlirOperation func);
+  /* The schedule dictionary; null (and a located error) on failure. */
+  MlirAttribute (*choose)(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o);
+  /* Located errors at func for a malformed schedule of this kind. */
+  bool (*verify)(MlirOperation func, MlirAttribute schedule);
+} fuser_schedule_kind;
+
+/* The pointwise kind (schedule_pointwise.c). */
+extern const fuser_schedule_kind fuser_schedule_pointwise;
+
+/* The schedule of a kernel function: its verified `fuser.schedule`, or a
+ * null attribute after a located error (missing, unknown kind, malformed). */
+MlirAttribute fuser_schedule_of(MlirOperation func);
+/* The kind name of a verified schedule. */
+MlirStringRef fuser_schedule_kind_name(MlirAttribute schedule);
+
+/* Accessors for the entries of a schedule or of one variant (verified: present and typed). */
+MlirAttribute fuser_schedule_get(MlirAttribute dict, const char *name);
+int64_t fuser_schedule_int(MlirAttribute dict, const char *name);
+bool fuser_schedule_bool(MlirAttribute dict, const char *name);
+
+/* Chooses and attaches the schedule of one kernel function. */
+bool fuser_schedule_kernel(MlirOperation func, const fuser_schedule_options *o);
+
+#endif

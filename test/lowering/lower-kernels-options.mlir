@@ -1,9 +1,0 @@
-// RUN: not fuser-opt %s --pass-pipeline='builtin.module(fuser-lower-kernels{unroll=-1})' 2>&1 | FileCheck %s
-// RUN: not fuser-opt %s --pass-pipeline='builtin.module(fuser-lower-kernels{scalar-unroll=0})' 2>&1 | FileCheck %s
-// Bad unroll options are refused with a located error before any kernel is lowered.
-// CHECK: error: fuser-lower-kernels: unroll must be >= 0 (0: chosen per kernel) and scalar-unroll >= 1
-func.func private @k0(%a: tensor<8xf32> {fuser.strides = array<i64: 1>})
-    -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
-  %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
-  func.return %0 : tensor<8xf32>
-}
