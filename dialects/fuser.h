@@ -131,6 +131,9 @@ fuser_dtype fuser_promote(fuser_rule rule, int n, const fuser_dtype *dtypes,
 enum { FUSER_OPERAND_SCALAR = 0, FUSER_OPERAND_ZERO_DIM = 1, FUSER_OPERAND_TENSOR = 2 };
 fuser_dtype fuser_promote_kinds(fuser_rule rule, int n, const fuser_dtype *dtypes, const int *kinds,
                                 const char **why);
+/* The operands' common dtype (PyTorch's result_type, no bf16/f16 -> f32),
+ * what nvFuser casts operands to before a comparison. */
+fuser_dtype fuser_common_dtype(int n, const fuser_dtype *dtypes, const int *kinds);
 
 /* ---- attributes (discardable only: inherent access aborts on IRDL ops) --- */
 

@@ -112,17 +112,14 @@ static bool combine_extent(infer_state *s, int64_t a, int64_t b, int dim, int64_
   return true;
 }
 
-/* Element-wise ops: every tensor operand has the same rank, except 0-dim
- * tensors, which apply to every element like a scalar (nvFuser broadcasts
- * them; the result is 0-dim only when every tensor operand is). */
+/* Element-wise ops: every tensor operand has the same rank (the importer
+ * makes nvFuser's implicit broadcasts explicit). */
 static bool infer_elementwise(infer_state *s, MlirType *res, fuser_dtype dt) {
   int rank = -1;
   int64_t shape[FUSER_MAX_RANK];
-  bool any_tensor = false;
   for (int i = 0; i < s->desc->num_operands; i++) {
     operand_info *o = &s->ops[i];
-    any_tensor |= o->tensor;
-    if (!o->tensor || (o->rank == 0 && s->desc->num_operands > 1)) continue;
+    if (!o->tensor) continue;
     if (rank < 0) {
       rank = o->rank;
       memcpy(shape, o->shape, sizeof(int64_t) * rank);
@@ -132,7 +129,6 @@ static bool infer_elementwise(infer_state *s, MlirType *res, fuser_dtype dt) {
     for (int d = 0; d < rank; d++)
       if (!combine_extent(s, shape[d], o->shape[d], d, &shape[d])) return false;
   }
-  if (rank < 0 && any_tensor) rank = 0; /* only 0-dim tensors */
   res[0] = rank < 0 ? fuser_dtype_to_type(s->ctx, dt) : tensor_type(s, rank, shape, dt);
   return true;
 }

@@ -57,6 +57,8 @@ static fuser_dtype common_type(int n, const fuser_dtype *dt, const int *kind) {
   return result;
 }
 
+fuser_dtype fuser_common_dtype(int n, const fuser_dtype *dt, const int *kinds) { return common_type(n, dt, kinds); }
+
 static fuser_dtype half_to_float(fuser_dtype dt) {
   return dt == FUSER_DTYPE_BF16 || dt == FUSER_DTYPE_F16 ? FUSER_DTYPE_F32 : dt;
 }

@@ -108,30 +108,57 @@ static bool dims_list(op_call *c, const py_expr *e, int rank, int64_t *dims, int
 
 /* ---- element-wise ------------------------------------------------------------- */
 
+/* Appends `name` (a cast or a broadcast) on operand `i`, replacing it. */
+static bool wrap_operand(op_call *c, int i, fuser_op_id id, int n_attrs, MlirNamedAttribute *attrs, fuser_dtype to) {
+  MlirValue v = c->operands[i];
+  fuser_op_desc d = {.id = id, .num_operands = 1, .operands = &v, .num_attrs = n_attrs, .attrs = attrs,
+                     .hint_rank = -1, .hint_dtype = to};
+  MlirType t;
+  char why[256];
+  if (!fuser_infer_result_types(c->imp->ctx, &d, &t, why, sizeof why))
+    return imp_error(c->imp, c->call->line, c->call->col, "%s: broadcasting operand %d: %s", c->what, i + 1, why);
+  MlirOperation op = imp_append_op(c->imp, fuser_op_full_name(id), imp_loc(c->imp, c->call->line, c->call->col), 1, &v,
+                                   1, &t, n_attrs, attrs);
+  c->operands[i] = mlirOperationGetResult(op, 0);
+  return true;
+}
+
 /* Tensor operands of different ranks: nvFuser (ops::maybeBroadcast)
  * broadcasts the lower-rank ones on their leading dims to the highest rank,
- * aligning trailing dims as NumPy does. Made explicit here as fuser.broadcast
- * ops, so the element-wise op itself sees one rank; 0-dim tensors stay as
- * they are (they promote as 0-dim tensors, between scalars and tensors). */
+ * aligning trailing dims as NumPy does, after casting every operand to the
+ * common dtype (promoteValues), where a 0-dim tensor ranks between scalars
+ * and tensors with dims. Made explicit here (fuser.cast of a 0-dim operand to
+ * that dtype, fuser.broadcast), so the element-wise op itself sees one rank
+ * and promotes to the same dtype. */
 static bool broadcast_ranks(op_call *c) {
-  int rank = 0;
-  for (int i = 0; i < c->n_operands; i++)
-    if (fuser_value_is_tensor(c->operands[i]) && rank_of(c->operands[i]) > rank) rank = rank_of(c->operands[i]);
-  for (int i = 0; i < c->n_operands; i++) {
+  int rank = 0, n = c->n_operands, kinds[4];
+  fuser_dtype dts[4];
+  bool zero_dim = false;
+  for (int i = 0; i < n; i++) {
     MlirValue v = c->operands[i];
-    if (!fuser_value_is_tensor(v) || rank_of(v) == rank || rank_of(v) == 0) continue; /* 0-dim: like a scalar */
+    dts[i] = fuser_value_dtype(v);
+    kinds[i] = !fuser_value_is_tensor(v) ? FUSER_OPERAND_SCALAR : rank_of(v) == 0 ? FUSER_OPERAND_ZERO_DIM : FUSER_OPERAND_TENSOR;
+    if (kinds[i] == FUSER_OPERAND_TENSOR && rank_of(v) > rank) rank = rank_of(v);
+    zero_dim |= kinds[i] == FUSER_OPERAND_ZERO_DIM;
+  }
+  fuser_dtype target = FUSER_DTYPE_INVALID; /* what a 0-dim value operand is cast to */
+  fuser_rule rule = fuser_op_rule_of(c->id);
+  if (zero_dim && rank > 0) {
+    if (rule == FUSER_RULE_WHERE) target = fuser_common_dtype(n - 1, dts + 1, kinds + 1);
+    else if (rule == FUSER_RULE_COMPARE || rule == FUSER_RULE_BOOL) target = fuser_common_dtype(n, dts, kinds);
+    else target = fuser_promote_kinds(rule, n, dts, kinds, NULL);
+  }
+  for (int i = 0; i < n; i++) {
+    MlirValue v = c->operands[i];
+    if (kinds[i] == FUSER_OPERAND_SCALAR || rank_of(v) == rank) continue;
+    bool condition = rule == FUSER_RULE_WHERE && i == 0;
+    if (kinds[i] == FUSER_OPERAND_ZERO_DIM && !condition && target != FUSER_DTYPE_INVALID && dts[i] != target &&
+        !wrap_operand(c, i, FUSER_OP_cast, 0, NULL, target))
+      return false;
     int flags[FUSER_MAX_RANK], lead = rank - rank_of(v);
     for (int d = 0; d < rank; d++) flags[d] = d < lead;
     MlirNamedAttribute attr = imp_named(c->imp, "is_broadcast_dim", mlirDenseBoolArrayGet(c->imp->ctx, rank, flags));
-    fuser_op_desc d = {.id = FUSER_OP_broadcast, .num_operands = 1, .operands = &v, .num_attrs = 1, .attrs = &attr,
-                       .hint_rank = -1, .hint_dtype = FUSER_DTYPE_INVALID};
-    MlirType t;
-    char why[256];
-    if (!fuser_infer_result_types(c->imp->ctx, &d, &t, why, sizeof why))
-      return imp_error(c->imp, c->call->line, c->call->col, "%s: broadcasting operand %d: %s", c->what, i + 1, why);
-    MlirOperation op = imp_append_op(c->imp, "fuser.broadcast", imp_loc(c->imp, c->call->line, c->call->col), 1, &v, 1,
-                                     &t, 1, &attr);
-    c->operands[i] = mlirOperationGetResult(op, 0);
+    if (!wrap_operand(c, i, FUSER_OP_broadcast, 1, &attr, FUSER_DTYPE_INVALID)) return false;
   }
   return true;
 }
