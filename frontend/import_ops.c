@@ -507,10 +507,62 @@ static bool iota(op_call *c) {
   return finish(c);
 }
 
+/* ---- sizes ------------------------------------------------------------------------ */
+
+/* The extent of dim `d` of `t` as an i64 value: a constant when static,
+ * else fuser.size (which the plan evaluates on the host). */
+static MlirValue extent_value(op_call *c, MlirValue t, int64_t d, MlirLocation loc) {
+  int64_t e = extent_of(t, (int)d);
+  if (e != dynamic()) return imp_scalar(c->imp, loc, FUSER_DTYPE_I64, false, e, 0.0, c->call->line, c->call->col);
+  MlirNamedAttribute a = imp_named(c->imp, "dim", mlirIntegerAttrGet(mlirIntegerTypeGet(c->imp->ctx, 64), d));
+  MlirType i64 = mlirIntegerTypeGet(c->imp->ctx, 64);
+  return mlirOperationGetResult(imp_append_op(c->imp, "fuser.size", loc, 1, &t, 1, &i64, 1, &a), 0);
+}
+
+/* fd.ops.size(arg, dim): an Int scalar. */
+static bool size_op(op_call *c) {
+  static const char *const params[] = {"arg", "dim"};
+  py_expr *a[2];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 2, a) || !push_tensor(c, a[0])) return false;
+  if (c->stmt->n_names != 1) return imp_error(c->imp, c->stmt->line, c->stmt->col, "%s returns one value", c->what);
+  int64_t dim;
+  if (!imp_eval_int(c->imp, a[1], "size dim", &dim) || !normalize_dim(c, a[1], &dim, rank_of(c->operands[0]), "dim"))
+    return false;
+  MlirValue v = extent_value(c, c->operands[0], dim, result_loc(c));
+  if (mlirValueIsNull(v)) return false;
+  binding *b = imp_bind(c->imp, c->stmt->names[0]);
+  b->kind = BIND_VALUE;
+  b->value = v;
+  return true;
+}
+
+/* fd.ops.shape(arg): a vector of its extents (for shapes, as define_vector). */
+static bool shape_op(op_call *c) {
+  static const char *const params[] = {"arg"};
+  py_expr *a[1];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 1, 1, a) || !push_tensor(c, a[0])) return false;
+  if (c->stmt->n_names != 1) return imp_error(c->imp, c->stmt->line, c->stmt->col, "%s returns one value", c->what);
+  MlirValue t = c->operands[0];
+  int rank = rank_of(t);
+  vector_elem *elems = py_arena_alloc(c->imp->arena, sizeof *elems * (rank ? rank : 1));
+  for (int d = 0; d < rank; d++) {
+    elems[d].is_const = extent_of(t, d) != dynamic();
+    if (elems[d].is_const) elems[d].value = extent_of(t, d);
+    else elems[d].dyn = extent_value(c, t, d, imp_loc(c->imp, c->call->line, c->call->col));
+  }
+  binding *b = imp_bind(c->imp, c->stmt->names[0]);
+  b->kind = BIND_VECTOR;
+  b->n_elems = rank;
+  b->elems = elems;
+  return true;
+}
+
 bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_name) {
   op_call c = {.imp = imp, .stmt = s, .call = call, .hint_rank = -1, .hint_dtype = FUSER_DTYPE_INVALID};
   c.id = fuser_op_from_mnemonic(op_name.data, op_name.len);
   snprintf(c.what, sizeof c.what, "fd.ops.%.*s", (int)(op_name.len > 40 ? 40 : op_name.len), op_name.data);
+  if (c.id == FUSER_OP_size) return size_op(&c);
+  if (py_str_eq(op_name, "shape")) return shape_op(&c);
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
     return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
   switch (fuser_op_kind_of(c.id)) {

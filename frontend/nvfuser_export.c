@@ -377,6 +377,12 @@ static bool export_op(exporter *e, int index) {
   }
   if (id == FUSER_OP_scalar) return export_scalar(e, op, names[0]);
   fuser_op_kind kind = fuser_op_kind_of(id);
+  if (id == FUSER_OP_size) {
+    int64_t dim = 0;
+    fuser_get_i64(op, "dim", &dim);
+    put(&e->out, "    %s = fd.ops.size(%s, dim=%lld)\n", names[0], name_of(e, mlirOperationGetOperand(op, 0)), (long long)dim);
+    return true;
+  }
   if (kind == FUSER_KIND_VIEW || kind == FUSER_KIND_QUERY) /* made by passes: no nvFuser spelling */
     return exp_error(e, loc, "cannot export '%s' to an nvFuser script (a plan-level op; export before the passes)",
                      fuser_op_full_name(id));
