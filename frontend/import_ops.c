@@ -23,6 +23,7 @@ typedef struct {
   int64_t hint_shape[FUSER_MAX_RANK];
   int hint_rank;
   fuser_dtype hint_dtype;
+  bool var_only; /* fd.ops.var: a var_mean binding only its variance */
 } op_call;
 
 static int64_t dynamic(void) { return mlirShapedTypeGetDynamicSize(); }
@@ -440,7 +441,15 @@ static bool reduction(op_call *c) {
     int64_t corr = 1;
     if (a[2] && !imp_eval_int(c->imp, a[2], "correction", &corr)) return false;
     add_attr(c, "correction", mlirIntegerAttrGet(mlirIntegerTypeGet(c->imp->ctx, 64), corr));
-    return finish(c);
+    if (!c->var_only) return finish(c);
+    /* fd.ops.var: the variance of a var_mean (whose mean nothing reads) */
+    if (c->stmt->n_names != 1) return imp_error(c->imp, c->stmt->line, c->stmt->col, "%s returns one value", c->what);
+    MlirOperation op = emit(c, result_loc(c), 2);
+    if (mlirOperationIsNull(op)) return false;
+    binding *b = imp_bind(c->imp, c->stmt->names[0]);
+    b->kind = BIND_VALUE;
+    b->value = mlirOperationGetResult(op, 0);
+    return true;
   }
   fuser_dtype dt = FUSER_DTYPE_INVALID;
   if (a[3] && !imp_eval_dtype(c->imp, a[3], "reduction dtype", true, &dt)) return false;
@@ -562,6 +571,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   c.id = fuser_op_from_mnemonic(op_name.data, op_name.len);
   snprintf(c.what, sizeof c.what, "fd.ops.%.*s", (int)(op_name.len > 40 ? 40 : op_name.len), op_name.data);
   if (c.id == FUSER_OP_size) return size_op(&c);
+  if (py_str_eq(op_name, "var")) c.id = FUSER_OP_var_mean, c.var_only = true;
   if (py_str_eq(op_name, "shape")) return shape_op(&c);
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
     return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
