@@ -126,6 +126,15 @@ bool fuser_value_is_tensor(MlirValue v);
 fuser_dtype fuser_promote(fuser_rule rule, int n, const fuser_dtype *dtypes,
                           const bool *is_tensor, const char **why);
 
+/* What an operand is for promotion: a 0-dim tensor (a CPU scalar tensor)
+ * ranks between scalars and tensors with dims, as in PyTorch. */
+enum { FUSER_OPERAND_SCALAR = 0, FUSER_OPERAND_ZERO_DIM = 1, FUSER_OPERAND_TENSOR = 2 };
+fuser_dtype fuser_promote_kinds(fuser_rule rule, int n, const fuser_dtype *dtypes, const int *kinds,
+                                const char **why);
+/* The operands' common dtype (PyTorch's result_type, no bf16/f16 -> f32),
+ * what nvFuser casts operands to before a comparison. */
+fuser_dtype fuser_common_dtype(int n, const fuser_dtype *dtypes, const int *kinds);
+
 /* ---- attributes (discardable only: inherent access aborts on IRDL ops) --- */
 
 /* Reads a dense i64 (or i1/i32) array attribute; returns its length, or -1

@@ -184,6 +184,114 @@ irdl.dialect @fuser {
     irdl.operands(input: %x)
     irdl.results(result: %r)
   }
+  irdl.operation @acos {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @asin {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @atan {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @acosh {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @asinh {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @atanh {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @cosh {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @sinh {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @log10 {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @erfc {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @erfinv {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @erfcinv {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @lgamma {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @frac {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @signbit {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @isfinite {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @isposinf {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
+  irdl.operation @isneginf {
+    %x = irdl.any
+    %r = irdl.any
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+  }
   irdl.operation @add {
     %a = irdl.any
     %b = irdl.any
@@ -325,6 +433,27 @@ irdl.dialect @fuser {
     irdl.results(result: %r)
   }
   irdl.operation @bitwise_xor {
+    %a = irdl.any
+    %b = irdl.any
+    %r = irdl.any
+    irdl.operands(lhs: %a, rhs: %b)
+    irdl.results(result: %r)
+  }
+  irdl.operation @bitwise_left_shift {
+    %a = irdl.any
+    %b = irdl.any
+    %r = irdl.any
+    irdl.operands(lhs: %a, rhs: %b)
+    irdl.results(result: %r)
+  }
+  irdl.operation @bitwise_right_shift {
+    %a = irdl.any
+    %b = irdl.any
+    %r = irdl.any
+    irdl.operands(lhs: %a, rhs: %b)
+    irdl.results(result: %r)
+  }
+  irdl.operation @logical_right_shift {
     %a = irdl.any
     %b = irdl.any
     %r = irdl.any

@@ -112,7 +112,8 @@ static bool combine_extent(infer_state *s, int64_t a, int64_t b, int dim, int64_
   return true;
 }
 
-/* Element-wise ops: every tensor operand has the same rank. */
+/* Element-wise ops: every tensor operand has the same rank (the importer
+ * makes nvFuser's implicit broadcasts explicit). */
 static bool infer_elementwise(infer_state *s, MlirType *res, fuser_dtype dt) {
   int rank = -1;
   int64_t shape[FUSER_MAX_RANK];
@@ -134,11 +135,14 @@ static bool infer_elementwise(infer_state *s, MlirType *res, fuser_dtype dt) {
 
 static fuser_dtype promoted(infer_state *s, fuser_rule rule) {
   fuser_dtype dts[8];
-  bool tens[8];
+  int kinds[8];
   int n = s->desc->num_operands;
-  for (int i = 0; i < n; i++) dts[i] = s->ops[i].dtype, tens[i] = s->ops[i].tensor;
+  for (int i = 0; i < n; i++) {
+    dts[i] = s->ops[i].dtype;
+    kinds[i] = !s->ops[i].tensor ? FUSER_OPERAND_SCALAR : s->ops[i].rank == 0 ? FUSER_OPERAND_ZERO_DIM : FUSER_OPERAND_TENSOR;
+  }
   const char *why = NULL;
-  fuser_dtype r = fuser_promote(rule, n, dts, tens, &why);
+  fuser_dtype r = fuser_promote_kinds(rule, n, dts, kinds, &why);
   if (r == FUSER_DTYPE_INVALID) fail(s, "%s", why ? why : "operand dtypes cannot be promoted");
   return r;
 }

@@ -2,9 +2,8 @@
  * gets nvFuser's result dtype.
  *
  * Like PyTorch: operands are ranked by category (bool < integer < float);
- * the highest category wins; within it tensors beat scalars, and among
- * tensors (or among scalars when no tensor is in that category) the widest
- * type wins. A float scalar promoting an integer tensor gives f32 (the
+ * the highest category wins; within it tensors with dims beat 0-dim tensors,
+ * which beat scalars, and among the winning kind the widest type wins. A float scalar promoting an integer tensor gives f32 (the
  * default dtype). Then ARITH/FLOAT turn bf16/f16 into f32 (nvFuser computes
  * half types in float, `cast_half_to_float`). */
 #include "dialects/fuser.h"
@@ -32,28 +31,33 @@ static fuser_dtype wider(fuser_dtype a, fuser_dtype b) {
   return width(b) > width(a) ? b : a;
 }
 
-/* PyTorch's result_type over (dtype, is_tensor) pairs. */
-static fuser_dtype common_type(int n, const fuser_dtype *dt, const bool *is_tensor) {
-  int top = -1;
+/* PyTorch's result_type over (dtype, kind) pairs, kind a
+ * fuser_operand_kind: in the highest category, the highest kind present
+ * (tensors with dims, then 0-dim tensors, then scalars) decides, and the
+ * widest of that kind wins (csrc/type_promotion.cpp's dimResult, zeroResult,
+ * wrappedResult). */
+static fuser_dtype common_type(int n, const fuser_dtype *dt, const int *kind) {
+  int top = -1, best = -1;
   for (int i = 0; i < n; i++) top = category(dt[i]) > top ? category(dt[i]) : top;
-  fuser_dtype tensor_result = FUSER_DTYPE_INVALID, scalar_result = FUSER_DTYPE_INVALID;
-  for (int i = 0; i < n; i++) {
-    if (category(dt[i]) != top) continue;
-    if (is_tensor[i]) tensor_result = wider(tensor_result, dt[i]);
-    else scalar_result = wider(scalar_result, dt[i]);
-  }
-  if (tensor_result != FUSER_DTYPE_INVALID) return tensor_result;
+  for (int i = 0; i < n; i++)
+    if (category(dt[i]) == top && kind[i] > best) best = kind[i];
+  fuser_dtype result = FUSER_DTYPE_INVALID;
+  for (int i = 0; i < n; i++)
+    if (category(dt[i]) == top && kind[i] == best) result = wider(result, dt[i]);
+  if (best != FUSER_OPERAND_SCALAR) return result;
   /* Only scalars in the top category. If some tensor exists (of a lower
    * category), a float scalar gives the default float dtype and an integer
    * scalar the default integer dtype, as PyTorch does for wrapped numbers. */
   bool any_tensor = false;
-  for (int i = 0; i < n; i++) any_tensor |= is_tensor[i];
+  for (int i = 0; i < n; i++) any_tensor |= kind[i] != FUSER_OPERAND_SCALAR;
   if (any_tensor) {
     if (top == 2) return FUSER_DTYPE_F32;
     if (top == 1) return FUSER_DTYPE_I64;
   }
-  return scalar_result;
+  return result;
 }
+
+fuser_dtype fuser_common_dtype(int n, const fuser_dtype *dt, const int *kinds) { return common_type(n, dt, kinds); }
 
 static fuser_dtype half_to_float(fuser_dtype dt) {
   return dt == FUSER_DTYPE_BF16 || dt == FUSER_DTYPE_F16 ? FUSER_DTYPE_F32 : dt;
@@ -61,6 +65,16 @@ static fuser_dtype half_to_float(fuser_dtype dt) {
 
 fuser_dtype fuser_promote(fuser_rule rule, int n, const fuser_dtype *dt, const bool *is_tensor,
                           const char **why) {
+  int kind[16];
+  if (n > 16) n = 16;
+  for (int i = 0; i < n; i++) kind[i] = is_tensor[i] ? FUSER_OPERAND_TENSOR : FUSER_OPERAND_SCALAR;
+  return fuser_promote_kinds(rule, n, dt, kind, why);
+}
+
+fuser_dtype fuser_promote_kinds(fuser_rule rule, int n, const fuser_dtype *dt, const int *kind, const char **why) {
+  bool is_tensor[16];
+  if (n > 16) n = 16;
+  for (int i = 0; i < n; i++) is_tensor[i] = kind[i] != FUSER_OPERAND_SCALAR;
   const char *dummy;
   if (!why) why = &dummy;
   *why = NULL;
@@ -78,9 +92,9 @@ fuser_dtype fuser_promote(fuser_rule rule, int n, const fuser_dtype *dt, const b
       if (is_tensor[i]) return dt[i];
     return n > 0 ? dt[0] : FUSER_DTYPE_INVALID;
   case FUSER_RULE_ARITH:
-    return half_to_float(common_type(n, dt, is_tensor));
+    return half_to_float(common_type(n, dt, kind));
   case FUSER_RULE_FLOAT: {
-    fuser_dtype c = half_to_float(common_type(n, dt, is_tensor));
+    fuser_dtype c = half_to_float(common_type(n, dt, kind));
     return fuser_dtype_is_float(c) ? c : FUSER_DTYPE_F32;
   }
   case FUSER_RULE_COMPARE:
@@ -92,12 +106,12 @@ fuser_dtype fuser_promote(fuser_rule rule, int n, const fuser_dtype *dt, const b
         *why = "bitwise ops take integer or bool operands only";
         return FUSER_DTYPE_INVALID;
       }
-    return common_type(n, dt, is_tensor);
+    return common_type(n, dt, kind);
   }
   case FUSER_RULE_WHERE:
     /* operand 0 is the condition; the values are promoted without half->float */
     if (n < 1) return FUSER_DTYPE_INVALID;
-    return common_type(n - 1, dt + 1, is_tensor + 1);
+    return common_type(n - 1, dt + 1, kind + 1);
   case FUSER_RULE_GIVEN:
     *why = "the result dtype of this op is given, not promoted";
     return FUSER_DTYPE_INVALID;

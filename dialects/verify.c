@@ -123,6 +123,11 @@ static bool verify_layout(MlirType t, MlirAttribute dict, int argno, char *err, 
   if (mlirAttributeIsNull(dict) || !mlirAttributeIsADictionary(dict)) return true;
   MlirAttribute so = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.stride_order"));
   MlirAttribute co = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.contiguity"));
+  MlirAttribute cpu = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.is_cpu"));
+  if (!mlirAttributeIsNull(cpu) && (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 0)) {
+    snprintf(err, errlen, "argument #%d: fuser.is_cpu (a CPU scalar tensor) needs a 0-dim tensor", argno);
+    return false;
+  }
   if (mlirAttributeIsNull(so) && mlirAttributeIsNull(co)) return true;
   if (!mlirTypeIsARankedTensor(t)) {
     snprintf(err, errlen, "argument #%d is a scalar but has a tensor layout", argno);

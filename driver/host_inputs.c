@@ -4,7 +4,11 @@
  *   key     = mix(seed + G * (arg_index + 1)),  G = 0x9E3779B97F4A7C15
  *   bits(j) = mix(key + G * (j + 1))             for storage element j
  *   rand    top m bits of bits(j) * 2^-m, m = the dtype's significand bits
- *   randn   Box-Muller in double on the pair (2p, 2p+1), rounded once. */
+ *   randn   Box-Muller in double on the pair (2p, 2p+1), rounded once.
+ *   make_tensor, randint: u(j) = (bits(j) >> 11) * 2^-53 in [0, 1);
+ *           make_tensor of a float dtype: low + (high - low) * u(j), rounded
+ *           once; randint and make_tensor of an integer or bool dtype:
+ *           low + floor((high - low) * u(j)), an integer in [low, high). */
 #include "driver/host_inputs.h"
 
 #include <math.h>
@@ -91,6 +95,19 @@ int fuser_recipe_fill(const fuser_input_recipe *r, uint64_t seed, int arg_index,
     }
     return FUSER_OK;
   }
+  if (strcmp(f, "make_tensor") == 0 || strcmp(f, "randint") == 0) {
+    if (!(r->low < r->high) || !isfinite(r->low) || !isfinite(r->high))
+      return fail(err, FUSER_ERR_INVALID_ARGUMENT, "torch.%s needs finite bounds low < high", f);
+    bool integral = strcmp(f, "randint") == 0 || !is_float(r->dtype);
+    uint64_t key = mix(seed + GOLDEN * (uint64_t)(arg_index + 1));
+    double width = r->high - r->low;
+    for (int64_t j = 0; j < r->numel; j++) {
+      double u = ldexp((double)(mix(key + GOLDEN * (uint64_t)(j + 1)) >> 11), -53);
+      double v = integral ? r->low + floor(width * u) : r->low + width * u;
+      fuser_host_store(storage, r->dtype, j, v);
+    }
+    return FUSER_OK;
+  }
   for (int64_t j = 0; j < r->numel; j++) {
     double v;
     if (strcmp(f, "ones") == 0) v = 1;
@@ -167,6 +184,10 @@ int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuse
         char *e2 = strtok_r(NULL, " ", &save), *e3 = strtok_r(NULL, " ", &save);
         if (!e2 || !e3) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "arange needs start end step%s", ""), -1;
         r->start = strtod(val, NULL), r->end = strtod(e2, NULL), r->step = strtod(e3, NULL);
+      } else if (strcmp(key, "range") == 0) {
+        char *hi = strtok_r(NULL, " ", &save);
+        if (!hi) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "range needs low high%s", ""), -1;
+        r->low = strtod(val, NULL), r->high = strtod(hi, NULL);
       } else return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "unknown recipe key '%s'", key), -1;
     }
     if (nsizes < 0 || nstrides != nsizes || r->numel < 0)

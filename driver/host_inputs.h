@@ -4,9 +4,11 @@
  * tools on the GPU machine make exactly the same inputs.
  *
  * Recipe text (artifact metadata "inputs"), one line per fusion argument:
- *   tensor <factory> <dtype> numel <n> sizes <a,b,..> strides <a,b,..> offset <k> [value <v>] [arange <start> <end> <step>]
+ *   tensor <factory> <dtype> numel <n> sizes <a,b,..> strides <a,b,..> offset <k> [value <v>] [arange <start> <end> <step>] [range <low> <high>]
  *   scalar <dtype> <value>
- * factory: randn rand ones zeros empty full arange; dtype: the runtime's
+ * factory: randn rand ones zeros empty full arange make_tensor randint
+ * (torch.testing.make_tensor, torch.randint: `range` gives [low, high));
+ * dtype: the runtime's
  * names (bf16 f16 f32 f64 bool i32 i64); numel: elements of the storage the
  * factory makes; sizes/strides/offset: the view of it the fusion receives. */
 #ifndef FUSER_DRIVER_HOST_INPUTS_H
@@ -27,6 +29,7 @@ typedef struct {
   int64_t sizes[FUSER_TENSOR_MAX_RANK], strides[FUSER_TENSOR_MAX_RANK], offset;
   double value;              /* full's fill value; a scalar's value */
   double start, end, step;   /* arange */
+  double low, high;          /* make_tensor, randint: values in [low, high) */
 } fuser_input_recipe;
 
 /* Parses recipe text; returns the number of recipes or -1 (message in err). */

@@ -34,10 +34,8 @@ MlirLocation imp_named_loc(importer *imp, py_str name, int line, int col) {
 }
 
 binding *imp_lookup(importer *imp, py_str name) {
-  for (int i = imp->n_bindings - 1; i >= 0; i--)
-    if (imp->bindings[i].name.len == name.len && memcmp(imp->bindings[i].name.data, name.data, name.len) == 0)
-      return &imp->bindings[i];
-  return NULL;
+  intptr_t i;
+  return fuser_name_map_get(&imp->scope, name.data, name.len, &i) ? &imp->bindings[i] : NULL;
 }
 
 binding *imp_bind(importer *imp, py_str name) {
@@ -45,6 +43,7 @@ binding *imp_bind(importer *imp, py_str name) {
     imp->cap_bindings = imp->cap_bindings ? imp->cap_bindings * 2 : 64;
     imp->bindings = realloc(imp->bindings, sizeof *imp->bindings * imp->cap_bindings);
   }
+  fuser_name_map_put(&imp->scope, name.data, name.len, imp->n_bindings);
   binding *b = &imp->bindings[imp->n_bindings++];
   memset(b, 0, sizeof *b);
   b->name = name;
@@ -232,6 +231,16 @@ bool imp_eval_bool(importer *imp, const py_expr *e, const char *what, bool *out)
   if (e->kind != PY_TRUE && e->kind != PY_FALSE)
     return imp_error(imp, e->line, e->col, "%s must be True or False, not %s", what, expr_kind_name(e));
   *out = e->kind == PY_TRUE;
+  return true;
+}
+
+bool imp_eval_flag(importer *imp, const py_expr *e, const char *what, bool *out) {
+  bool is_float, is_bool;
+  int64_t i;
+  double f;
+  if (!imp_literal_number(e, &is_float, &is_bool, &i, &f) || is_float)
+    return imp_error(imp, e->line, e->col, "%s must be True, False or an integer, not %s", what, expr_kind_name(e));
+  *out = i != 0;
   return true;
 }
 

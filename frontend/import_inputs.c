@@ -22,6 +22,7 @@ typedef struct {
   int view_rank;
   int64_t sizes[FUSER_MAX_RANK], strides[FUSER_MAX_RANK], offset;
   double fill_value, start, end, step;
+  double low, high; /* make_tensor, randint */
 } torch_tensor;
 
 static const struct {
@@ -64,40 +65,111 @@ static bool size_args(importer *imp, const py_expr *call, int first, int count, 
   return true;
 }
 
-static bool torch_factory(importer *imp, const py_expr *call, torch_tensor *t) {
+/* torch.testing.make_tensor(*shape, dtype, device, low=None, high=None):
+ * torch's default bounds are [-9, 9) for floats, [-9, 10) for integers,
+ * and bool is 0 or 1. torch.randint([low=0,] high, size): integers in
+ * [low, high), int64 unless dtype= says otherwise. */
+static bool bound(importer *imp, const py_expr *e, const char *what, double *out) {
+  if (!e || e->kind == PY_NONE) return true;
+  return number(imp, e, what, out);
+}
+
+/* Whether `callee` is torch.<name> or torch.testing.<name>. */
+static bool is_torch_attr(const py_expr *callee, bool testing) {
+  if (callee->kind != PY_ATTR) return false;
+  const py_expr *b = callee->base;
+  if (!testing) return b->kind == PY_NAME && py_str_eq(b->name, "torch");
+  return b->kind == PY_ATTR && py_str_eq(b->name, "testing") && b->base->kind == PY_NAME &&
+         py_str_eq(b->base->name, "torch");
+}
+
+static bool torch_factory(importer *imp, const py_expr *call, bool on_cpu, torch_tensor *t) {
   const py_expr *callee = call->base;
-  if (callee->kind != PY_ATTR || callee->base->kind != PY_NAME || !py_str_eq(callee->base->name, "torch"))
+  bool make_tensor = is_torch_attr(callee, true) && py_str_eq(callee->name, "make_tensor");
+  if (!make_tensor && !is_torch_attr(callee, false))
     return imp_error(imp, call->line, call->col, "inputs: expected a torch factory call such as torch.randn(...)");
-  static const char *const factories[] = {"randn", "rand", "ones", "zeros", "full", "arange", "empty"};
-  t->factory = NULL;
-  for (size_t i = 0; i < sizeof factories / sizeof *factories; i++)
+  static const char *const factories[] = {"randn", "rand", "ones", "zeros", "full", "arange", "empty", "randint"};
+  t->factory = make_tensor ? "make_tensor" : NULL;
+  for (size_t i = 0; !make_tensor && i < sizeof factories / sizeof *factories; i++)
     if (py_str_eq(callee->name, factories[i])) t->factory = factories[i];
   if (!t->factory)
-    return imp_error(imp, callee->name_line, callee->name_col, "inputs: unsupported torch factory 'torch.%.*s' (randn, rand, ones, zeros, full, arange, empty)",
+    return imp_error(imp, callee->name_line, callee->name_col, "inputs: unsupported torch factory 'torch.%.*s' (randn, rand, ones, zeros, full, arange, empty, randint, testing.make_tensor)",
                      (int)callee->name.len, callee->name.data);
+  bool is_randint = strcmp(t->factory, "randint") == 0;
   int positional = 0;
+  const py_expr *low = NULL, *high = NULL, *size_kw = NULL;
   t->dtype = FUSER_DTYPE_INVALID;
   for (int i = 0; i < call->n; i++) {
     const py_arg *a = &call->args[i];
     if (!a->keyword.len) {
+      if (positional < i) return imp_error(imp, a->value->line, a->value->col, "inputs: positional argument after a keyword");
       positional++;
       continue;
     }
+    bool flag;
     if (py_str_eq(a->keyword, "dtype")) {
       if (!torch_dtype(imp, a->value, &t->dtype)) return false;
     } else if (py_str_eq(a->keyword, "device")) {
-      if (a->value->kind != PY_STRING || a->value->name.len < 4 || memcmp(a->value->name.data, "cuda", 4) != 0)
-        return imp_error(imp, a->value->line, a->value->col, "inputs: device must be a 'cuda' device string");
+      const char *want = on_cpu ? "cpu" : "cuda";
+      if (a->value->kind != PY_STRING || a->value->name.len < strlen(want) ||
+          memcmp(a->value->name.data, want, strlen(want)) != 0)
+        return imp_error(imp, a->value->line, a->value->col,
+                         on_cpu ? "inputs: a CPU scalar tensor (is_cpu=True) needs device='cpu'"
+                                : "inputs: device must be a 'cuda' device string");
     } else if (py_str_eq(a->keyword, "requires_grad")) {
       bool v;
       if (!imp_eval_bool(imp, a->value, "requires_grad", &v)) return false;
+    } else if ((make_tensor || is_randint) && py_str_eq(a->keyword, "low")) {
+      low = a->value;
+    } else if ((make_tensor || is_randint) && py_str_eq(a->keyword, "high")) {
+      high = a->value;
+    } else if (is_randint && py_str_eq(a->keyword, "size")) {
+      size_kw = a->value;
+    } else if (make_tensor && (py_str_eq(a->keyword, "noncontiguous") || py_str_eq(a->keyword, "exclude_zero"))) {
+      if (!imp_eval_flag(imp, a->value, "make_tensor flag", &flag)) return false;
+      if (flag)
+        return imp_error(imp, a->kw_line, a->kw_col, "inputs: make_tensor %.*s=True is not supported",
+                         (int)a->keyword.len, a->keyword.data);
     } else {
       return imp_error(imp, a->kw_line, a->kw_col, "inputs: torch.%s got an unexpected keyword argument '%.*s'",
                        t->factory, (int)a->keyword.len, a->keyword.data);
     }
   }
   bool is_full = strcmp(t->factory, "full") == 0, is_arange = strcmp(t->factory, "arange") == 0;
-  if (is_arange) {
+  if (is_randint) {
+    /* (high, size) or (low, high, size); keywords fill what is missing */
+    const py_expr *pos[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < positional && i < 3; i++) pos[i] = call->args[i].value;
+    if (positional > 3) return imp_error(imp, call->line, call->col, "inputs: torch.randint takes ([low,] high, size)");
+    if (positional == 3) low = pos[0], high = pos[1], size_kw = pos[2];
+    else if (positional == 2 && !size_kw) high = pos[0], size_kw = pos[1];
+    else if (positional == 2) low = pos[0], high = pos[1];
+    else if (positional == 1 && size_kw) high = pos[0];
+    else if (positional == 1) size_kw = pos[0];
+    if (!high || !size_kw) return imp_error(imp, call->line, call->col, "inputs: torch.randint needs high and size");
+    t->low = 0;
+    if (!bound(imp, low, "randint low", &t->low) || !number(imp, high, "randint high", &t->high)) return false;
+    if (t->low != floor(t->low) || t->high != floor(t->high) || !(t->low < t->high))
+      return imp_error(imp, call->line, call->col, "inputs: torch.randint needs integer bounds low < high");
+    if (size_kw->kind != PY_LIST && size_kw->kind != PY_TUPLE)
+      return imp_error(imp, size_kw->line, size_kw->col, "inputs: torch.randint size must be a tuple");
+    if (!imp_eval_int_list(imp, size_kw, "size", t->shape, FUSER_MAX_RANK, &t->rank)) return false;
+    if (t->dtype == FUSER_DTYPE_INVALID) t->dtype = FUSER_DTYPE_I64;
+  } else if (make_tensor) {
+    if (positional < 1) return imp_error(imp, call->line, call->col, "inputs: torch.testing.make_tensor needs a shape");
+    if (!size_args(imp, call, 0, positional, "shape", t->shape, &t->rank)) return false;
+    if (t->dtype == FUSER_DTYPE_INVALID)
+      return imp_error(imp, call->line, call->col, "inputs: torch.testing.make_tensor needs dtype=");
+    bool fl = fuser_dtype_is_float(t->dtype);
+    t->low = t->dtype == FUSER_DTYPE_I1 ? 0 : -9;
+    t->high = t->dtype == FUSER_DTYPE_I1 ? 2 : fl ? 9 : 10;
+    if (t->dtype != FUSER_DTYPE_I1 &&
+        (!bound(imp, low, "make_tensor low", &t->low) || !bound(imp, high, "make_tensor high", &t->high)))
+      return false;
+    if (!fl) t->low = ceil(t->low), t->high = ceil(t->high); /* torch rounds integer bounds up */
+    if (!(t->low < t->high) || !isfinite(t->low) || !isfinite(t->high))
+      return imp_error(imp, call->line, call->col, "inputs: torch.testing.make_tensor needs finite bounds low < high");
+  } else if (is_arange) {
     double v[3] = {0, 0, 1};
     if (positional < 1 || positional > 3)
       return imp_error(imp, call->line, call->col, "inputs: torch.arange takes (end), (start, end) or (start, end, step)");
@@ -187,6 +259,10 @@ static MlirAttribute tensor_entry(importer *imp, const torch_tensor *t) {
   a[n++] = imp_named(imp, "strides", mlirDenseI64ArrayGet(imp->ctx, t->view_rank, t->strides));
   a[n++] = imp_named(imp, "offset", mlirIntegerAttrGet(mlirIntegerTypeGet(imp->ctx, 64), t->offset));
   if (strcmp(t->factory, "full") == 0) a[n++] = imp_named(imp, "fill_value", f64_attr(imp, t->fill_value));
+  if (strcmp(t->factory, "make_tensor") == 0 || strcmp(t->factory, "randint") == 0) {
+    a[n++] = imp_named(imp, "low", f64_attr(imp, t->low));
+    a[n++] = imp_named(imp, "high", f64_attr(imp, t->high));
+  }
   if (strcmp(t->factory, "arange") == 0) {
     a[n++] = imp_named(imp, "start", f64_attr(imp, t->start));
     a[n++] = imp_named(imp, "end", f64_attr(imp, t->end));
@@ -205,7 +281,10 @@ static bool tensor_input(importer *imp, const py_expr *e, int argno, MlirType ar
   }
   if (factory_call->kind != PY_CALL)
     return imp_error(imp, e->line, e->col, "inputs: entry %d must be a torch factory call or a number", argno);
-  if (!torch_factory(imp, factory_call, &t)) return false;
+  MlirAttribute attrs = imp->arg_attrs[argno];
+  bool on_cpu = mlirAttributeIsADictionary(attrs) &&
+                !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(attrs, mlirStringRefCreateFromCString("fuser.is_cpu")));
+  if (!torch_factory(imp, factory_call, on_cpu, &t)) return false;
   if (strided && !as_strided(imp, strided, &t)) return false;
   if (!mlirTypeIsARankedTensor(arg))
     return imp_error(imp, e->line, e->col, "inputs: entry %d is a tensor but fusion input %d is a scalar", argno, argno);

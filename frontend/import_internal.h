@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "dialects/fuser.h"
+#include "frontend/name_map.h"
 #include "frontend/py_ast.h"
 #include "mlir-c/IR.h"
 
@@ -60,6 +61,7 @@ typedef struct {
   /* the Python environment of the def body; later bindings shadow earlier */
   int n_bindings, cap_bindings;
   binding *bindings;
+  fuser_name_map scope; /* name -> index of its latest binding */
 } importer;
 
 /* ---- errors and locations ---- */
@@ -95,6 +97,9 @@ bool imp_eval_tensor(importer *imp, const py_expr *e, const char *what, MlirValu
 bool imp_literal_number(const py_expr *e, bool *is_float, bool *is_bool, int64_t *i, double *f);
 bool imp_eval_int(importer *imp, const py_expr *e, const char *what, int64_t *out);
 bool imp_eval_bool(importer *imp, const py_expr *e, const char *what, bool *out);
+/* A flag as pybind's bool conversion takes it: True/False or an integer
+ * (0 is False), as printers write `manual_normalization=0`. */
+bool imp_eval_flag(importer *imp, const py_expr *e, const char *what, bool *out);
 /* A list or tuple of integer literals; at most `cap` entries. */
 bool imp_eval_int_list(importer *imp, const py_expr *e, const char *what, int64_t *out, int cap, int *n);
 /* DataType.X; with allow_null, DataType.Null gives FUSER_DTYPE_INVALID. */

@@ -23,6 +23,7 @@ typedef struct {
   int64_t hint_shape[FUSER_MAX_RANK];
   int hint_rank;
   fuser_dtype hint_dtype;
+  bool var_only; /* fd.ops.var: a var_mean binding only its variance */
 } op_call;
 
 static int64_t dynamic(void) { return mlirShapedTypeGetDynamicSize(); }
@@ -108,6 +109,61 @@ static bool dims_list(op_call *c, const py_expr *e, int rank, int64_t *dims, int
 
 /* ---- element-wise ------------------------------------------------------------- */
 
+/* Appends `name` (a cast or a broadcast) on operand `i`, replacing it. */
+static bool wrap_operand(op_call *c, int i, fuser_op_id id, int n_attrs, MlirNamedAttribute *attrs, fuser_dtype to) {
+  MlirValue v = c->operands[i];
+  fuser_op_desc d = {.id = id, .num_operands = 1, .operands = &v, .num_attrs = n_attrs, .attrs = attrs,
+                     .hint_rank = -1, .hint_dtype = to};
+  MlirType t;
+  char why[256];
+  if (!fuser_infer_result_types(c->imp->ctx, &d, &t, why, sizeof why))
+    return imp_error(c->imp, c->call->line, c->call->col, "%s: broadcasting operand %d: %s", c->what, i + 1, why);
+  MlirOperation op = imp_append_op(c->imp, fuser_op_full_name(id), imp_loc(c->imp, c->call->line, c->call->col), 1, &v,
+                                   1, &t, n_attrs, attrs);
+  c->operands[i] = mlirOperationGetResult(op, 0);
+  return true;
+}
+
+/* Tensor operands of different ranks: nvFuser (ops::maybeBroadcast)
+ * broadcasts the lower-rank ones on their leading dims to the highest rank,
+ * aligning trailing dims as NumPy does, after casting every operand to the
+ * common dtype (promoteValues), where a 0-dim tensor ranks between scalars
+ * and tensors with dims. Made explicit here (fuser.cast of a 0-dim operand to
+ * that dtype, fuser.broadcast), so the element-wise op itself sees one rank
+ * and promotes to the same dtype. */
+static bool broadcast_ranks(op_call *c) {
+  int rank = 0, n = c->n_operands, kinds[4];
+  fuser_dtype dts[4];
+  bool zero_dim = false;
+  for (int i = 0; i < n; i++) {
+    MlirValue v = c->operands[i];
+    dts[i] = fuser_value_dtype(v);
+    kinds[i] = !fuser_value_is_tensor(v) ? FUSER_OPERAND_SCALAR : rank_of(v) == 0 ? FUSER_OPERAND_ZERO_DIM : FUSER_OPERAND_TENSOR;
+    if (kinds[i] == FUSER_OPERAND_TENSOR && rank_of(v) > rank) rank = rank_of(v);
+    zero_dim |= kinds[i] == FUSER_OPERAND_ZERO_DIM;
+  }
+  fuser_dtype target = FUSER_DTYPE_INVALID; /* what a 0-dim value operand is cast to */
+  fuser_rule rule = fuser_op_rule_of(c->id);
+  if (zero_dim && rank > 0) {
+    if (rule == FUSER_RULE_WHERE) target = fuser_common_dtype(n - 1, dts + 1, kinds + 1);
+    else if (rule == FUSER_RULE_COMPARE || rule == FUSER_RULE_BOOL) target = fuser_common_dtype(n, dts, kinds);
+    else target = fuser_promote_kinds(rule, n, dts, kinds, NULL);
+  }
+  for (int i = 0; i < n; i++) {
+    MlirValue v = c->operands[i];
+    if (kinds[i] == FUSER_OPERAND_SCALAR || rank_of(v) == rank) continue;
+    bool condition = rule == FUSER_RULE_WHERE && i == 0;
+    if (kinds[i] == FUSER_OPERAND_ZERO_DIM && !condition && target != FUSER_DTYPE_INVALID && dts[i] != target &&
+        !wrap_operand(c, i, FUSER_OP_cast, 0, NULL, target))
+      return false;
+    int flags[FUSER_MAX_RANK], lead = rank - rank_of(v);
+    for (int d = 0; d < rank; d++) flags[d] = d < lead;
+    MlirNamedAttribute attr = imp_named(c->imp, "is_broadcast_dim", mlirDenseBoolArrayGet(c->imp->ctx, rank, flags));
+    if (!wrap_operand(c, i, FUSER_OP_broadcast, 1, &attr, FUSER_DTYPE_INVALID)) return false;
+  }
+  return true;
+}
+
 static bool elementwise(op_call *c, int arity) {
   static const char *const names[3][3] = {{"arg"}, {"arg1", "arg2"}, {"arg1", "arg2", "arg3"}};
   bool is_cast = c->id == FUSER_OP_cast;
@@ -124,7 +180,7 @@ static bool elementwise(op_call *c, int arity) {
     snprintf(what, sizeof what, "%s operand %d", c->what, i + 1);
     if (!push_operand(c, a[i], what)) return false;
   }
-  return finish(c);
+  return broadcast_ranks(c) && finish(c);
 }
 
 /* ---- shape-taking ops ------------------------------------------------------------ */
@@ -254,9 +310,11 @@ static bool permute_or_squeeze(op_call *c) {
 }
 
 static bool slice(op_call *c) {
-  static const char *const params[] = {"arg", "start_indices", "end_indices", "strides"};
-  py_expr *a[4];
-  if (!imp_bind_args(c->imp, c->call, c->what, params, 4, 3, a) || !push_tensor(c, a[0])) return false;
+  static const char *const params[] = {"arg", "start_indices", "end_indices", "strides", "manual_normalization"};
+  py_expr *a[5];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 5, 3, a) || !push_tensor(c, a[0])) return false;
+  bool manual = false; /* True: the script promises normalized indices */
+  if (a[4] && !imp_eval_flag(c->imp, a[4], "slice manual_normalization", &manual)) return false;
   MlirValue in = c->operands[0];
   int rank = rank_of(in), ns, ne, nst = rank;
   int64_t start[FUSER_MAX_RANK], end[FUSER_MAX_RANK], step[FUSER_MAX_RANK];
@@ -272,6 +330,13 @@ static bool slice(op_call *c) {
                      c->what, rank, ns, ne, nst);
   /* PyTorch's normalization: negative indices count from the end, then
    * clamp to [0, extent] and end >= start. */
+  for (int d = 0; d < rank && manual; d++) {
+    int64_t ext = extent_of(in, d);
+    if (start[d] < 0 || end[d] < start[d] || (ext != dynamic() && end[d] > ext))
+      return imp_error(c->imp, a[4]->line, a[4]->col,
+                       "%s: manual_normalization=True but [%lld, %lld) is not a normalized range of dim %d",
+                       c->what, (long long)start[d], (long long)end[d], d);
+  }
   for (int d = 0; d < rank; d++) {
     int64_t ext = extent_of(in, d);
     int64_t *idx[2] = {&start[d], &end[d]};
@@ -326,7 +391,7 @@ static bool cat(op_call *c) {
   if (!imp_bind_args(c->imp, c->call, c->what, params, 3, 1, a)) return false;
   if (a[2]) {
     bool v;
-    if (!imp_eval_bool(c->imp, a[2], "manual_padding", &v)) return false;
+    if (!imp_eval_flag(c->imp, a[2], "manual_padding", &v)) return false;
     if (v) return imp_error(c->imp, a[2]->line, a[2]->col, "%s: manual_padding=True is not supported", c->what);
   }
   const py_expr *l = a[0];
@@ -376,7 +441,15 @@ static bool reduction(op_call *c) {
     int64_t corr = 1;
     if (a[2] && !imp_eval_int(c->imp, a[2], "correction", &corr)) return false;
     add_attr(c, "correction", mlirIntegerAttrGet(mlirIntegerTypeGet(c->imp->ctx, 64), corr));
-    return finish(c);
+    if (!c->var_only) return finish(c);
+    /* fd.ops.var: the variance of a var_mean (whose mean nothing reads) */
+    if (c->stmt->n_names != 1) return imp_error(c->imp, c->stmt->line, c->stmt->col, "%s returns one value", c->what);
+    MlirOperation op = emit(c, result_loc(c), 2);
+    if (mlirOperationIsNull(op)) return false;
+    binding *b = imp_bind(c->imp, c->stmt->names[0]);
+    b->kind = BIND_VALUE;
+    b->value = mlirOperationGetResult(op, 0);
+    return true;
   }
   fuser_dtype dt = FUSER_DTYPE_INVALID;
   if (a[3] && !imp_eval_dtype(c->imp, a[3], "reduction dtype", true, &dt)) return false;
@@ -443,10 +516,63 @@ static bool iota(op_call *c) {
   return finish(c);
 }
 
+/* ---- sizes ------------------------------------------------------------------------ */
+
+/* The extent of dim `d` of `t` as an i64 value: a constant when static,
+ * else fuser.size (which the plan evaluates on the host). */
+static MlirValue extent_value(op_call *c, MlirValue t, int64_t d, MlirLocation loc) {
+  int64_t e = extent_of(t, (int)d);
+  if (e != dynamic()) return imp_scalar(c->imp, loc, FUSER_DTYPE_I64, false, e, 0.0, c->call->line, c->call->col);
+  MlirNamedAttribute a = imp_named(c->imp, "dim", mlirIntegerAttrGet(mlirIntegerTypeGet(c->imp->ctx, 64), d));
+  MlirType i64 = mlirIntegerTypeGet(c->imp->ctx, 64);
+  return mlirOperationGetResult(imp_append_op(c->imp, "fuser.size", loc, 1, &t, 1, &i64, 1, &a), 0);
+}
+
+/* fd.ops.size(arg, dim): an Int scalar. */
+static bool size_op(op_call *c) {
+  static const char *const params[] = {"arg", "dim"};
+  py_expr *a[2];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 2, a) || !push_tensor(c, a[0])) return false;
+  if (c->stmt->n_names != 1) return imp_error(c->imp, c->stmt->line, c->stmt->col, "%s returns one value", c->what);
+  int64_t dim;
+  if (!imp_eval_int(c->imp, a[1], "size dim", &dim) || !normalize_dim(c, a[1], &dim, rank_of(c->operands[0]), "dim"))
+    return false;
+  MlirValue v = extent_value(c, c->operands[0], dim, result_loc(c));
+  if (mlirValueIsNull(v)) return false;
+  binding *b = imp_bind(c->imp, c->stmt->names[0]);
+  b->kind = BIND_VALUE;
+  b->value = v;
+  return true;
+}
+
+/* fd.ops.shape(arg): a vector of its extents (for shapes, as define_vector). */
+static bool shape_op(op_call *c) {
+  static const char *const params[] = {"arg"};
+  py_expr *a[1];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 1, 1, a) || !push_tensor(c, a[0])) return false;
+  if (c->stmt->n_names != 1) return imp_error(c->imp, c->stmt->line, c->stmt->col, "%s returns one value", c->what);
+  MlirValue t = c->operands[0];
+  int rank = rank_of(t);
+  vector_elem *elems = py_arena_alloc(c->imp->arena, sizeof *elems * (rank ? rank : 1));
+  for (int d = 0; d < rank; d++) {
+    elems[d].is_const = extent_of(t, d) != dynamic();
+    if (elems[d].is_const) elems[d].value = extent_of(t, d);
+    else elems[d].dyn = extent_value(c, t, d, imp_loc(c->imp, c->call->line, c->call->col));
+  }
+  binding *b = imp_bind(c->imp, c->stmt->names[0]);
+  b->kind = BIND_VECTOR;
+  b->n_elems = rank;
+  b->elems = elems;
+  return true;
+}
+
 bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_name) {
   op_call c = {.imp = imp, .stmt = s, .call = call, .hint_rank = -1, .hint_dtype = FUSER_DTYPE_INVALID};
   c.id = fuser_op_from_mnemonic(op_name.data, op_name.len);
   snprintf(c.what, sizeof c.what, "fd.ops.%.*s", (int)(op_name.len > 40 ? 40 : op_name.len), op_name.data);
+  if (c.id == FUSER_OP_size) return size_op(&c);
+  if (py_str_eq(op_name, "var")) c.id = FUSER_OP_var_mean, c.var_only = true;
+  if (py_str_eq(op_name, "shape")) return shape_op(&c);
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
     return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
   switch (fuser_op_kind_of(c.id)) {

@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "frontend/name_map.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
+#include "passes/ptr_map.h"
 
 typedef struct {
   char *buf;
@@ -52,6 +54,9 @@ typedef struct {
   bool *folded; /* cat links printed as part of a later cat */
   named_value *names;
   int n_names, cap_names;
+  fuser_ptr_map op_at;      /* op -> its index in ops */
+  fuser_ptr_map value_name; /* value -> index in names */
+  fuser_name_map name_at;   /* name -> index in names of its latest value */
   int fresh; /* counter for fresh names */
   const char *def_name;
   bool failed;
@@ -114,9 +119,8 @@ static MlirAttribute attr(MlirOperation op, const char *name) {
 /* ---- names ------------------------------------------------------------------ */
 
 static int op_index(exporter *e, MlirOperation op) {
-  for (int i = 0; i < e->n_ops; i++)
-    if (e->ops[i].ptr == op.ptr) return i;
-  return e->n_ops; /* the return */
+  intptr_t i;
+  return fuser_ptr_map_get(&e->op_at, op.ptr, &i) ? (int)i : e->n_ops; /* else the return */
 }
 
 static int last_use(exporter *e, MlirValue v) {
@@ -129,16 +133,14 @@ static int last_use(exporter *e, MlirValue v) {
 }
 
 static named_value *find_value(exporter *e, MlirValue v) {
-  for (int i = 0; i < e->n_names; i++)
-    if (e->names[i].value.ptr == v.ptr) return &e->names[i];
-  return NULL;
+  intptr_t i;
+  return fuser_ptr_map_get(&e->value_name, v.ptr, &i) ? &e->names[i] : NULL;
 }
 
 /* The most recent value bound to `name`, if any. */
 static named_value *find_name(exporter *e, const char *name) {
-  for (int i = e->n_names - 1; i >= 0; i--)
-    if (strcmp(e->names[i].name, name) == 0) return &e->names[i];
-  return NULL;
+  intptr_t i;
+  return fuser_name_map_get(&e->name_at, name, strlen(name), &i) ? &e->names[i] : NULL;
 }
 
 /* A Python identifier that the script's own names cannot shadow (the def
@@ -199,6 +201,8 @@ static const char *name_value(exporter *e, MlirValue v, MlirLocation loc, int re
       snprintf(nv->name, sizeof nv->name, "%c%d", prefix, e->fresh++);
     } while (find_name(e, nv->name));
   }
+  fuser_ptr_map_put(&e->value_name, v.ptr, e->n_names);
+  fuser_name_map_put(&e->name_at, nv->name, strlen(nv->name), e->n_names);
   e->n_names++;
   return nv->name;
 }
@@ -259,10 +263,11 @@ static bool export_args(exporter *e, MlirOperation func, MlirBlock body) {
                                  i < mlirArrayAttrGetNumElements(arg_attrs)
                              ? mlirArrayAttrGetElement(arg_attrs, i)
                              : mlirAttributeGetNull();
-    MlirAttribute so = mlirAttributeGetNull(), co = mlirAttributeGetNull();
+    MlirAttribute so = mlirAttributeGetNull(), co = mlirAttributeGetNull(), cpu = mlirAttributeGetNull();
     if (!mlirAttributeIsNull(dict) && mlirAttributeIsADictionary(dict)) {
       so = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.stride_order"));
       co = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.contiguity"));
+      cpu = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.is_cpu"));
     }
     if (!mlirAttributeIsNull(so) && read_array(so, order, FUSER_MAX_RANK) != rank)
       return exp_error(e, loc, "argument #%ld: fuser.stride_order does not match its rank", (long)i);
@@ -277,7 +282,7 @@ static bool export_args(exporter *e, MlirOperation func, MlirBlock body) {
     put(&e->out, ", contiguity=[");
     for (int p = 0; p < rank; p++)
       put(&e->out, "%s%s", p ? ", " : "", contig[p] < 0 ? "None" : contig[p] ? "True" : "False");
-    put(&e->out, "], dtype=DataType.%s, is_cpu=False, stride_order=", dt);
+    put(&e->out, "], dtype=DataType.%s, is_cpu=%s, stride_order=", dt, mlirAttributeIsNull(cpu) ? "False" : "True");
     put_ints(&e->out, order, rank);
     put(&e->out, ")\n");
   }
@@ -372,6 +377,12 @@ static bool export_op(exporter *e, int index) {
   }
   if (id == FUSER_OP_scalar) return export_scalar(e, op, names[0]);
   fuser_op_kind kind = fuser_op_kind_of(id);
+  if (id == FUSER_OP_size) {
+    int64_t dim = 0;
+    fuser_get_i64(op, "dim", &dim);
+    put(&e->out, "    %s = fd.ops.size(%s, dim=%lld)\n", names[0], name_of(e, mlirOperationGetOperand(op, 0)), (long long)dim);
+    return true;
+  }
   if (kind == FUSER_KIND_VIEW || kind == FUSER_KIND_QUERY) /* made by passes: no nvFuser spelling */
     return exp_error(e, loc, "cannot export '%s' to an nvFuser script (a plan-level op; export before the passes)",
                      fuser_op_full_name(id));
@@ -489,7 +500,21 @@ static MlirAttribute dict_get(MlirAttribute d, const char *name) {
   return mlirDictionaryAttrGetElementByName(d, mlirStringRefCreateFromCString(name));
 }
 
-static bool export_inputs(exporter *e, MlirAttribute inputs, MlirLocation loc) {
+/* Whether argument `i` is a CPU scalar tensor (fuser.is_cpu). */
+static bool arg_is_cpu(MlirOperation func, intptr_t i) {
+  MlirAttribute all = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("arg_attrs"));
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) || i >= mlirArrayAttrGetNumElements(all)) return false;
+  MlirAttribute d = mlirArrayAttrGetElement(all, i);
+  return mlirAttributeIsADictionary(d) && !mlirAttributeIsNull(dict_get(d, "fuser.is_cpu"));
+}
+
+/* A bound of make_tensor/randint: an integer for integer dtypes. */
+static void put_bound(text *o, double v, bool integral) {
+  if (integral && v == floor(v) && fabs(v) < 9e15) put(o, "%lld", (long long)v);
+  else put_float(o, v);
+}
+
+static bool export_inputs(exporter *e, MlirOperation func, MlirAttribute inputs, MlirLocation loc) {
   text *o = &e->out;
   put(o, "inputs = [\n");
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(inputs); i++) {
@@ -518,8 +543,23 @@ static bool export_inputs(exporter *e, MlirAttribute inputs, MlirLocation loc) {
     MlirStringRef f = mlirStringAttrGetValue(factory);
     fuser_dtype dt = fuser_dtype_of_type(mlirTypeAttrGetValue(dtype));
     if (dt == FUSER_DTYPE_INVALID) return exp_error(e, loc, "fuser.inputs entry %ld has an unsupported dtype", (long)i);
-    put(o, "torch.%.*s(", (int)f.length, f.data);
-    if (str_is(f, "arange")) {
+    bool bounded = str_is(f, "make_tensor") || str_is(f, "randint");
+    double low = 0, high = 0;
+    if (bounded) {
+      MlirAttribute lo = dict_get(d, "low"), hi = dict_get(d, "high");
+      if (mlirAttributeIsNull(lo) || !mlirAttributeIsAFloat(lo) || mlirAttributeIsNull(hi) || !mlirAttributeIsAFloat(hi))
+        return exp_error(e, loc, "fuser.inputs entry %ld: %.*s needs low and high", (long)i, (int)f.length, f.data);
+      low = mlirFloatAttrGetValueDouble(lo), high = mlirFloatAttrGetValueDouble(hi);
+    }
+    bool integral = str_is(f, "randint") || !fuser_dtype_is_float(dt);
+    put(o, "torch.%s%.*s(", str_is(f, "make_tensor") ? "testing." : "", (int)f.length, f.data);
+    if (str_is(f, "randint")) {
+      put_bound(o, low, true);
+      put(o, ", ");
+      put_bound(o, high, true);
+      put(o, ", ");
+      put_tuple(o, shape, rank);
+    } else if (str_is(f, "arange")) {
       MlirAttribute a[3] = {dict_get(d, "start"), dict_get(d, "end"), dict_get(d, "step")};
       for (int k = 0; k < 3; k++) {
         if (mlirAttributeIsNull(a[k]) || !mlirAttributeIsAFloat(a[k]))
@@ -537,7 +577,14 @@ static bool export_inputs(exporter *e, MlirAttribute inputs, MlirLocation loc) {
         put_float(o, mlirFloatAttrGetValueDouble(fv));
       }
     }
-    put(o, ", dtype=torch.%s, device='cuda:0')", torch_dtype(dt));
+    put(o, ", dtype=torch.%s, device='%s'", torch_dtype(dt), arg_is_cpu(func, i) ? "cpu" : "cuda:0");
+    if (str_is(f, "make_tensor") && dt != FUSER_DTYPE_I1) {
+      put(o, ", low=");
+      put_bound(o, low, integral);
+      put(o, ", high=");
+      put_bound(o, high, integral);
+    }
+    put(o, ")");
     int64_t offset = mlirAttributeIsNull(off) ? 0 : mlirIntegerAttrGetValueInt(off);
     bool plain = offset == 0 && vr == rank;
     int64_t stride = 1;
@@ -612,7 +659,7 @@ static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
   e->folded = calloc(e->n_ops + 1, sizeof *e->folded);
   int k = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (op.ptr != ret.ptr) e->ops[k++] = op;
+    if (op.ptr != ret.ptr) fuser_ptr_map_put(&e->op_at, op.ptr, k), e->ops[k++] = op;
   if (mlirOperationIsNull(ret) || !str_is(mlirIdentifierStr(mlirOperationGetName(ret)), "func.return"))
     return exp_error(e, mlirOperationGetLocation(func), "the fusion must end with func.return");
   mark_folded_cats(e);
@@ -620,6 +667,7 @@ static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
   text *o = &e->out;
   put(o, "import torch\nfrom nvfuser import FusionDefinition, DataType\n\n");
   put(o, "def %s(fd : FusionDefinition) -> None :\n", def_name);
+  size_t body_start = o->len;
   if (!export_args(e, func, body)) return false;
   for (int i = 0; i < e->n_ops; i++)
     if (!export_op(e, i)) return false;
@@ -638,13 +686,16 @@ static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
     }
     put(o, ")\n");
   }
+  /* a fusion with nothing in it (the importer drops unused constants):
+   * Python needs a statement in the def */
+  if (o->len == body_start) put(o, "    pass\n");
   put(o, "\nwith FusionDefinition() as fd:\n    %s(fd)\n", def_name);
   MlirAttribute inputs = attr(func, "fuser.inputs");
   if (!mlirAttributeIsNull(inputs)) {
     if (!mlirAttributeIsAArray(inputs) || mlirArrayAttrGetNumElements(inputs) != mlirBlockGetNumArguments(body))
       return exp_error(e, mlirOperationGetLocation(func), "fuser.inputs must be an array with one entry per argument");
     put(o, "\n");
-    if (!export_inputs(e, inputs, mlirOperationGetLocation(func))) return false;
+    if (!export_inputs(e, func, inputs, mlirOperationGetLocation(func))) return false;
     put(o, "fd.execute(inputs)\n");
   }
   return true;
@@ -652,11 +703,16 @@ static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
 
 char *fuser_export_nvfuser(MlirOperation op) {
   exporter e = {.ctx = mlirOperationGetContext(op)};
+  fuser_ptr_map_init(&e.op_at);
+  fuser_ptr_map_init(&e.value_name);
   MlirOperation func = find_fusion(&e, op);
   bool ok = !mlirOperationIsNull(func) && export_func(&e, func);
   free(e.ops);
   free(e.folded);
   free(e.names);
+  fuser_ptr_map_free(&e.op_at);
+  fuser_ptr_map_free(&e.value_name);
+  fuser_name_map_free(&e.name_at);
   if (!ok || e.failed) {
     free(e.out.buf);
     return NULL;

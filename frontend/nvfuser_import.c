@@ -55,11 +55,114 @@ static bool single_target(importer *imp, const py_stmt *s, const char *what) {
 
 /* ---- fd.define_tensor ---------------------------------------------------------- */
 
+/* Appends the tensor argument `s` defines, with its layout attributes
+ * (fuser.is_cpu for a CPU scalar tensor). */
+static bool add_tensor_argument(importer *imp, const py_stmt *s, const int64_t *shape, int rank, const int64_t *contig,
+                                const int64_t *order, fuser_dtype dt, bool is_cpu) {
+  int64_t dims[FUSER_MAX_RANK];
+  for (int d = 0; d < rank; d++) dims[d] = shape[d] == -1 ? mlirShapedTypeGetDynamicSize() : shape[d];
+  MlirType t = mlirRankedTensorTypeGet(rank, dims, fuser_dtype_to_type(imp->ctx, dt), mlirAttributeGetNull());
+  MlirNamedAttribute attrs[3] = {imp_named(imp, "fuser.contiguity", mlirDenseI64ArrayGet(imp->ctx, rank, contig)),
+                                 imp_named(imp, "fuser.stride_order", mlirDenseI64ArrayGet(imp->ctx, rank, order)),
+                                 imp_named(imp, "fuser.is_cpu", mlirUnitAttrGet(imp->ctx))};
+  binding *b = imp_bind(imp, s->names[0]);
+  b->kind = BIND_VALUE;
+  return add_argument(imp, t, imp_named_loc(imp, s->names[0], s->name_lines[0], s->name_cols[0]),
+                      mlirDictionaryAttrGet(imp->ctx, is_cpu ? 3 : 2, attrs), &b->value);
+}
+
+/* is_cpu=True: nvFuser's CPU scalar tensor, a 0-dim tensor whose value the
+ * kernels receive (only 0-dim tensors may live on the CPU). */
+static bool eval_is_cpu(importer *imp, const py_expr *e, int rank, bool *is_cpu) {
+  *is_cpu = false;
+  if (!e) return true;
+  if (!imp_eval_flag(imp, e, "define_tensor is_cpu", is_cpu)) return false;
+  if (*is_cpu && rank != 0)
+    return imp_error(imp, e->line, e->col, "define_tensor is_cpu=True needs a 0-dim tensor (a CPU scalar), not rank %d", rank);
+  return true;
+}
+
+/* define_tensor(sizes, strides, dtype, static_sizes, is_cpu): nvFuser's
+ * computeTensorDescriptor. Stride-0 dims are broadcasts (None) kept at
+ * their logical position; the others are ordered by decreasing stride; a
+ * dim is contiguous when its stride is the next inner non-broadcast dim's
+ * stride times extent (1 for the innermost). Sizes become -1 except 1s,
+ * unless static_sizes. */
+static bool define_tensor_strided(importer *imp, const py_stmt *s, const py_expr *call) {
+  static const char *const params[] = {"sizes", "strides", "dtype", "static_sizes", "is_cpu"};
+  const char *what = "fd.define_tensor";
+  py_expr *a[5];
+  if (!imp_bind_args(imp, call, what, params, 5, 2, a)) return false;
+  int64_t sizes[FUSER_MAX_RANK], strides[FUSER_MAX_RANK], shape[FUSER_MAX_RANK], order[FUSER_MAX_RANK],
+      contig[FUSER_MAX_RANK];
+  int rank, n_strides;
+  if (!imp_eval_int_list(imp, a[0], "define_tensor sizes", sizes, FUSER_MAX_RANK, &rank) ||
+      !imp_eval_int_list(imp, a[1], "define_tensor strides", strides, FUSER_MAX_RANK, &n_strides))
+    return false;
+  if (n_strides != rank)
+    return imp_error(imp, a[1]->line, a[1]->col, "define_tensor has %d sizes but %d strides", rank, n_strides);
+  fuser_dtype dt = FUSER_DTYPE_F32;
+  bool static_sizes = false, is_cpu;
+  if (a[2] && !imp_eval_dtype(imp, a[2], "define_tensor dtype", false, &dt)) return false;
+  if (a[3] && !imp_eval_flag(imp, a[3], "define_tensor static_sizes", &static_sizes)) return false;
+  if (!eval_is_cpu(imp, a[4], rank, &is_cpu)) return false;
+  /* logical dims in allocation order (outermost first) */
+  int alloc[FUSER_MAX_RANK], n = 0;
+  for (int d = 0; d < rank; d++) {
+    if (sizes[d] < 0) return imp_error(imp, a[0]->line, a[0]->col, "define_tensor size %lld is negative", (long long)sizes[d]);
+    if (strides[d] < 0)
+      return imp_error(imp, a[1]->line, a[1]->col, "define_tensor stride %lld is negative (not supported by nvFuser)",
+                       (long long)strides[d]);
+    if (strides[d] == 0) continue;
+    int k = n++; /* stable insertion by decreasing stride */
+    while (k > 0 && strides[alloc[k - 1]] < strides[d]) alloc[k] = alloc[k - 1], k--;
+    alloc[k] = d;
+  }
+  int merged[FUSER_MAX_RANK];
+  for (int d = 0; d < rank; d++) /* broadcasts go back to their logical position */
+    merged[d] = strides[d] == 0 ? d : -1;
+  for (int d = 0, j = 0; d < rank; d++)
+    if (merged[d] < 0) merged[d] = alloc[j++];
+  for (int p = 0; p < rank; p++) {
+    int d = merged[p];
+    order[d] = rank - 1 - p;
+    bool broadcast = strides[d] == 0 || sizes[d] == 1;
+    contig[p] = -1;
+    if (broadcast) continue;
+    int64_t expected = 1;
+    for (int q = p + 1; q < rank; q++)
+      if (!(strides[merged[q]] == 0 || sizes[merged[q]] == 1)) {
+        expected = strides[merged[q]] * sizes[merged[q]];
+        break;
+      }
+    contig[p] = strides[d] == expected;
+  }
+  for (int d = 0; d < rank; d++) shape[d] = static_sizes || sizes[d] == 1 ? sizes[d] : -1;
+  return add_tensor_argument(imp, s, shape, rank, contig, order, dt, is_cpu);
+}
+
+/* define_tensor(sizes=, strides=) or a list of integers as the second
+ * positional argument (pybind picks that overload for int lists). */
+static bool is_strided_form(const py_expr *call) {
+  for (int i = 0; i < call->n; i++)
+    if (py_str_eq(call->args[i].keyword, "sizes") || py_str_eq(call->args[i].keyword, "strides")) return true;
+  if (call->n < 2 || call->args[1].keyword.len) return false;
+  const py_expr *l = call->args[1].value;
+  if ((l->kind != PY_LIST && l->kind != PY_TUPLE) || l->n == 0) return false;
+  for (int i = 0; i < l->n; i++) {
+    const py_expr *it = l->items[i];
+    if (it->kind != PY_INT && !(it->kind == PY_NEG && it->base->kind == PY_INT)) return false;
+  }
+  return true;
+}
+
 static bool define_tensor(importer *imp, const py_stmt *s, const py_expr *call) {
   static const char *const params[] = {"shape", "contiguity", "dtype", "is_cpu", "stride_order"};
   const char *what = "fd.define_tensor";
   py_expr *a[5];
-  if (!single_target(imp, s, what) || !imp_bind_args(imp, call, what, params, 5, 2, a)) return false;
+  if (!single_target(imp, s, what)) return false;
+  if (is_strided_form(call)) return define_tensor_strided(imp, s, call);
+  if (!imp_bind_args(imp, call, what, params, 5, 1, a)) return false;
   int64_t shape[FUSER_MAX_RANK], order[FUSER_MAX_RANK], contig[FUSER_MAX_RANK];
   int rank, n_order = 0;
   if (!imp_eval_int_list(imp, a[0], "define_tensor shape", shape, FUSER_MAX_RANK, &rank)) return false;
@@ -70,13 +173,11 @@ static bool define_tensor(importer *imp, const py_stmt *s, const py_expr *call) 
                        (long long)shape[d]);
   fuser_dtype dt = FUSER_DTYPE_F32;
   if (a[2] && !imp_eval_dtype(imp, a[2], "define_tensor dtype", false, &dt)) return false;
-  if (a[3]) {
-    bool is_cpu;
-    if (!imp_eval_bool(imp, a[3], "define_tensor is_cpu", &is_cpu)) return false;
-    if (is_cpu) return imp_error(imp, a[3]->line, a[3]->col, "define_tensor is_cpu=True (a CPU scalar tensor) is not supported");
-  }
+  bool is_cpu;
+  if (!eval_is_cpu(imp, a[3], rank, &is_cpu)) return false;
   /* stride_order: the stride rank of each logical dim; empty = row-major */
-  if (a[4] && !imp_eval_int_list(imp, a[4], "define_tensor stride_order", order, FUSER_MAX_RANK, &n_order))
+  if (a[4] && a[4]->kind != PY_NONE &&
+      !imp_eval_int_list(imp, a[4], "define_tensor stride_order", order, FUSER_MAX_RANK, &n_order))
     return false;
   if (n_order == 0) {
     for (int d = 0; d < rank; d++) order[d] = rank - 1 - d;
@@ -92,10 +193,14 @@ static bool define_tensor(importer *imp, const py_stmt *s, const py_expr *call) 
       seen[order[d]] = true;
     }
   }
-  /* contiguity: a list in allocation order, or one bool for every non-broadcast dim */
+  /* contiguity: a list in allocation order, or one bool for every
+   * non-broadcast dim (default False, as nvFuser's) */
   const py_expr *c = a[1];
-  if (c->kind == PY_TRUE || c->kind == PY_FALSE) {
-    for (int d = 0; d < rank; d++) contig[rank - 1 - order[d]] = shape[d] == 1 ? -1 : c->kind == PY_TRUE;
+  bool flag;
+  if (!c || c->kind == PY_TRUE || c->kind == PY_FALSE || c->kind == PY_INT) {
+    flag = false;
+    if (c && !imp_eval_flag(imp, c, "define_tensor contiguity", &flag)) return false;
+    for (int d = 0; d < rank; d++) contig[rank - 1 - order[d]] = shape[d] == 1 ? -1 : flag;
   } else if (c->kind == PY_LIST || c->kind == PY_TUPLE) {
     if (c->n != rank)
       return imp_error(imp, c->line, c->col, "define_tensor contiguity has %d entries but shape has rank %d", c->n, rank);
@@ -119,15 +224,7 @@ static bool define_tensor(importer *imp, const py_stmt *s, const py_expr *call) 
                        d, p);
     }
   }
-  int64_t dims[FUSER_MAX_RANK];
-  for (int d = 0; d < rank; d++) dims[d] = shape[d] == -1 ? mlirShapedTypeGetDynamicSize() : shape[d];
-  MlirType t = mlirRankedTensorTypeGet(rank, dims, fuser_dtype_to_type(imp->ctx, dt), mlirAttributeGetNull());
-  MlirNamedAttribute attrs[2] = {imp_named(imp, "fuser.contiguity", mlirDenseI64ArrayGet(imp->ctx, rank, contig)),
-                                 imp_named(imp, "fuser.stride_order", mlirDenseI64ArrayGet(imp->ctx, rank, order))};
-  binding *b = imp_bind(imp, s->names[0]);
-  b->kind = BIND_VALUE;
-  return add_argument(imp, t, imp_named_loc(imp, s->names[0], s->name_lines[0], s->name_cols[0]),
-                      mlirDictionaryAttrGet(imp->ctx, 2, attrs), &b->value);
+  return add_tensor_argument(imp, s, shape, rank, contig, order, dt, is_cpu);
 }
 
 /* ---- fd.define_scalar ---------------------------------------------------------- */
@@ -250,6 +347,7 @@ static bool add_output(importer *imp, const py_expr *call) {
 
 static bool body_statement(importer *imp, const py_stmt *s) {
   py_str m;
+  if (s->kind == PY_PASS) return true;
   if (s->kind == PY_EXPR) {
     if (is_fd_call(imp, s->value, &m) && py_str_eq(m, "add_output")) return add_output(imp, s->value);
     if (is_fd_call(imp, s->value, &m) || is_fd_ops_call(imp, s->value, &m))
@@ -374,8 +472,12 @@ static bool check_execute(importer *imp, const py_stmt *s, const py_stmt *with, 
   if (e->base->base->name.len != with->names[0].len ||
       memcmp(e->base->base->name.data, with->names[0].data, with->names[0].len) != 0)
     return imp_error(imp, e->line, e->col, "undefined name '%.*s'", (int)e->base->base->name.len, e->base->base->name.data);
-  if (e->n != 1 || e->args[0].keyword.len || e->args[0].value->kind != PY_NAME)
-    return imp_error(imp, e->line, e->col, "fd.execute takes the inputs list only");
+  /* fd.execute(inputs, device=0): the device says where nvFuser runs; fuser
+   * runs where the tool runs it */
+  bool device_only = true;
+  for (int i = 1; i < e->n; i++) device_only &= py_str_eq(e->args[i].keyword, "device");
+  if (e->n < 1 || e->args[0].keyword.len || e->args[0].value->kind != PY_NAME || !device_only || e->n > 2)
+    return imp_error(imp, e->line, e->col, "fd.execute takes the inputs list (and device=) only");
   if (!py_str_eq(e->args[0].value->name, "inputs") || !inputs)
     return imp_error(imp, e->args[0].value->line, e->args[0].value->col, "undefined name '%.*s'",
                      (int)e->args[0].value->name.len, e->args[0].value->name.data);
@@ -437,6 +539,8 @@ static bool import_script(importer *imp, const py_module *m, const char *text, s
       if (inputs) return imp_error(imp, s->line, s->col, "'inputs' assigned twice");
       inputs = s;
       break;
+    case PY_PASS:
+      break;
     case PY_EXPR:
       if (execute) return imp_error(imp, s->line, s->col, "a second fd.execute");
       if (!check_execute(imp, s, with, inputs)) return false;
@@ -487,6 +591,7 @@ done:
   free(imp.result_attrs);
   free(imp.result_consts);
   free(imp.bindings);
+  fuser_name_map_free(&imp.scope);
   py_arena_destroy(imp.arena);
   return module;
 }

@@ -3,9 +3,10 @@
  *
  * The subset: `import`/`from ... import`, `def name(params) -> T:` and
  * `with expr as name:` blocks, assignments to one name or a tuple of names,
- * expression statements; expressions are names, attribute access, calls
- * with positional and keyword arguments, lists, tuples, int/float/string
- * literals, True/False/None and unary minus. Anything else is a located
+ * expression statements and `pass`; expressions are names, attribute
+ * access, calls with positional and keyword arguments, lists, tuples,
+ * int/float/string literals, True/False/None, unary minus, and arithmetic
+ * on number literals (folded into one literal by the parser). Anything else is a located
  * syntax error that names the construct. The tree knows nothing of nvFuser;
  * frontend/nvfuser_import.c gives it meaning. */
 #ifndef FUSER_FRONTEND_PY_AST_H
@@ -77,6 +78,7 @@ typedef enum {
   PY_WITH,        /* with value as target: body */
   PY_ASSIGN,      /* targets = value */
   PY_EXPR,        /* value */
+  PY_PASS,        /* pass */
 } py_stmt_kind;
 
 typedef struct py_stmt py_stmt;

@@ -113,15 +113,23 @@ static void make(py_token *tok, py_token_kind kind, int line, int col, const cha
   tok->text.len = len;
 }
 
+/* Digits with Python's single underscores between them (`1_000`); false
+ * when an underscore does not stand between two digits. */
+static void lex_digits(py_lexer *lx) {
+  while (is_digit(peek(lx, 0)) || (peek(lx, 0) == '_' && is_digit(peek(lx, 1)) && lx->pos > 0 &&
+                                   is_digit((unsigned char)lx->text[lx->pos - 1])))
+    advance(lx);
+}
+
 static bool lex_number(py_lexer *lx, py_token *tok, py_error *err) {
   int line = lx->line, col = lx->col;
   size_t start = lx->pos;
   bool is_float = false;
-  while (is_digit(peek(lx, 0))) advance(lx);
+  lex_digits(lx);
   if (peek(lx, 0) == '.') {
     is_float = true;
     advance(lx);
-    while (is_digit(peek(lx, 0))) advance(lx);
+    lex_digits(lx);
   }
   if (peek(lx, 0) == 'e' || peek(lx, 0) == 'E') {
     int sign = peek(lx, 1) == '+' || peek(lx, 1) == '-';
@@ -129,17 +137,21 @@ static bool lex_number(py_lexer *lx, py_token *tok, py_error *err) {
       is_float = true;
       advance(lx);
       if (sign) advance(lx);
-      while (is_digit(peek(lx, 0))) advance(lx);
+      lex_digits(lx);
     }
   }
   size_t n = lx->pos - start;
   const char *s = lx->text + start;
   if (is_ident(peek(lx, 0)) || peek(lx, 0) == '.')
     return lex_error(err, line, col, "invalid number literal '%.*s%c'", (int)(n > 40 ? 40 : n), s, peek(lx, 0));
-  if (n >= 64) return lex_error(err, line, col, "number literal '%.20s...' is too long", s);
   char buf[64];
-  memcpy(buf, s, n);
-  buf[n] = 0;
+  size_t m = 0; /* the literal without its underscores */
+  for (size_t i = 0; i < n; i++)
+    if (s[i] != '_') {
+      if (m + 1 >= sizeof buf) return lex_error(err, line, col, "number literal '%.20s...' is too long", s);
+      buf[m++] = s[i];
+    }
+  buf[m] = 0;
   make(tok, is_float ? PY_T_FLOAT : PY_T_INT, line, col, s, n);
   errno = 0;
   if (is_float) {
@@ -147,8 +159,8 @@ static bool lex_number(py_lexer *lx, py_token *tok, py_error *err) {
     if (errno == ERANGE && isinf(tok->fval))
       return lex_error(err, line, col, "float literal '%s' is out of range", buf);
   } else {
-    if (n > 1 && buf[0] == '0')
-      for (size_t i = 0; i < n; i++)
+    if (m > 1 && buf[0] == '0')
+      for (size_t i = 0; i < m; i++)
         if (buf[i] != '0') return lex_error(err, line, col, "invalid number literal '%s': leading zeros", buf);
     unsigned long long v = strtoull(buf, NULL, 10);
     if (errno == ERANGE || v > (unsigned long long)INT64_MAX)
@@ -191,6 +203,7 @@ static const char *const operators[] = {
 static bool lex_operator(py_lexer *lx, py_token *tok, py_error *err) {
   int line = lx->line, col = lx->col;
   for (size_t i = 0; i < sizeof operators / sizeof *operators; i++) {
+    if (operators[i][0] != lx->text[lx->pos]) continue; /* cheap first: this runs per token */
     size_t n = strlen(operators[i]);
     if (lx->pos + n <= lx->len && memcmp(lx->text + lx->pos, operators[i], n) == 0) {
       make(tok, PY_T_OP, line, col, lx->text + lx->pos, n);

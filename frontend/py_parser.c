@@ -2,6 +2,7 @@
  * It tokenizes the whole text first (so it can look one token ahead) and
  * builds the tree in an arena. Constructs outside the subset are reported
  * by name ("unsupported Python: 'for' statement") at their location. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,7 +126,7 @@ static const char *const keywords[] = {"False", "None", "True", "and", "as", "as
 
 static bool is_keyword(py_str s) {
   for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
-    if (py_str_eq(s, keywords[i])) return true;
+    if (s.len && s.data[0] == keywords[i][0] && py_str_eq(s, keywords[i])) return true;
   return false;
 }
 
@@ -216,6 +217,29 @@ static bool parse_call_args(parser *p, py_expr *call) {
   return true;
 }
 
+/* A string literal's value: Python's escapes \\ \' \" \n \t \r \0
+ * decoded; any other backslash stays, as Python keeps unknown escapes. */
+static py_str decode_string(parser *p, py_str raw) {
+  if (!memchr(raw.data, '\\', raw.len)) return raw;
+  char *out = py_arena_alloc(p->arena, raw.len + 1);
+  size_t n = 0;
+  for (size_t i = 0; i < raw.len; i++) {
+    char c = raw.data[i];
+    if (c == '\\' && i + 1 < raw.len) {
+      char d = raw.data[i + 1];
+      const char *from = "\\'\"ntr0", *to = "\\'\"\n\t\r";
+      const char *k = strchr(from, d);
+      if (k && d) {
+        out[n++] = k - from < 6 ? to[k - from] : '\0';
+        i++;
+        continue;
+      }
+    }
+    out[n++] = c;
+  }
+  return (py_str){out, n};
+}
+
 static py_expr *parse_atom(parser *p) {
   py_token *t = cur(p);
   py_expr *e;
@@ -232,7 +256,7 @@ static py_expr *parse_atom(parser *p) {
     return e;
   case PY_T_STRING:
     e = new_expr(p, PY_STRING, t);
-    e->name = t->text;
+    e->name = decode_string(p, t->text);
     next(p);
     if (cur(p)->kind == PY_T_STRING) {
       fail_at(p, cur(p)->line, cur(p)->col, "unsupported Python: implicit string concatenation");
@@ -311,34 +335,190 @@ static py_expr *parse_postfix(parser *p) {
   return e;
 }
 
-static py_expr *parse_expr(parser *p) {
+/* ---- arithmetic on number literals -------------------------------------------
+ * Printed scripts write constants such as `1/768` or `2 ** -0.5`; Python
+ * evaluates them before nvFuser sees a number, so the parser folds them into
+ * one literal with Python's rules (true division gives a float, `//` floors,
+ * `%` takes the divisor's sign, int ** non-negative int stays an int, bools
+ * count as 0 and 1). Arithmetic on anything else (a tensor, a name) is not
+ * Python nvFuser scripts contain: a located error. */
+
+typedef struct {
+  bool is_float;
+  int64_t i;
+  double f;
+} py_number;
+
+static bool literal_value(const py_expr *e, py_number *out) {
+  bool neg = false;
+  while (e->kind == PY_NEG) neg = !neg, e = e->base;
+  if (e->kind == PY_INT || e->kind == PY_TRUE || e->kind == PY_FALSE) {
+    out->is_float = false;
+    out->i = e->kind == PY_INT ? e->ival : e->kind == PY_TRUE;
+    if (neg && out->i == INT64_MIN) return false;
+    if (neg) out->i = -out->i;
+    out->f = (double)out->i;
+    return true;
+  }
+  if (e->kind == PY_FLOAT) {
+    out->is_float = true;
+    out->f = neg ? -e->fval : e->fval;
+    return true;
+  }
+  return false;
+}
+
+static int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* Folds `l op r`; NULL after a located error. */
+static py_expr *fold(parser *p, py_expr *l, const py_token *op, py_expr *r) {
+  py_number a, b;
+  char o[4];
+  snprintf(o, sizeof o, "%.*s", (int)op->text.len, op->text.data);
+  if (!literal_value(l, &a) || !literal_value(r, &b)) {
+    fail_at(p, op->line, op->col, "unsupported Python: binary operator '%s'", o);
+    return NULL;
+  }
+  py_expr *e = new_expr(p, PY_INT, op);
+  e->line = l->line, e->col = l->col;
+  bool ints = !a.is_float && !b.is_float;
+  bool zero = ints ? b.i == 0 : b.f == 0;
+  if (zero && (!strcmp(o, "/") || !strcmp(o, "//") || !strcmp(o, "%"))) {
+    fail_at(p, op->line, op->col, "division by zero in a constant expression");
+    return NULL;
+  }
+  if (ints && strcmp(o, "/") != 0) {
+    int64_t v = 0;
+    bool overflow = false;
+    if (!strcmp(o, "+")) overflow = __builtin_add_overflow(a.i, b.i, &v);
+    else if (!strcmp(o, "-")) overflow = __builtin_sub_overflow(a.i, b.i, &v);
+    else if (!strcmp(o, "*")) overflow = __builtin_mul_overflow(a.i, b.i, &v);
+    else if (!strcmp(o, "//") || !strcmp(o, "%")) {
+      if (a.i == INT64_MIN && b.i == -1) overflow = !strcmp(o, "//");
+      else v = !strcmp(o, "//") ? floor_div(a.i, b.i) : a.i - floor_div(a.i, b.i) * b.i;
+    } else if (b.i >= 0) { /* ** by squaring */
+      int64_t base = a.i, k = b.i;
+      v = 1;
+      while (k && !overflow) {
+        if (k & 1) overflow = __builtin_mul_overflow(v, base, &v);
+        k >>= 1;
+        if (k && !overflow) overflow = __builtin_mul_overflow(base, base, &base);
+      }
+    } else {
+      goto floating; /* int ** negative int is a float */
+    }
+    if (overflow) {
+      fail_at(p, op->line, op->col, "constant expression '%s' overflows 64 bits", o);
+      return NULL;
+    }
+    e->ival = v;
+    return e;
+  }
+floating:
+  e->kind = PY_FLOAT;
+  if (!strcmp(o, "+")) e->fval = a.f + b.f;
+  else if (!strcmp(o, "-")) e->fval = a.f - b.f;
+  else if (!strcmp(o, "*")) e->fval = a.f * b.f;
+  else if (!strcmp(o, "/")) e->fval = a.f / b.f;
+  else if (!strcmp(o, "//")) e->fval = floor(a.f / b.f);
+  else if (!strcmp(o, "%")) {
+    double m = fmod(a.f, b.f);
+    e->fval = m != 0 && ((m < 0) != (b.f < 0)) ? m + b.f : m;
+  } else {
+    if (a.f == 0 && b.f < 0) {
+      fail_at(p, op->line, op->col, "zero to a negative power in a constant expression");
+      return NULL;
+    }
+    e->fval = pow(a.f, b.f);
+  }
+  return e;
+}
+
+static py_expr *parse_unary(parser *p);
+
+/* power: postfix ['**' unary]; '**' binds tighter than a unary minus on its
+ * left and looser on its right (-2**2 == -4, 2**-1 == 0.5). */
+static py_expr *parse_power(parser *p) {
+  py_expr *e = parse_postfix(p);
+  if (!e || !is_op(cur(p), "**")) return e;
+  py_token *op = cur(p);
+  next(p);
+  py_expr *r = parse_unary(p);
+  return r ? fold(p, e, op, r) : NULL;
+}
+
+static py_expr *parse_unary(parser *p) {
   py_token *t = cur(p);
   if (++p->depth > MAX_NESTING) {
     fail_at(p, t->line, t->col, "unsupported Python: expression nested more than %d deep", MAX_NESTING);
     return NULL;
   }
   py_expr *e;
-  if (is_op(t, "-")) {
+  if (is_op(t, "-") || is_op(t, "+")) {
     next(p);
-    py_expr *operand = parse_expr(p);
+    py_expr *operand = parse_unary(p);
     if (!operand) return NULL;
-    e = new_expr(p, PY_NEG, t);
-    e->base = operand;
-  } else if (is_op(t, "+") || is_op(t, "~") || is_name(t, "not")) {
+    py_number v;
+    if (is_op(t, "+") && !literal_value(operand, &v)) {
+      fail_at(p, t->line, t->col, "unsupported Python: unary operator '+'");
+      return NULL;
+    }
+    if (is_op(t, "+")) {
+      e = operand;
+    } else {
+      e = new_expr(p, PY_NEG, t);
+      e->base = operand;
+    }
+  } else if (is_op(t, "~") || is_name(t, "not")) {
     fail_at(p, t->line, t->col, "unsupported Python: unary operator '%.*s'", (int)t->text.len, t->text.data);
     return NULL;
   } else if (is_name(t, "lambda") || is_name(t, "await") || is_name(t, "yield")) {
     fail_at(p, t->line, t->col, "unsupported Python: '%.*s' expression", (int)t->text.len, t->text.data);
     return NULL;
   } else {
-    e = parse_postfix(p);
-    if (!e) return NULL;
+    e = parse_power(p);
   }
   p->depth--;
+  return e;
+}
+
+static py_expr *parse_term(parser *p) {
+  py_expr *e = parse_unary(p);
+  while (e && (is_op(cur(p), "*") || is_op(cur(p), "/") || is_op(cur(p), "//") || is_op(cur(p), "%"))) {
+    py_token *op = cur(p);
+    next(p);
+    py_expr *r = parse_unary(p);
+    e = r ? fold(p, e, op, r) : NULL;
+  }
+  return e;
+}
+
+static py_expr *parse_sum(parser *p) {
+  py_expr *e = parse_term(p);
+  while (e && (is_op(cur(p), "+") || is_op(cur(p), "-"))) {
+    py_token *op = cur(p);
+    next(p);
+    py_expr *r = parse_term(p);
+    e = r ? fold(p, e, op, r) : NULL;
+  }
+  return e;
+}
+
+static py_expr *parse_expr(parser *p) {
+  py_token *t = cur(p);
+  if (++p->depth > MAX_NESTING) {
+    fail_at(p, t->line, t->col, "unsupported Python: expression nested more than %d deep", MAX_NESTING);
+    return NULL;
+  }
+  py_expr *e = parse_sum(p);
+  if (!e) return NULL;
+  p->depth--;
   t = cur(p);
-  /* Binary operators, comparisons, conditional expressions: not in the subset. */
-  static const char *const binops[] = {"+", "-", "*", "/", "//", "%", "**", "@", "<<", ">>", "&", "|",
-                                       "^", "<", ">", "==", "!=", "<=", ">="};
+  /* Shifts, bitwise operators, comparisons, conditional expressions: not in the subset. */
+  static const char *const binops[] = {"@", "<<", ">>", "&", "|", "^", "<", ">", "==", "!=", "<=", ">="};
   for (size_t i = 0; i < sizeof binops / sizeof *binops; i++)
     if (is_op(t, binops[i])) {
       fail_at(p, t->line, t->col, "unsupported Python: binary operator '%s'", binops[i]);
@@ -522,6 +702,11 @@ static py_stmt *parse_stmt(parser *p) {
   if (is_name(t, "def")) return parse_def(p);
   if (is_name(t, "with")) return parse_with(p);
   if (is_op(t, "@")) return fail_at(p, t->line, t->col, "unsupported Python: decorator"), NULL;
+  if (is_name(t, "pass")) {
+    py_stmt *s = new_stmt(p, PY_PASS, t);
+    next(p);
+    return expect_newline(p) ? s : NULL;
+  }
   if (t->kind == PY_T_NAME && is_keyword(t->text) && !is_name(t, "True") && !is_name(t, "False") &&
       !is_name(t, "None"))
     return fail_at(p, t->line, t->col, "unsupported Python: '%.*s' statement", (int)t->text.len, t->text.data), NULL;
@@ -556,7 +741,25 @@ static py_stmt *parse_stmt(parser *p) {
   return expect_newline(p) ? s : NULL;
 }
 
+/* Python reads a UTF-8 byte order mark at the start as nothing, and "\r\n"
+ * and a lone "\r" as line ends. When the text has either, the tree is built
+ * from a copy in the arena with the mark dropped, "\r\n" as "\n" and a lone
+ * "\r" as "\n", so lines and columns are Python's. */
+static const char *normalize_source(py_arena *arena, const char *text, size_t *len) {
+  size_t n = *len, skip = n >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  if (!skip && !memchr(text, '\r', n)) return text;
+  char *copy = py_arena_alloc(arena, n + 1);
+  size_t m = 0;
+  for (size_t i = skip; i < n; i++) {
+    if (text[i] != '\r') copy[m++] = text[i];
+    else if (i + 1 >= n || text[i + 1] != '\n') copy[m++] = '\n';
+  }
+  *len = m;
+  return copy;
+}
+
 py_module *py_parse(py_arena *arena, const char *text, size_t len, py_error *err) {
+  text = normalize_source(arena, text, &len);
   parser p = {.arena = arena, .err = err};
   size_t cap = 256;
   p.toks = malloc(sizeof *p.toks * cap);

@@ -149,6 +149,8 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
     if (!mlirAttributeIsNull(entry(d, "fill_value"))) put(&t, " value %.17g", number(entry(d, "fill_value")));
     if (!mlirAttributeIsNull(entry(d, "start")))
       put(&t, " arange %.17g %.17g %.17g", number(entry(d, "start")), number(entry(d, "end")), number(entry(d, "step")));
+    if (!mlirAttributeIsNull(entry(d, "low")))
+      put(&t, " range %.17g %.17g", number(entry(d, "low")), number(entry(d, "high")));
     put(&t, "\n");
   }
   return t.buf;

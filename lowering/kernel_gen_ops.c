@@ -40,6 +40,18 @@ static kval cmp(gen *g, fb_cmpf_pred fp, fb_cmpi_pred ip, kval a, kval b) {
 
 static kval select3(gen *g, kval c, kval a, kval b) { return (kval){fb_select(&g->b, c.v, a.v, b.v), a.vec, a.dt}; }
 
+/* trunc(x): math.trunc has no NVVM lowering: ceil below 0, floor else (-0.5 -> -0.0) */
+static kval trunc_of(gen *g, kval a) {
+  return select3(g, cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, a, kg_kconst(g, 0, a)), op1(g, "math.ceil", a), op1(g, "math.floor", a));
+}
+
+/* A shift as PTX's shl/shr: an amount outside [0, bits) (read unsigned)
+ * shifts everything out: `out` is the result then. */
+static kval shift(gen *g, const char *opname, kval a, kval b, kval out) {
+  kval width = kg_kconst(g, a.dt == FUSER_DTYPE_I32 ? 32 : 64, b);
+  return select3(g, cmp(g, FB_CMPF_OLT, FB_CMPI_ULT, b, width), kg_op2(g, opname, a, b), out);
+}
+
 kval kg_elementwise(gen *g, MlirOperation op, fuser_op_id id, kval *x, int n, fuser_dtype out_dt) {
   bool vec = false;
   for (int i = 0; i < n; i++) vec |= x[i].vec;
@@ -87,11 +99,37 @@ kval kg_elementwise(gen *g, MlirOperation op, fuser_op_id id, kval *x, int n, fu
   case FUSER_OP_ceil: r = fl ? op1(g, "math.ceil", a[0]) : a[0]; break;
   case FUSER_OP_floor: r = fl ? op1(g, "math.floor", a[0]) : a[0]; break;
   case FUSER_OP_round: r = fl ? op1(g, "math.roundeven", a[0]) : a[0]; break;
-  case FUSER_OP_trunc: /* math.trunc has no NVVM lowering: ceil below 0, floor else (-0.5 -> -0.0) */
-    r = fl ? select3(g, cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, a[0], kg_kconst(g, 0, a[0])), op1(g, "math.ceil", a[0]),
-                     op1(g, "math.floor", a[0]))
-           : a[0];
+  case FUSER_OP_trunc: r = fl ? trunc_of(g, a[0]) : a[0]; break;
+  case FUSER_OP_frac: r = fl ? kg_op2(g, "arith.subf", a[0], trunc_of(g, a[0])) : kg_kconst(g, 0, a[0]); break;
+  case FUSER_OP_acos: r = op1(g, "math.acos", a[0]); break;
+  case FUSER_OP_asin: r = op1(g, "math.asin", a[0]); break;
+  case FUSER_OP_atan: r = op1(g, "math.atan", a[0]); break;
+  case FUSER_OP_acosh: r = op1(g, "math.acosh", a[0]); break;
+  case FUSER_OP_asinh: r = op1(g, "math.asinh", a[0]); break;
+  case FUSER_OP_atanh: r = op1(g, "math.atanh", a[0]); break;
+  case FUSER_OP_cosh: r = op1(g, "math.cosh", a[0]); break;
+  case FUSER_OP_sinh: r = op1(g, "math.sinh", a[0]); break;
+  case FUSER_OP_log10: r = op1(g, "math.log10", a[0]); break;
+  case FUSER_OP_erfc: r = op1(g, "math.erfc", a[0]); break;
+  case FUSER_OP_signbit: /* copysign keeps the sign bit of -0.0 and of a negative NaN */
+    r = fl ? cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, kg_op2(g, "math.copysign", kg_kconst(g, 1, a[0]), a[0]), kg_kconst(g, 0, a[0]))
+           : cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, a[0], kg_kconst(g, 0, a[0]));
     break;
+  case FUSER_OP_isfinite:
+    r = fl ? cmp(g, FB_CMPF_OLT, FB_CMPI_EQ, op1(g, "math.absf", a[0]), kg_kconst(g, INFINITY, a[0]))
+           : cmp(g, FB_CMPF_OEQ, FB_CMPI_EQ, a[0], a[0]);
+    break;
+  case FUSER_OP_isposinf:
+  case FUSER_OP_isneginf:
+    r = fl ? cmp(g, FB_CMPF_OEQ, FB_CMPI_NE, a[0], kg_kconst(g, id == FUSER_OP_isposinf ? INFINITY : -INFINITY, a[0]))
+           : cmp(g, FB_CMPF_UNE, FB_CMPI_NE, a[0], a[0]);
+    break;
+  case FUSER_OP_bitwise_left_shift: r = shift(g, "arith.shli", a[0], a[1], kg_kconst(g, 0, a[0])); break;
+  case FUSER_OP_bitwise_right_shift:
+    r = shift(g, "arith.shrsi", a[0], a[1],
+              kg_op2(g, "arith.shrsi", a[0], kg_kconst(g, a[0].dt == FUSER_DTYPE_I32 ? 31 : 63, a[0])));
+    break;
+  case FUSER_OP_logical_right_shift: r = shift(g, "arith.shrui", a[0], a[1], kg_kconst(g, 0, a[0])); break;
   case FUSER_OP_reciprocal: r = kg_op2(g, "arith.divf", kg_kconst(g, 1, a[0]), a[0]); break;
   case FUSER_OP_sigmoid:
   case FUSER_OP_silu: {

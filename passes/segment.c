@@ -11,7 +11,10 @@
  * consumers (no forced boundary before resize ops, unlike nvFuser #1597,
  * #2599); views of inputs are read in place; alias outputs make no kernel.
  * Each materialized tensor is the root of a kernel whose iteration space is
- * its shape; independent roots of the same shape share a kernel.
+ * its shape; independent roots of the same shape share a kernel. Scalars
+ * reach kernels as parameters when the plan can compute them on the host
+ * (arguments, sizes, strides and i64 + - * of them); other scalar math is
+ * cloned into the kernels that use it (their prologue computes it).
  *
  * Kernels become private functions `@<fusion>_k<N>` (attribute
  * `fuser.kernel`) over the global tensors they read, each argument and
@@ -191,6 +194,30 @@ static bool is_constant_scalar(MlirValue v) {
   return !mlirValueIsABlockArgument(v) && fuser_op_id_of(mlirOpResultGetOwner(v)) == FUSER_OP_scalar;
 }
 
+/* A scalar the plan computes on the host and passes to kernels: an
+ * argument, fuser.size/stride, or i64 +, -, * of such scalars (what the plan
+ * model's polynomials over input sizes, strides and scalars express). */
+static bool host_scalar(MlirValue v, int depth) {
+  if (mlirValueIsABlockArgument(v)) return true;
+  MlirOperation op = mlirOpResultGetOwner(v);
+  fuser_op_id id = fuser_op_id_of(op);
+  if (id == FUSER_OP_size || id == FUSER_OP_stride) return true;
+  if (id == FUSER_OP_scalar) return fuser_value_dtype(v) == FUSER_DTYPE_I64;
+  if ((id != FUSER_OP_add && id != FUSER_OP_sub && id != FUSER_OP_mul) || fuser_value_dtype(v) != FUSER_DTYPE_I64 ||
+      depth > 64)
+    return false;
+  return host_scalar(mlirOperationGetOperand(op, 0), depth + 1) && host_scalar(mlirOperationGetOperand(op, 1), depth + 1);
+}
+
+/* Any other scalar computation (float math such as reciprocal(S), integer
+ * division, casts) is recomputed in the prologue of each kernel that reads
+ * it, from the host scalars it starts from. */
+static bool kernel_scalar(MlirValue v) {
+  if (is_tensor(v) || mlirValueIsABlockArgument(v)) return false;
+  fuser_op_kind kind = fuser_op_kind_of(fuser_op_id_of(mlirOpResultGetOwner(v)));
+  return (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) && !host_scalar(v, 0);
+}
+
 /* Iterative DFS (graphs of 10,000 ops must not exhaust the C stack). */
 static void collect_cone(seg_state *st, kernel_cone *k, MlirValue root, int kernel) {
   MlirValue *stack = malloc(sizeof *stack * 64);
@@ -201,7 +228,7 @@ static void collect_cone(seg_state *st, kernel_cone *k, MlirValue root, int kern
     intptr_t ri;
     bool other_root = !mlirValueEqual(v, root) && fuser_ptr_map_get(&st->root_index, v.ptr, &ri) &&
                       st->roots[ri].kernel != kernel;
-    if (role(st, v) != ROLE_COMPUTE || other_root) {
+    if ((role(st, v) != ROLE_COMPUTE && !kernel_scalar(v)) || other_root) {
       if (!is_constant_scalar(v)) add_input(k, v);
       else if (!fuser_ptr_map_get(&k->in_cone, mlirOpResultGetOwner(v).ptr, NULL)) add_cone_op(k, mlirOpResultGetOwner(v));
       continue;

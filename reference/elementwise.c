@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <tgmath.h>
 
+#include "mlir-c/BuiltinTypes.h"
 #include "reference/ops.h"
 
 /* ---- helpers with C's undefined corners defined --------------------------- */
@@ -41,6 +42,57 @@ static int64_t i_pow(int64_t a, int64_t b) {
   for (; b; b >>= 1, a = i_mul(a, a))
     if (b & 1) r = i_mul(r, a);
   return r;
+}
+
+/* erfinv on doubles (libm has none): Giles' single-precision approximation
+ * as a start, then two Newton steps on erf; erfcinv(x) = erfinv(1 - x).
+ * +-1 give +-inf, outside [-1, 1] NaN. */
+static double d_erfinv(double x) {
+  if (isnan(x) || x < -1 || x > 1) return NAN;
+  if (x == 1 || x == -1) return x * INFINITY;
+  double w = -log((1.0 - x) * (1.0 + x)), p;
+  if (w < 5.0) {
+    w -= 2.5;
+    p = 2.81022636e-08;
+    p = 3.43273939e-07 + p * w;
+    p = -3.5233877e-06 + p * w;
+    p = -4.39150654e-06 + p * w;
+    p = 0.00021858087 + p * w;
+    p = -0.00125372503 + p * w;
+    p = -0.00417768164 + p * w;
+    p = 0.246640727 + p * w;
+    p = 1.50140941 + p * w;
+  } else {
+    w = sqrt(w) - 3.0;
+    p = -0.000200214257;
+    p = 0.000100950558 + p * w;
+    p = 0.00134934322 + p * w;
+    p = -0.00367342844 + p * w;
+    p = 0.00573950773 + p * w;
+    p = -0.0076224613 + p * w;
+    p = 0.00943887047 + p * w;
+    p = 1.00167406 + p * w;
+    p = 2.83297682 + p * w;
+  }
+  double y = p * x;
+  for (int i = 0; i < 2; i++) y -= (erf(y) - x) / (1.1283791670955126 * exp(-y * y));
+  return y;
+}
+static double d_erfcinv(double x) { return d_erfinv(1.0 - x); }
+
+/* Shifts on the int64 domain for a dtype of `bits` bits, as PTX's shl/shr
+ * do: an amount outside [0, bits) shifts everything out (0, or the sign for
+ * an arithmetic right shift). Logical right shift reads the value unsigned. */
+static int shift_bits(fuser_dtype dt) { return dt == FUSER_DTYPE_I32 ? 32 : 64; }
+static int64_t i_shl(int64_t a, int64_t b, fuser_dtype dt) {
+  return b < 0 || b >= shift_bits(dt) ? 0 : (int64_t)((uint64_t)a << b);
+}
+static int64_t i_shr(int64_t a, int64_t b, fuser_dtype dt) {
+  return b < 0 || b >= shift_bits(dt) ? (a < 0 ? -1 : 0) : a >> b;
+}
+static int64_t i_lshr(int64_t a, int64_t b, fuser_dtype dt) {
+  if (b < 0 || b >= shift_bits(dt)) return 0;
+  return dt == FUSER_DTYPE_I32 ? (int64_t)((uint32_t)a >> b) : (int64_t)((uint64_t)a >> b);
 }
 
 /* NaN-propagating maximum/minimum (torch.maximum, nvFuser's fmax) */
@@ -87,6 +139,24 @@ static int64_t i_pow(int64_t a, int64_t b) {
   OP(isinf, isinf(a), 0)                                                                      \
   OP(logical_not, a == 0, a == 0)                                                             \
   OP(bitwise_not, NOFLOAT, dt == FUSER_DTYPE_I1 ? a == 0 : ~a)                                \
+  OP(acos, acos(a), NOINT)                                                                    \
+  OP(asin, asin(a), NOINT)                                                                    \
+  OP(atan, atan(a), NOINT)                                                                    \
+  OP(acosh, acosh(a), NOINT)                                                                  \
+  OP(asinh, asinh(a), NOINT)                                                                  \
+  OP(atanh, atanh(a), NOINT)                                                                  \
+  OP(cosh, cosh(a), NOINT)                                                                    \
+  OP(sinh, sinh(a), NOINT)                                                                    \
+  OP(log10, log10(a), NOINT)                                                                  \
+  OP(erfc, erfc(a), NOINT)                                                                    \
+  OP(erfinv, d_erfinv(a), NOINT)                                                              \
+  OP(erfcinv, d_erfcinv(a), NOINT)                                                            \
+  OP(lgamma, lgamma(a), NOINT)                                                                \
+  OP(frac, a - trunc(a), 0)                                                                   \
+  OP(signbit, signbit(a) != 0, a < 0)                                                         \
+  OP(isfinite, isfinite(a), 1)                                                                \
+  OP(isposinf, isinf(a) && a > 0, 0)                                                          \
+  OP(isneginf, isinf(a) && a < 0, 0)                                                          \
   OP(add, a + b, i_add(a, b))                                                                 \
   OP(sub, a - b, i_sub(a, b))                                                                 \
   OP(mul, a * b, i_mul(a, b))                                                                 \
@@ -108,6 +178,9 @@ static int64_t i_pow(int64_t a, int64_t b) {
   OP(bitwise_and, NOFLOAT, a & b)                                                             \
   OP(bitwise_or, NOFLOAT, a | b)                                                              \
   OP(bitwise_xor, NOFLOAT, a ^ b)                                                             \
+  OP(bitwise_left_shift, NOFLOAT, i_shl(a, b, dt))                                            \
+  OP(bitwise_right_shift, NOFLOAT, i_shr(a, b, dt))                                           \
+  OP(logical_right_shift, NOFLOAT, i_lshr(a, b, dt))                                          \
   OP(where, a != 0 ? b : c, a != 0 ? b : c)                                                   \
   OP(clamp, CLAMP(a, b, c), ICLAMP(a, b, c))                                                  \
   OP(lerp, c < (T)0.5 ? a + c * (b - a) : b - (b - a) * ((T)1 - c), NOINT)
@@ -234,13 +307,15 @@ static bool broadcast_shape(ref_ctx *c, const ref_tensor *ops, int n, int rank, 
  * dtype (bf16/f16 in f32). */
 static fuser_dtype operands_dtype(const ref_ctx *c, int n) {
   fuser_dtype dts[3];
-  bool tens[3];
+  int kinds[3];
   for (int k = 0; k < n; k++) {
     MlirValue v = mlirOperationGetOperand(c->op, k);
     dts[k] = fuser_value_dtype(v);
-    tens[k] = fuser_value_is_tensor(v);
+    kinds[k] = !fuser_value_is_tensor(v) ? FUSER_OPERAND_SCALAR
+               : mlirShapedTypeGetRank(mlirValueGetType(v)) == 0 ? FUSER_OPERAND_ZERO_DIM
+                                                                : FUSER_OPERAND_TENSOR;
   }
-  return fuser_promote(FUSER_RULE_ARITH, n, dts, tens, NULL);
+  return fuser_promote_kinds(FUSER_RULE_ARITH, n, dts, kinds, NULL);
 }
 
 bool ref_eval_elementwise(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {

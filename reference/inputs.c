@@ -13,6 +13,8 @@
  *            r = sqrt(-2 log(1 - u1)), element 2p = r cos(2 pi u2),
  *            element 2p+1 = r sin(2 pi u2); rounded once to the dtype
  *   ones, zeros, empty (= zeros), full, arange: exact (rounded once)
+ *   make_tensor, randint: uniform in [low, high) (integers for integer
+ *            dtypes and randint), as driver/host_inputs.c states
  * Element j is a function of (seed, arg_index, j) only, so a storage can be
  * generated in any order and the same seed always gives the same values.
  */
@@ -120,6 +122,16 @@ static bool fill_storage(const char *factory, MlirAttribute dict, fuser_dtype dt
   if (!strcmp(factory, "randn") || !strcmp(factory, "rand"))
     return fuser_ref_fill_random(factory, dt, seed, i, data, count, err) == FUSER_REF_OK;
   if (!strcmp(factory, "zeros") || !strcmp(factory, "empty")) return true; /* calloc'ed */
+  if (!strcmp(factory, "make_tensor") || !strcmp(factory, "randint")) { /* driver/host_inputs.c's generator */
+    fuser_input_recipe r = {.tensor = true, .dtype = runtime_type(dt), .numel = count};
+    snprintf(r.factory, sizeof r.factory, "%.15s", factory);
+    if (!number(entry(dict, "low"), &r.low) || !number(entry(dict, "high"), &r.high))
+      return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: %s needs numeric 'low' and 'high'", i, factory);
+    fuser_error e;
+    if (fuser_recipe_fill(&r, seed, i, data, &e) != FUSER_OK)
+      return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: %s", i, e.message);
+    return true;
+  }
   double value = 1, start = 0, step = 1;
   if (!strcmp(factory, "full") && !number(entry(dict, "fill_value"), &value))
     return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: full needs a numeric 'fill_value'", i);

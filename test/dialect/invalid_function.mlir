@@ -86,3 +86,17 @@ func.func @allocation_order_ok(%a: tensor<8x1xf32> {fuser.stride_order = array<i
 func.func @not_a_fusion(%a: tensor<4xi8> {fuser.contiguity = array<i64: 7>}) {
   return
 }
+
+// -----
+
+// fuser.is_cpu marks nvFuser's CPU scalar tensor, which is 0-dim.
+// expected-error@+1 {{argument #0: fuser.is_cpu (a CPU scalar tensor) needs a 0-dim tensor}}
+func.func @cpu_tensor_with_dims(%a: tensor<4xf32> {fuser.is_cpu}) attributes {fuser.fusion} {
+  return
+}
+
+// -----
+
+func.func @cpu_scalar_tensor_ok(%a: tensor<f64> {fuser.is_cpu, fuser.contiguity = array<i64>}) attributes {fuser.fusion} {
+  return
+}

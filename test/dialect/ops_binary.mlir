@@ -276,3 +276,30 @@ func.func @bitwise_xor(%arg0: tensor<2x8xi32>, %arg1: tensor<1x8xi32>, %arg2: te
   %3 = "fuser.bitwise_xor"(%arg3, %arg0) : (i32, tensor<2x8xi32>) -> tensor<2x8xi32>
   return
 }
+
+// CHECK-LABEL: func.func @bitwise_left_shift
+// CHECK: "fuser.bitwise_left_shift"(%arg0, %arg1) : (tensor<2x8xi32>, tensor<1x8xi32>) -> tensor<2x8xi32>
+// CHECK: "fuser.bitwise_left_shift"(%arg2, %arg3) : (tensor<?x?xi64>, i64) -> tensor<?x?xi64>
+func.func @bitwise_left_shift(%arg0: tensor<2x8xi32>, %arg1: tensor<1x8xi32>, %arg2: tensor<?x?xi64>, %arg3: i64) {
+  %0 = "fuser.bitwise_left_shift"(%arg0, %arg1) : (tensor<2x8xi32>, tensor<1x8xi32>) -> tensor<2x8xi32>
+  %1 = "fuser.bitwise_left_shift"(%arg2, %arg3) : (tensor<?x?xi64>, i64) -> tensor<?x?xi64>
+  return
+}
+
+// CHECK-LABEL: func.func @bitwise_right_shift
+// CHECK: "fuser.bitwise_right_shift"(%arg0, %arg1) : (tensor<2x8xi32>, tensor<1x8xi32>) -> tensor<2x8xi32>
+// CHECK: "fuser.bitwise_right_shift"(%arg2, %arg3) : (tensor<?x?xi64>, i64) -> tensor<?x?xi64>
+func.func @bitwise_right_shift(%arg0: tensor<2x8xi32>, %arg1: tensor<1x8xi32>, %arg2: tensor<?x?xi64>, %arg3: i64) {
+  %0 = "fuser.bitwise_right_shift"(%arg0, %arg1) : (tensor<2x8xi32>, tensor<1x8xi32>) -> tensor<2x8xi32>
+  %1 = "fuser.bitwise_right_shift"(%arg2, %arg3) : (tensor<?x?xi64>, i64) -> tensor<?x?xi64>
+  return
+}
+
+// CHECK-LABEL: func.func @logical_right_shift
+// CHECK: "fuser.logical_right_shift"(%arg0, %arg1) : (tensor<2x8xi32>, tensor<1x8xi32>) -> tensor<2x8xi32>
+// CHECK: "fuser.logical_right_shift"(%arg2, %arg3) : (tensor<?x?xi64>, i64) -> tensor<?x?xi64>
+func.func @logical_right_shift(%arg0: tensor<2x8xi32>, %arg1: tensor<1x8xi32>, %arg2: tensor<?x?xi64>, %arg3: i64) {
+  %0 = "fuser.logical_right_shift"(%arg0, %arg1) : (tensor<2x8xi32>, tensor<1x8xi32>) -> tensor<2x8xi32>
+  %1 = "fuser.logical_right_shift"(%arg2, %arg3) : (tensor<?x?xi64>, i64) -> tensor<?x?xi64>
+  return
+}

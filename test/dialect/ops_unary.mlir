@@ -325,3 +325,191 @@ func.func @cast(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x?xf32>, %arg2: tensor<4
   %3 = "fuser.cast"(%arg3) : (f64) -> i64
   return
 }
+
+// CHECK-LABEL: func.func @acos
+// CHECK: "fuser.acos"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.acos"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.acos"(%arg2) : (f64) -> f64
+func.func @acos(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.acos"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.acos"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.acos"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @asin
+// CHECK: "fuser.asin"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.asin"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.asin"(%arg2) : (f64) -> f64
+func.func @asin(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.asin"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.asin"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.asin"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @atan
+// CHECK: "fuser.atan"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.atan"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.atan"(%arg2) : (f64) -> f64
+func.func @atan(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.atan"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.atan"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.atan"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @acosh
+// CHECK: "fuser.acosh"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.acosh"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.acosh"(%arg2) : (f64) -> f64
+func.func @acosh(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.acosh"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.acosh"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.acosh"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @asinh
+// CHECK: "fuser.asinh"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.asinh"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.asinh"(%arg2) : (f64) -> f64
+func.func @asinh(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.asinh"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.asinh"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.asinh"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @atanh
+// CHECK: "fuser.atanh"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.atanh"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.atanh"(%arg2) : (f64) -> f64
+func.func @atanh(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.atanh"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.atanh"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.atanh"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @cosh
+// CHECK: "fuser.cosh"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.cosh"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.cosh"(%arg2) : (f64) -> f64
+func.func @cosh(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.cosh"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.cosh"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.cosh"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @sinh
+// CHECK: "fuser.sinh"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.sinh"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.sinh"(%arg2) : (f64) -> f64
+func.func @sinh(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.sinh"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.sinh"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.sinh"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @log10
+// CHECK: "fuser.log10"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.log10"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.log10"(%arg2) : (f64) -> f64
+func.func @log10(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.log10"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.log10"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.log10"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @erfc
+// CHECK: "fuser.erfc"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.erfc"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.erfc"(%arg2) : (f64) -> f64
+func.func @erfc(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.erfc"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.erfc"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.erfc"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @erfinv
+// CHECK: "fuser.erfinv"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.erfinv"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.erfinv"(%arg2) : (f64) -> f64
+func.func @erfinv(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.erfinv"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.erfinv"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.erfinv"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @erfcinv
+// CHECK: "fuser.erfcinv"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.erfcinv"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.erfcinv"(%arg2) : (f64) -> f64
+func.func @erfcinv(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.erfcinv"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.erfcinv"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.erfcinv"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @lgamma
+// CHECK: "fuser.lgamma"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.lgamma"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+// CHECK: "fuser.lgamma"(%arg2) : (f64) -> f64
+func.func @lgamma(%arg0: tensor<2x8xbf16>, %arg1: tensor<?x4xi32>, %arg2: f64) {
+  %0 = "fuser.lgamma"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.lgamma"(%arg1) : (tensor<?x4xi32>) -> tensor<?x4xf32>
+  %2 = "fuser.lgamma"(%arg2) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @frac
+// CHECK: "fuser.frac"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xbf16>
+// CHECK: "fuser.frac"(%arg1) : (f64) -> f64
+func.func @frac(%arg0: tensor<2x8xbf16>, %arg1: f64) {
+  %0 = "fuser.frac"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xbf16>
+  %1 = "fuser.frac"(%arg1) : (f64) -> f64
+  return
+}
+
+// CHECK-LABEL: func.func @signbit
+// CHECK: "fuser.signbit"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xi1>
+// CHECK: "fuser.signbit"(%arg1) : (f32) -> i1
+func.func @signbit(%arg0: tensor<2x8xbf16>, %arg1: f32) {
+  %0 = "fuser.signbit"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xi1>
+  %1 = "fuser.signbit"(%arg1) : (f32) -> i1
+  return
+}
+
+// CHECK-LABEL: func.func @isfinite
+// CHECK: "fuser.isfinite"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xi1>
+// CHECK: "fuser.isfinite"(%arg1) : (f32) -> i1
+func.func @isfinite(%arg0: tensor<2x8xbf16>, %arg1: f32) {
+  %0 = "fuser.isfinite"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xi1>
+  %1 = "fuser.isfinite"(%arg1) : (f32) -> i1
+  return
+}
+
+// CHECK-LABEL: func.func @isposinf
+// CHECK: "fuser.isposinf"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xi1>
+// CHECK: "fuser.isposinf"(%arg1) : (f32) -> i1
+func.func @isposinf(%arg0: tensor<2x8xbf16>, %arg1: f32) {
+  %0 = "fuser.isposinf"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xi1>
+  %1 = "fuser.isposinf"(%arg1) : (f32) -> i1
+  return
+}
+
+// CHECK-LABEL: func.func @isneginf
+// CHECK: "fuser.isneginf"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xi1>
+// CHECK: "fuser.isneginf"(%arg1) : (f32) -> i1
+func.func @isneginf(%arg0: tensor<2x8xbf16>, %arg1: f32) {
+  %0 = "fuser.isneginf"(%arg0) : (tensor<2x8xbf16>) -> tensor<2x8xi1>
+  %1 = "fuser.isneginf"(%arg1) : (f32) -> i1
+  return
+}

@@ -47,6 +47,48 @@ static void test_lexer(void) {
   py_lexer_destroy(lx);
 }
 
+/* The first statement's value in `src` (an assignment). */
+static const py_expr *first_value(py_arena *a, const char *src, size_t len, py_error *err) {
+  py_module *m = py_parse(a, src, len, err);
+  return m && m->n ? m->stmts[0]->value : NULL;
+}
+
+/* Python's lexical forms that printed scripts contain (issue 17): digits
+ * with underscores, escaped quotes, a byte order mark, lone-CR line ends,
+ * and constant arithmetic folded into one literal. */
+static void test_python_forms(void) {
+  py_arena *a = py_arena_create();
+  py_error err;
+  const py_expr *e = first_value(a, "x = 1_0_0\n", strlen("x = 1_0_0\n"), &err);
+  CHECK(e && e->kind == PY_INT && e->ival == 100);
+  CHECK(!first_value(a, "x = 1__0\n", strlen("x = 1__0\n"), &err));
+  CHECK(!first_value(a, "x = 1_\n", strlen("x = 1_\n"), &err));
+  e = first_value(a, "x = 'it\\'s'\n", strlen("x = 'it\\'s'\n"), &err);
+  CHECK(e && e->kind == PY_STRING && py_str_eq(e->name, "it's"));
+  e = first_value(a, "x = \"a\\\\b\\q\"\n", strlen("x = \"a\\\\b\\q\"\n"), &err);
+  CHECK(e && e->kind == PY_STRING && py_str_eq(e->name, "a\\b\\q"));
+  const char bom[] = "\xEF\xBB\xBFx = 1\ry = $\r";
+  py_module *m = py_parse(a, bom, sizeof bom - 1, &err);
+  CHECK(!m);
+  CHECK_EQ_INT(err.line, 2); /* the lone CR ends line 1 */
+  CHECK_EQ_INT(err.col, 5);
+  m = py_parse(a, "\xEF\xBB\xBFx = 1\r\ny = 2\r", strlen("\xEF\xBB\xBFx = 1\r\ny = 2\r"), &err);
+  CHECK(m && m->n == 2 && m->stmts[1]->line == 2 && m->stmts[0]->col == 1);
+  e = first_value(a, "x = 1/768\n", strlen("x = 1/768\n"), &err);
+  CHECK(e && e->kind == PY_FLOAT && e->fval == 1.0 / 768);
+  e = first_value(a, "x = -2**2 + 7 // -2 * 3 % 5\n", strlen("x = -2**2 + 7 // -2 * 3 % 5\n"), &err);
+  CHECK(e && e->kind == PY_INT && e->ival == -4 + ((-4 * 3) % 5 + 5) % 5);
+  e = first_value(a, "x = 2 ** -1 - -0.25\n", strlen("x = 2 ** -1 - -0.25\n"), &err);
+  CHECK(e && e->kind == PY_FLOAT && e->fval == 0.75);
+  CHECK(!first_value(a, "x = 1 // 0\n", strlen("x = 1 // 0\n"), &err));
+  CHECK(!first_value(a, "x = 9223372036854775807 + 1\n", strlen("x = 9223372036854775807 + 1\n"), &err));
+  CHECK(!first_value(a, "x = T0 + 1\n", strlen("x = T0 + 1\n"), &err));
+  CHECK_EQ_INT(err.col, 8);
+  m = py_parse(a, "def f(fd):\n    pass\n", strlen("def f(fd):\n    pass\n"), &err);
+  CHECK(m && m->stmts[0]->n_body == 1 && m->stmts[0]->body[0]->kind == PY_PASS);
+  py_arena_destroy(a);
+}
+
 static MlirLogicalResult count_errors(MlirDiagnostic d, void *ud) {
   if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError) (*(int *)ud)++;
   return mlirLogicalResultSuccess();
@@ -112,6 +154,7 @@ static void test_import_export(MlirContext ctx, int *errors) {
 
 int main(void) {
   test_lexer();
+  test_python_forms();
   MlirContext ctx = fuser_context_create();
   int errors = 0;
   mlirContextAttachDiagnosticHandler(ctx, count_errors, &errors, NULL);

@@ -457,7 +457,10 @@ static void test_inputs_errors(void) {
   expect_inputs_error("{factory = \"randn\", dtype = f32, shape = array<i64: 4>, sizes = array<i64: 2>, "
                       "strides = array<i64: 1>, offset = 3 : i64}",
                       "reaches elements [3, 4] outside the storage of 4");
-  expect_inputs_error("{factory = \"randint\", dtype = f32, shape = array<i64: 2>}", "unknown factory 'randint'");
+  expect_inputs_error("{factory = \"poisson\", dtype = f32, shape = array<i64: 2>}", "unknown factory 'poisson'");
+  expect_inputs_error("{factory = \"randint\", dtype = f32, shape = array<i64: 2>}", "randint needs numeric 'low' and 'high'");
+  expect_inputs_error("{factory = \"make_tensor\", dtype = f32, shape = array<i64: 2>, low = 2.0 : f64, high = 1.0 : f64}",
+                      "needs finite bounds low < high");
   expect_inputs_error("{factory = \"randn\", dtype = i64, shape = array<i64: 2>}", "torch.randn needs a floating dtype");
   expect_inputs_error("{factory = 3, dtype = f32, shape = array<i64: 2>}", "'factory' must be a string");
   expect_inputs_error("{factory = \"ones\", dtype = f32}", "'shape' must be an array<i64>");

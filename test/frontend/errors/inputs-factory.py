@@ -14,7 +14,7 @@ with FusionDefinition() as fd:
     nvfuser_fusion_id0(fd)
 
 inputs = [
-# CHECK: inputs-factory.py:[[@LINE+1]]:11: error: inputs: unsupported torch factory 'torch.tensor' (randn, rand, ones, zeros, full, arange, empty)
+# CHECK: inputs-factory.py:[[@LINE+1]]:11: error: inputs: unsupported torch factory 'torch.tensor' (randn, rand, ones, zeros, full, arange, empty, randint, testing.make_tensor)
     torch.tensor([1.0], dtype=torch.float32, device='cuda:0'),
 ]
 fd.execute(inputs)

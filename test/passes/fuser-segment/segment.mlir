@@ -185,3 +185,29 @@ func.func @shared_chain(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {f
   %11 = "fuser.div"(%8, %10) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %11 : tensor<4x8xf32>
 }
+
+// -----
+
+// Scalar math: the plan passes host scalars (arguments, sizes, i64 + - *)
+// to kernels as parameters; other scalar ops (reciprocal of a Double, an
+// integer division, a cast of a size) are cloned into the kernel, whose
+// prologue computes them.
+// CHECK-LABEL: func.func @scalar_math
+// CHECK: %[[SZ:.*]] = "fuser.size"(%arg0) {dim = 0 : i64}
+// CHECK-NEXT: %[[N:.*]] = "fuser.mul"(%[[SZ]], %arg2) : (i64, i64) -> i64
+// CHECK-NEXT: call @scalar_math_k0(%arg0, %arg1, %arg2, %[[N]])
+// CHECK: func.func private @scalar_math_k0(%arg0: tensor<?x8xf32> {{.*}}, %arg1: f64, %arg2: i64, %arg3: i64)
+// CHECK-NEXT: "fuser.reciprocal"(%arg1) : (f64) -> f64
+// CHECK-NEXT: "fuser.cast"(%arg3) : (i64) -> f64
+// CHECK-NEXT: "fuser.div"(%arg3, %arg2) : (i64, i64) -> i64
+func.func @scalar_math(%arg0: tensor<?x8xf32>, %arg1: f64, %arg2: i64) -> tensor<?x8xf32> attributes {fuser.fusion} {
+  %0 = "fuser.reciprocal"(%arg1) : (f64) -> f64
+  %1 = "fuser.size"(%arg0) {dim = 0 : i64} : (tensor<?x8xf32>) -> i64
+  %2 = "fuser.mul"(%1, %arg2) : (i64, i64) -> i64
+  %3 = "fuser.cast"(%2) : (i64) -> f64
+  %4 = "fuser.div"(%2, %arg2) : (i64, i64) -> i64
+  %5 = "fuser.mul"(%arg0, %0) : (tensor<?x8xf32>, f64) -> tensor<?x8xf32>
+  %6 = "fuser.mul"(%5, %3) : (tensor<?x8xf32>, f64) -> tensor<?x8xf32>
+  %7 = "fuser.mul"(%6, %4) : (tensor<?x8xf32>, i64) -> tensor<?x8xf32>
+  return %7 : tensor<?x8xf32>
+}

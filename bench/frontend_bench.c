@@ -1,0 +1,92 @@
+/* frontend_bench: import and export time of nvFuser scripts by size.
+ *
+ * Builds scripts of N ops (N = 1,000 ... 200,000): two inputs, then a chain
+ * of element-wise ops where every 10th op also names a constant
+ * (define_scalar) and every op reuses the name of the value before last, so
+ * the name environment sees lookups, shadowing and fresh names. Times
+ * fuser_import_nvfuser and fuser_export_nvfuser and prints one line per
+ * size (CPU time of this process). Both used to be quadratic (a linear scan per name lookup: 200k ops
+ * took 15 s to import); they should grow about linearly. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dialects/fuser.h"
+#include "frontend/nvfuser_export.h"
+#include "frontend/nvfuser_import.h"
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); /* CPU time: the machine is shared */
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+typedef struct {
+  char *buf;
+  size_t len, cap;
+} text;
+
+static void emit(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(text *t, const char *fmt, ...) {
+  va_list ap;
+  for (;;) {
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    if (t->len + n < t->cap) {
+      t->len += n;
+      return;
+    }
+    t->cap = (t->cap + n) * 2;
+    t->buf = realloc(t->buf, t->cap);
+  }
+}
+
+static text make_script(int n) {
+  text t = {malloc(1 << 20), 0, 1 << 20};
+  emit(&t, "import torch\nfrom nvfuser import FusionDefinition, DataType\n\n");
+  emit(&t, "def bench(fd : FusionDefinition) -> None :\n");
+  emit(&t, "    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)\n");
+  emit(&t, "    T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)\n");
+  static const char *const ops[] = {"add", "mul", "sub", "maximum"};
+  for (int i = 2; i < n + 2; i++) {
+    if (i % 10 == 0) {
+      emit(&t, "    S%d = fd.define_scalar(%d.5, dtype=DataType.Double)\n", i, i);
+      emit(&t, "    T%d = fd.ops.mul(T%d, S%d)\n", i, i - 1, i);
+    } else {
+      emit(&t, "    T%d = fd.ops.%s(T%d, T%d)\n", i, ops[i % 4], i - 1, i - 2);
+    }
+  }
+  emit(&t, "    fd.add_output(T%d)\n\nwith FusionDefinition() as fd:\n    bench(fd)\n", n + 1);
+  return t;
+}
+
+int main(int argc, char **argv) {
+  int sizes[] = {1000, 10000, 50000, 100000, 200000};
+  int count = sizeof sizes / sizeof *sizes;
+  if (argc > 1) count = atoi(argv[1]) < count ? atoi(argv[1]) : count; /* the first N sizes */
+  MlirContext ctx = fuser_context_create();
+  printf("%8s %10s %12s %12s\n", "ops", "bytes", "import ms", "export ms");
+  int status = 0;
+  for (int k = 0; k < count; k++) {
+    text script = make_script(sizes[k]);
+    double t0 = now_ms();
+    MlirModule m = fuser_import_nvfuser(ctx, script.buf, script.len, "bench.py");
+    double t1 = now_ms();
+    char *out = mlirModuleIsNull(m) ? NULL : fuser_export_nvfuser(mlirModuleGetOperation(m));
+    double t2 = now_ms();
+    if (!out) {
+      fprintf(stderr, "frontend_bench: %d ops failed to %s\n", sizes[k], mlirModuleIsNull(m) ? "import" : "export");
+      status = 1;
+    }
+    printf("%8d %10zu %12.1f %12.1f\n", sizes[k], script.len, t1 - t0, t2 - t1);
+    fflush(stdout);
+    free(out);
+    if (!mlirModuleIsNull(m)) mlirModuleDestroy(m);
+    free(script.buf);
+  }
+  mlirContextDestroy(ctx);
+  return status;
+}
