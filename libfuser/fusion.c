@@ -50,11 +50,12 @@ static double now_ms(void) {
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-int fuser_fusion_create(fuser_runtime *rt, int source_kind, const char *text, size_t len, const char *name,
-                        const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err) {
+/* A fusion bound to `rt` whose source `make_source` fills. */
+static int fusion_create(fuser_runtime *rt, const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err,
+                         int (*make_source)(fuser_source *s, const void *ctx, fuser_error *err), const void *ctx) {
   if (!out) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_fusion_create: NULL out");
   *out = NULL;
-  if (!rt || (!text && len)) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_fusion_create: NULL %s", rt ? "text" : "runtime");
+  if (!rt) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_fusion_create: NULL runtime");
   fuser_fusion *f = calloc(1, sizeof *f);
   if (!f) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "fuser_fusion_create: out of host memory");
   f->rt = rt;
@@ -63,7 +64,7 @@ int fuser_fusion_create(fuser_runtime *rt, int source_kind, const char *text, si
     snprintf(f->chip, sizeof f->chip, "%s", f->options.chip);
     f->options.chip = f->chip;
   }
-  int rc = fuser_source_import(&f->source, source_kind, text ? text : "", len, name ? name : "<fusion>", err);
+  int rc = make_source(&f->source, ctx, err);
   if (rc != FUSER_OK) {
     free(f);
     return rc;
@@ -77,6 +78,40 @@ int fuser_fusion_create(fuser_runtime *rt, int source_kind, const char *text, si
   *out = f;
   if (err) err->code = FUSER_OK, err->message[0] = 0;
   return FUSER_OK;
+}
+
+typedef struct {
+  int kind;
+  const char *text;
+  size_t len;
+  const char *name;
+  MlirModule module;
+} source_args;
+
+static int import_text(fuser_source *s, const void *ctx, fuser_error *err) {
+  const source_args *a = ctx;
+  return fuser_source_import(s, a->kind, a->text, a->len, a->name, err);
+}
+
+static int adopt_module(fuser_source *s, const void *ctx, fuser_error *err) {
+  const source_args *a = ctx;
+  return fuser_source_adopt(s, a->module, a->name, err);
+}
+
+int fuser_fusion_create(fuser_runtime *rt, int source_kind, const char *text, size_t len, const char *name,
+                        const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err) {
+  if (!text && len) {
+    if (out) *out = NULL;
+    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_fusion_create: NULL text");
+  }
+  source_args a = {source_kind, text ? text : "", len, name ? name : "<fusion>", {NULL}};
+  return fusion_create(rt, options, out, err, import_text, &a);
+}
+
+int fuser_fusion_create_module(fuser_runtime *rt, MlirModule module, const char *name,
+                               const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err) {
+  source_args a = {0, NULL, 0, name ? name : "<fusion>", module};
+  return fusion_create(rt, options, out, err, adopt_module, &a);
 }
 
 void fuser_fusion_destroy(fuser_fusion *f) {

@@ -31,6 +31,26 @@ int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len,
 int fuser_source_compile(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
                          fuser_artifact **out, fuser_error *err);
 
+/* Like fuser_source_import for a module built in the shared context
+ * (fuser_compiler_acquire): the source holds a clone of it. */
+int fuser_source_adopt(fuser_source *s, MlirModule module, const char *name, fuser_error *err);
+
 void fuser_source_free(fuser_source *s);
+
+/* The shared context for MLIR work outside a source (a definition being
+ * recorded, libfuser/definition.c): acquire takes a reference (null if the
+ * dialect fails to load), release drops it. Use it only between enter and
+ * leave, which hold the compiler lock; enter resets the captured
+ * diagnostics, labelled `name`, and first_error gives the first one
+ * ("file:line:col: error: message", or ""). */
+MlirContext fuser_compiler_acquire(void);
+void fuser_compiler_release(void);
+void fuser_compiler_enter(const char *name);
+const char *fuser_compiler_first_error(void);
+void fuser_compiler_leave(void);
+
+/* fuser_fusion_create for a module in the shared context (fusion.c). */
+int fuser_fusion_create_module(fuser_runtime *rt, MlirModule module, const char *name,
+                               const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err);
 
 #endif
