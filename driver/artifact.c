@@ -37,6 +37,7 @@ const char *fuser_status_name(int status) {
       "FUSER_ERR_EXPRESSION",
       "FUSER_ERR_ALLOCATOR",
       "FUSER_ERR_COMPILE",
+      "FUSER_ERR_UNSUPPORTED",
   };
   if (status < 0 || (size_t)status >= sizeof names / sizeof names[0]) return "FUSER_ERR_UNKNOWN";
   return names[status];

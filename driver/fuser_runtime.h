@@ -19,6 +19,9 @@
  *   ... use out[0].tensor ...
  *   fuser_output_release(rt, &out[0]);                        // stream-ordered free
  *
+ * A framework that switches streams passes the stream per call instead:
+ * fuser_execute_on(fn, stream, ...).
+ *
  * Ownership: every object returned through an out-pointer belongs to the
  * caller and is released with its _release or _destroy function. A
  * fuser_function holds a reference to its artifact and runtime-level module
@@ -27,8 +30,9 @@
  * Threads: fuser_execute on one fuser_function may run concurrently from
  * several threads (it keeps per-call state on the stack; the function's
  * call-plan memo is taken with a try-lock, and a thread that finds it busy
- * plans its call from scratch) as long as the runtime's stream is not
- * changed meanwhile. Loading and destroying are serialised internally where
+ * plans its call from scratch), on the runtime's stream or each on its own
+ * (fuser_execute_on), as long as the runtime's stream is not changed
+ * meanwhile. Loading and destroying are serialised internally where
  * they touch the shared module cache. */
 #ifndef FUSER_RUNTIME_H
 #define FUSER_RUNTIME_H
@@ -40,6 +44,46 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* ---- version ---------------------------------------------------------- */
+
+/* The API version of this header. FUSER_API_VERSION grows with every
+ * change of the API (MAJOR changes only with incompatible ones); a program
+ * compares it with fuser_api_version(), the version the library it runs
+ * against was built with. */
+#define FUSER_VERSION_MAJOR 0
+#define FUSER_VERSION_MINOR 2
+#define FUSER_VERSION_PATCH 0
+#define FUSER_VERSION_STRING "0.2.0"
+#define FUSER_API_VERSION (FUSER_VERSION_MAJOR * 10000 + FUSER_VERSION_MINOR * 100 + FUSER_VERSION_PATCH)
+
+/* FUSER_API_VERSION of the header the library was built with. */
+int fuser_api_version(void);
+/* FUSER_VERSION_STRING of the library ("0.2.0"). */
+const char *fuser_version_string(void);
+
+/* ---- DLPack 1.0 managed tensors ----------------------------------------- */
+
+/* DLPack >= 1.0 defines DLManagedTensorVersioned; older headers (Debian 12
+ * ships 0.6) do not, so this header defines DLPack 1.0's types itself, with
+ * the same names and layout (DLTensor is unchanged since 0.6). */
+#ifndef DLPACK_MAJOR_VERSION
+#define DLPACK_MAJOR_VERSION 1
+#define DLPACK_MINOR_VERSION 0
+typedef struct {
+  uint32_t major;
+  uint32_t minor;
+} DLPackVersion;
+typedef struct DLManagedTensorVersioned {
+  DLPackVersion version;
+  void *manager_ctx;
+  void (*deleter)(struct DLManagedTensorVersioned *self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+#define DLPACK_FLAG_BITMASK_READ_ONLY (UINT64_C(1) << 0)
+#define DLPACK_FLAG_BITMASK_IS_COPIED (UINT64_C(1) << 1)
 #endif
 
 /* ---- errors --------------------------------------------------------- */
@@ -59,14 +103,19 @@ typedef enum fuser_status {
   FUSER_ERR_NO_VARIANT = 10,      /* no kernel variant's conditions hold for these inputs */
   FUSER_ERR_EXPRESSION = 11,      /* an expression failed (division by zero, negative size, overflow) */
   FUSER_ERR_ALLOCATOR = 12,       /* the caller's allocator callback failed */
-  FUSER_ERR_COMPILE = 13,         /* libfuser (libfuser/fuser.h): the fusion failed to import or compile */
+  FUSER_ERR_COMPILE = 13,         /* libfuser (fuser/fuser.h): the fusion failed to import or compile */
+  FUSER_ERR_UNSUPPORTED = 14,     /* something this build or this fusion cannot do (e.g. a CPU backend it lacks) */
 } fuser_status;
 
 /* Filled by every function that takes one (it may be NULL). On success code
- * is FUSER_OK and message is empty. */
+ * is FUSER_OK and message is empty. A message may hold several lines: a
+ * failed import or compile gives every diagnostic, one per line, each
+ * "file:line:col: error: ..." (a note as "file:line:col: note: ..."); one
+ * that does not fit ends the text with "... (N more diagnostics)". */
+#define FUSER_ERROR_MESSAGE_SIZE 4096
 typedef struct fuser_error {
   int code;
-  char message[512];
+  char message[FUSER_ERROR_MESSAGE_SIZE];
 } fuser_error;
 
 /* A short constant name for a status ("FUSER_ERR_NO_DRIVER"). */
@@ -107,7 +156,8 @@ typedef enum fuser_arg_kind { FUSER_ARG_TENSOR = 1, FUSER_ARG_INT = 2, FUSER_ARG
 /* One input, in the artifact's input order. Integer and bool scalar inputs
  * take FUSER_ARG_INT, floating ones FUSER_ARG_DOUBLE. The DLTensor is only
  * read during the call; it must describe device memory of the runtime's
- * device (kDLCUDA). strides == NULL means compact row-major. */
+ * device (kDLCUDA; kDLCPU host memory for libfuser's CPU execution).
+ * strides == NULL means compact row-major. */
 typedef struct fuser_arg {
   int kind;
   union {
@@ -121,6 +171,20 @@ static inline fuser_arg fuser_arg_tensor(const DLTensor *t) { fuser_arg a; a.kin
 static inline fuser_arg fuser_arg_int(int64_t v) { fuser_arg a; a.kind = FUSER_ARG_INT; a.i = v; return a; }
 static inline fuser_arg fuser_arg_double(double v) { fuser_arg a; a.kind = FUSER_ARG_DOUBLE; a.d = v; return a; }
 
+/* An input from a DLPack managed tensor: *out refers to m->dl_tensor, which
+ * must stay valid during the call. Ownership stays with the caller (fuser
+ * never calls m->deleter). FUSER_ERR_INVALID_ARGUMENT for NULL or a DLPack
+ * major version other than DLPACK_MAJOR_VERSION (1). */
+int fuser_arg_from_managed(const DLManagedTensorVersioned *m, fuser_arg *out, fuser_error *err);
+
+/* Who allocated an output's memory (fuser_output.allocated_by). */
+typedef enum fuser_allocated_by {
+  FUSER_ALLOCATED_NONE = 0,    /* aliases and empty outputs: nothing to free */
+  FUSER_ALLOCATED_CALLER = 1,  /* the caller's allocator callbacks */
+  FUSER_ALLOCATED_RUNTIME = 2, /* cuMemAllocAsync */
+  FUSER_ALLOCATED_HOST = 3,    /* host memory of a CPU execution (libfuser), freed with free() */
+} fuser_allocated_by;
+
 /* One output, filled by fuser_execute. tensor.shape and tensor.strides point
  * into this struct's own arrays, so do not copy the struct by value and use
  * the copy's tensor (re-point shape/strides if you must copy). */
@@ -131,7 +195,8 @@ typedef struct fuser_output {
   void *allocation;                /* what fuser_output_release frees; NULL for aliases and empty outputs */
   size_t bytes;                    /* size of allocation */
   int alias_of;                    /* input index whose memory this output shares, or -1 */
-  int allocated_by;                /* 0 none, 1 the caller's allocator, 2 the runtime (cuMemAllocAsync) */
+  int allocated_by;                /* a fuser_allocated_by */
+  void *stream;                    /* the CUstream of the call that made it (NULL for host outputs) */
 } fuser_output;
 
 /* ---- allocation ------------------------------------------------------ */
@@ -161,7 +226,9 @@ typedef struct fuser_runtime fuser_runtime;
  * another thread calls it. */
 int fuser_runtime_create(int device, void *stream, const fuser_allocator *allocator,
                          fuser_runtime **out, fuser_error *err);
-/* Changes the stream later calls queue on (frameworks switch streams). */
+/* Changes the stream later fuser_execute calls queue on. Not to be called
+ * while other threads execute on this runtime: a framework that switches
+ * streams passes the stream per call instead (fuser_execute_on). */
 void fuser_runtime_set_stream(fuser_runtime *rt, void *stream);
 void *fuser_runtime_stream(const fuser_runtime *rt);
 /* The CUcontext (primary context) the runtime makes current. */
@@ -273,10 +340,36 @@ int fuser_function_registers(const fuser_function *fn, size_t kernel, size_t var
 int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser_output *outputs,
                   size_t noutputs, fuser_error *err);
 
+/* fuser_execute on `stream` (a CUstream; NULL is the legacy default stream)
+ * instead of the runtime's: allocations, launches and frees of this call
+ * are ordered on it, and outputs[k].stream records it. Calls on different
+ * streams from different threads on one function are safe (the runtime's
+ * stream is not read). fuser_execute(fn, ...) is
+ * fuser_execute_on(fn, fuser_runtime_stream(rt), ...). */
+int fuser_execute_on(fuser_function *fn, void *stream, const fuser_arg *args, size_t nargs, fuser_output *outputs,
+                     size_t noutputs, fuser_error *err);
+
 /* Returns an output's memory, stream-ordered on the runtime's current stream,
  * through whoever allocated it (pass the runtime that executed the call: its
- * allocator callbacks are used); a no-op for aliases and empty outputs. */
+ * allocator callbacks are used); a no-op for aliases and empty outputs.
+ * Host outputs (FUSER_ALLOCATED_HOST) are freed at once; rt may be NULL for
+ * them. */
 void fuser_output_release(fuser_runtime *rt, fuser_output *out);
+/* The same, ordered on `stream` instead of the runtime's stream. */
+void fuser_output_release_on(fuser_runtime *rt, fuser_output *out, void *stream);
+
+/* Moves an output into a new DLManagedTensorVersioned (version 1.0, flags
+ * 0): *managed owns the output's memory from now on and *out no longer
+ * does (its allocation is cleared; do not release it). The deleter returns
+ * the memory through whoever allocated it: the allocator callbacks of `rt`
+ * or cuMemFreeAsync, ordered on out->stream (the stream of the call that
+ * made it), or free() for host outputs; then it frees the managed tensor.
+ * So `rt` must outlive the managed tensor (rt may be NULL for host outputs).
+ * For an alias output the managed tensor owns only itself: the input whose
+ * memory it shares must outlive it. Shape and strides live inside the
+ * managed tensor's own allocation. */
+int fuser_output_to_managed(fuser_runtime *rt, fuser_output *out, DLManagedTensorVersioned **managed,
+                            fuser_error *err);
 
 #ifdef __cplusplus
 }

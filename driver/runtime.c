@@ -292,38 +292,51 @@ int fuser_function_registers(const fuser_function *fn, size_t kernel, size_t var
 
 /* ---- execution ---------------------------------------------------------------- */
 
-static int device_alloc(fuser_runtime *rt, size_t bytes, void **ptr, int *by, fuser_error *err) {
+static int device_alloc(fuser_runtime *rt, CUstream stream, size_t bytes, void **ptr, int *by, fuser_error *err) {
   if (rt->has_allocator) {
     *ptr = NULL;
-    if (rt->allocator.alloc(rt->allocator.ctx, bytes, rt->stream, ptr) != 0 || !*ptr)
+    if (rt->allocator.alloc(rt->allocator.ctx, bytes, stream, ptr) != 0 || !*ptr)
       return fuser_set_error(err, FUSER_ERR_ALLOCATOR, "the allocator callback failed to allocate %zu bytes", bytes);
-    *by = 1;
+    *by = FUSER_ALLOCATED_CALLER;
     return FUSER_OK;
   }
   CUdeviceptr p = 0;
-  CUresult r = rt->cu->cuMemAllocAsync(&p, bytes, rt->stream);
+  CUresult r = rt->cu->cuMemAllocAsync(&p, bytes, stream);
   if (r) {
     char what[64];
     snprintf(what, sizeof what, "cuMemAllocAsync of %zu bytes", bytes);
     return cuda_fail(rt->cu, err, r, what);
   }
   *ptr = (void *)(uintptr_t)p;
-  *by = 2;
+  *by = FUSER_ALLOCATED_RUNTIME;
   return FUSER_OK;
 }
 
-static void device_free(fuser_runtime *rt, void *ptr, size_t bytes, int by) {
+static void device_free(fuser_runtime *rt, CUstream stream, void *ptr, size_t bytes, int by) {
   if (!ptr) return;
-  if (by == 1) rt->allocator.free(rt->allocator.ctx, ptr, bytes, rt->stream);
-  else if (by == 2) rt->cu->cuMemFreeAsync((CUdeviceptr)(uintptr_t)ptr, rt->stream);
+  if (by == FUSER_ALLOCATED_CALLER) rt->allocator.free(rt->allocator.ctx, ptr, bytes, stream);
+  else if (by == FUSER_ALLOCATED_RUNTIME) rt->cu->cuMemFreeAsync((CUdeviceptr)(uintptr_t)ptr, stream);
+}
+
+void fuser_output_release_on(fuser_runtime *rt, fuser_output *out, void *stream) {
+  if (!out) return;
+  if (out->allocated_by == FUSER_ALLOCATED_HOST) free(out->allocation);
+  else if (rt) device_free(rt, (CUstream)stream, out->allocation, out->bytes, out->allocated_by);
+  else if (out->allocation) return; /* device memory needs the runtime that made it: keep it, leak rather than crash */
+  out->allocation = NULL;
+  out->bytes = 0;
+  out->allocated_by = FUSER_ALLOCATED_NONE;
 }
 
 void fuser_output_release(fuser_runtime *rt, fuser_output *out) {
-  if (!rt || !out) return;
-  device_free(rt, out->allocation, out->bytes, out->allocated_by);
-  out->allocation = NULL;
-  out->bytes = 0;
-  out->allocated_by = 0;
+  fuser_output_release_on(rt, out, rt ? (void *)rt->stream : NULL);
+}
+
+/* The deleter of fuser_output_to_managed (dlpack.c): device memory goes
+ * back through the runtime that allocated it, ordered on the stream of the
+ * call that made it. */
+void fuser_runtime_free_device_(fuser_runtime *rt, void *stream, void *ptr, size_t bytes, int allocated_by) {
+  if (rt) device_free(rt, (CUstream)stream, ptr, bytes, allocated_by);
 }
 
 /* Evaluates e into *v or formats where it failed. */
@@ -407,6 +420,7 @@ static int plan_call(const fuser_function *fn, const fuser_arg *args, size_t nar
     const fuser_kernel *kn = &a->kernels[k];
     int v;
     rc = fuser_select_variant_(a, k, args, nargs, &v, err);
+    if (rc == FUSER_ERR_NO_VARIANT) return fuser_diagnose_mismatch_(a, args, nargs, err);
     if (rc) return rc;
     plan->chosen[k] = (uint16_t)v;
     const fuser_variant *va = &kn->variants[v];
@@ -454,7 +468,14 @@ static int plan_call(const fuser_function *fn, const fuser_arg *args, size_t nar
 int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser_output *outputs, size_t noutputs,
                   fuser_error *err) {
   if (!fn) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_execute: NULL function");
+  return fuser_execute_on(fn, (void *)fn->rt->stream, args, nargs, outputs, noutputs, err);
+}
+
+int fuser_execute_on(fuser_function *fn, void *stream_arg, const fuser_arg *args, size_t nargs, fuser_output *outputs,
+                     size_t noutputs, fuser_error *err) {
+  if (!fn) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_execute_on: NULL function");
   fuser_runtime *rt = fn->rt;
+  CUstream stream = (CUstream)stream_arg;
   const fuser_artifact *a = fn->a;
   const fuser_cuda_api *cu = rt->cu;
   if (noutputs != a->noutputs || (noutputs && !outputs))
@@ -480,18 +501,19 @@ int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser
   if (rc) return rc;
   for (size_t i = 0; i < a->noutputs && !rc; i++) {
     fuser_output *out = &outputs[i];
+    out->stream = stream_arg;
     if (out->alias_of >= 0) continue;
     out->tensor.device.device_type = kDLCUDA;
     out->tensor.device.device_id = rt->device;
     if (out->bytes == 0) continue;
-    rc = device_alloc(rt, out->bytes, &out->allocation, &out->allocated_by, err);
+    rc = device_alloc(rt, stream, out->bytes, &out->allocation, &out->allocated_by, err);
     out->tensor.data = out->allocation;
   }
   for (size_t t = 0; t < a->ntemps && !rc; t++) {
     if (!temp_bytes[t]) continue;
-    rc = device_alloc(rt, temp_bytes[t], &temps[t], &temp_by[t], err);
+    rc = device_alloc(rt, stream, temp_bytes[t], &temps[t], &temp_by[t], err);
     if (!rc && a->temps[t].zero_init) {
-      CUresult r = cu->cuMemsetD8Async((CUdeviceptr)(uintptr_t)temps[t], 0, temp_bytes[t], rt->stream);
+      CUresult r = cu->cuMemsetD8Async((CUdeviceptr)(uintptr_t)temps[t], 0, temp_bytes[t], stream);
       if (r) rc = cuda_fail(cu, err, r, "cuMemsetD8Async (zero-initialising a temp)");
     }
   }
@@ -531,7 +553,7 @@ int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser
     const fuser_variant *va = &kn->variants[plan.chosen[k]];
     CUresult r = cu->cuLaunchKernel(fn->functions[fn->first[k] + plan.chosen[k]], plan.grid[k][0], plan.grid[k][1],
                                     plan.grid[k][2], va->block[0], va->block[1], va->block[2], va->shared_bytes,
-                                    rt->stream, params, NULL);
+                                    stream, params, NULL);
     if (r) {
       char what[FUSER_MAX_NAME * 2 + 64];
       snprintf(what, sizeof what, "cuLaunchKernel of kernel %zu (%s, variant %s)", k, kn->name, va->entry);
@@ -540,9 +562,9 @@ int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser
   }
 
   /* 5. temps go back after the kernels (stream order); outputs too on error */
-  for (size_t t = 0; t < a->ntemps; t++) device_free(rt, temps[t], temp_bytes[t], temp_by[t]);
+  for (size_t t = 0; t < a->ntemps; t++) device_free(rt, stream, temps[t], temp_bytes[t], temp_by[t]);
   if (rc) {
-    for (size_t i = 0; i < a->noutputs; i++) fuser_output_release(rt, &outputs[i]);
+    for (size_t i = 0; i < a->noutputs; i++) fuser_output_release_on(rt, &outputs[i], stream_arg);
     return rc;
   }
   if (err && err->code) fuser_clear_error(err);

@@ -12,6 +12,11 @@ int fuser_check_args_(const fuser_artifact *a, const fuser_arg *args, size_t nar
 /* First variant of kernel k whose conditions all hold, or FUSER_ERR_NO_VARIANT. */
 int fuser_select_variant_(const fuser_artifact *a, size_t k, const fuser_arg *args, size_t nargs,
                           int *variant, fuser_error *err);
+/* After FUSER_ERR_NO_VARIANT: if a false condition of a kernel's last
+ * variant equates the extents of two inputs, sets err to
+ * FUSER_ERR_INPUT_MISMATCH naming them and returns that; else returns
+ * FUSER_ERR_NO_VARIANT and leaves err alone (mismatch.c). */
+int fuser_diagnose_mismatch_(const fuser_artifact *a, const fuser_arg *args, size_t nargs, fuser_error *err);
 /* Formats an evaluation failure of e at a place described by fmt. */
 int fuser_expr_fail_(fuser_error *err, int eval_rc, const fuser_expr *e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -15,6 +15,7 @@
 #include "frontend/record.h"
 #include "libfuser/source.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/ir_util.h"
 #include "reference/reference.h"
@@ -94,7 +95,7 @@ int fuser_definition_call(fuser_definition *d, const char *method, const fuser_d
   if (!method) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "NULL method");
   fuser_compiler_enter(file ? file : d->name);
   bool ok = fuser_record_call(d->rec, method, args, nargs, file, line, col, results, max_results, nresults);
-  if (!ok) rc = fail(d, fuser_compiler_first_error(), "the call did not record", err);
+  if (!ok) rc = fail(d, fuser_compiler_diagnostics(), "the call did not record", err);
   fuser_compiler_leave();
   if (ok && err) err->code = FUSER_OK, err->message[0] = 0;
   return rc;
@@ -194,7 +195,7 @@ int fuser_definition_import(const char *text, size_t len, const char *name, fuse
   fuser_record_destroy(d->rec);
   d->rec = NULL;
   d->module = fuser_import_nvfuser(d->ctx, text ? text : "", text ? len : 0, d->name);
-  if (mlirModuleIsNull(d->module)) rc = fail(d, fuser_compiler_first_error(), "the script did not import", err);
+  if (mlirModuleIsNull(d->module)) rc = fail(d, fuser_compiler_diagnostics(), "the script did not import", err);
   else describe(d);
   fuser_compiler_leave();
   if (rc) {
@@ -210,7 +211,7 @@ int fuser_definition_finish(fuser_definition *d, fuser_error *err) {
   fuser_compiler_enter(d->name);
   MlirModule m = fuser_record_finish(d->rec);
   if (mlirModuleIsNull(m)) {
-    rc = fail(d, fuser_compiler_first_error(), "the definition does not verify", err);
+    rc = fail(d, fuser_compiler_diagnostics(), "the definition does not verify", err);
   } else {
     d->module = m;
     describe(d);
@@ -248,130 +249,27 @@ int fuser_fusion_create_definition(fuser_runtime *rt, const fuser_definition *d,
                                    fuser_fusion **out, fuser_error *err) {
   int rc = usable(d, true, err);
   if (rc) return rc;
-  return fuser_fusion_create_module(rt, d->module, d->name, options, out, err);
+  char *ir = fuser_definition_ir(d, 0);
+  if (!ir) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory");
+  rc = fuser_fusion_create_module(rt, d->module, ir, d->name, options, out, err);
+  free(ir);
+  return rc;
 }
 
-/* ---- the CPU path ------------------------------------------------------- */
-
-static void free_managed(DLManagedTensor *m) {
-  fuser_ref_tensor_free(m->manager_ctx);
-  free(m);
-}
-
-/* Takes ownership of a reference result as a DLManagedTensor. */
-static DLManagedTensor *manage(DLTensor *t) {
-  DLManagedTensor *m = calloc(1, sizeof *m);
-  if (!m) return NULL;
-  m->dl_tensor = *t; /* shape/strides stay in t's block, freed with it */
-  m->manager_ctx = t;
-  m->deleter = free_managed;
-  return m;
-}
-
-static int check_cpu_args(const fuser_definition *d, const fuser_arg *args, fuser_ref_value *vals, fuser_error *err) {
-  MlirBlock body = fuser_func_body(d->func);
-  for (size_t i = 0; i < d->ninputs; i++) {
-    MlirValue a = mlirBlockGetArgument(body, (intptr_t)i);
-    bool want_tensor = fuser_value_is_tensor(a);
-    fuser_dtype dt = fuser_value_dtype(a);
-    memset(&vals[i], 0, sizeof vals[i]);
-    vals[i].dtype = dt;
-    if (want_tensor != (args[i].kind == FUSER_ARG_TENSOR))
-      return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: expected a %s, got a %s", i,
-                             want_tensor ? "tensor" : "scalar", want_tensor ? "scalar" : "tensor");
-    if (args[i].kind == FUSER_ARG_TENSOR) {
-      const DLTensor *t = args[i].tensor;
-      if (!t) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "input %zu: NULL tensor", i);
-      if (t->device.device_type != kDLCPU)
-        return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: a device %d tensor on the CPU path (kDLCPU expected)", i,
-                               (int)t->device.device_type);
-      vals[i].is_tensor = true;
-      vals[i].tensor = (DLTensor *)t;
-    } else if (args[i].kind == FUSER_ARG_INT) {
-      vals[i].i = args[i].i;
-      vals[i].f = (double)args[i].i;
-    } else if (args[i].kind == FUSER_ARG_DOUBLE) {
-      if (!fuser_dtype_is_float(dt))
-        return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: a float for a DataType.%s scalar", i,
-                               fuser_dtype_nvfuser_name(dt));
-      vals[i].f = args[i].d;
-    } else {
-      return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "input %zu: unknown argument kind %d", i, args[i].kind);
-    }
-    if (!want_tensor && args[i].kind == FUSER_ARG_INT && fuser_dtype_is_float(dt)) vals[i].f = (double)args[i].i;
-  }
-  return FUSER_OK;
-}
-
-/* A scalar result as a 0-dim tensor of its dtype. */
-static DLTensor *scalar_tensor(const fuser_ref_value *v) {
-  DLTensor *t = fuser_ref_tensor_alloc(v->dtype, 0, NULL);
-  if (!t) return NULL;
-  void *p = t->data;
-  switch (v->dtype) {
-  case FUSER_DTYPE_F64: *(double *)p = v->f; break;
-  case FUSER_DTYPE_F32: *(float *)p = (float)v->f; break;
-  case FUSER_DTYPE_BF16: *(uint16_t *)p = fuser_f32_to_bf16((float)v->f); break;
-  case FUSER_DTYPE_F16: *(uint16_t *)p = fuser_f32_to_f16((float)v->f); break;
-  case FUSER_DTYPE_I64: *(int64_t *)p = v->i; break;
-  case FUSER_DTYPE_I32: *(int32_t *)p = (int32_t)v->i; break;
-  case FUSER_DTYPE_I1: *(uint8_t *)p = v->i != 0; break;
-  default: break;
-  }
-  return t;
-}
-
-int fuser_definition_execute_cpu(fuser_definition *d, const fuser_arg *args, size_t nargs, DLManagedTensor **outputs,
-                                 size_t noutputs, fuser_error *err) {
-  int rc = usable(d, true, err);
-  if (rc) return rc;
-  if (nargs != d->ninputs)
-    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, d->ninputs);
-  if (noutputs != d->noutputs || (noutputs && !outputs))
-    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu outputs asked for, the fusion has %zu", noutputs, d->noutputs);
-  if (nargs && !args) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "NULL argument array");
-  fuser_ref_value *vals = calloc(nargs + 1, sizeof *vals);
-  if (!vals) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory");
-  rc = check_cpu_args(d, args, vals, err);
-  if (rc) {
-    free(vals);
-    return rc;
-  }
-  fuser_ref_outputs res = {0};
-  fuser_ref_error rerr = {0};
+int fuser_definition_input(const fuser_definition *d, size_t k, fuser_def_value_info *out) {
+  if (!fuser_definition_finished(d) || k >= d->ninputs || !out) return FUSER_ERR_INVALID_ARGUMENT;
+  memset(out, 0, sizeof *out);
   fuser_compiler_enter(d->name);
-  fuser_ref_status st = fuser_ref_run(d->func, vals, (int)nargs, NULL, &res, &rerr);
-  char where[300] = "";
-  if (st != FUSER_REF_OK && !mlirLocationIsNull(rerr.loc)) {
-    /* the op's location as the diagnostics print it */
-    mlirEmitError(rerr.loc, rerr.message);
-    snprintf(where, sizeof where, "%s", fuser_compiler_first_error());
+  MlirValue a = mlirBlockGetArgument(fuser_func_body(d->func), (intptr_t)k);
+  MlirType t = mlirValueGetType(a);
+  out->kind = fuser_value_is_tensor(a) ? 1 : 2;
+  out->dtype = runtime_type(fuser_value_dtype(a));
+  if (out->kind == 1) {
+    out->rank = (int)mlirShapedTypeGetRank(t);
+    for (int i = 0; i < out->rank && i < FUSER_TENSOR_MAX_RANK; i++)
+      out->shape[i] = mlirShapedTypeIsDynamicDim(t, i) ? -1 : mlirShapedTypeGetDimSize(t, i);
   }
   fuser_compiler_leave();
-  free(vals);
-  if (st != FUSER_REF_OK) {
-    int code = st == FUSER_REF_ERR_INPUT || st == FUSER_REF_ERR_SHAPE ? FUSER_ERR_INPUT_MISMATCH
-               : st == FUSER_REF_ERR_MEMORY                            ? FUSER_ERR_OUT_OF_MEMORY
-                                                                       : FUSER_ERR_COMPILE;
-    return fuser_set_error(err, code, "%s", where[0] ? where : rerr.message);
-  }
-  for (size_t k = 0; k < noutputs; k++) outputs[k] = NULL;
-  for (size_t k = 0; k < noutputs && rc == FUSER_OK; k++) {
-    fuser_ref_value *v = &res.values[k];
-    DLTensor *t = v->is_tensor ? v->tensor : scalar_tensor(v);
-    if (v->is_tensor) v->tensor = NULL, v->is_tensor = false; /* now ours */
-    outputs[k] = t ? manage(t) : NULL;
-    if (!outputs[k]) {
-      fuser_ref_tensor_free(t);
-      rc = fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory for output %zu", k);
-    }
-  }
-  fuser_ref_outputs_free(&res);
-  if (rc) {
-    for (size_t k = 0; k < noutputs; k++)
-      if (outputs[k]) outputs[k]->deleter(outputs[k]), outputs[k] = NULL;
-    return rc;
-  }
-  if (err) err->code = FUSER_OK, err->message[0] = 0;
+  out->name = "";
   return FUSER_OK;
 }

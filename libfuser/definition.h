@@ -20,7 +20,8 @@
  *   fuser_definition_call(d, "define_tensor", a, 2, "x.py", 3, 1, &t0, 1, &n, &err);
  *   ...
  *   fuser_definition_finish(d, &err);           // verified; hashed
- *   fuser_definition_execute_cpu(d, args, 2, outs, 1, &err);
+ *   fuser_fusion_create_definition(rt, d, NULL, &f, &err);   // rt NULL: CPU only
+ *   fuser_fusion_execute_cpu(f, FUSER_BACKEND_AUTO, args, 2, outs, 1, &err);
  *
  * Not thread-safe per definition (one thread records it); different
  * definitions may be recorded and run from different threads. */
@@ -129,16 +130,15 @@ int fuser_definition_output_alias(const fuser_definition *d, size_t k);
 char *fuser_definition_ir(const fuser_definition *d, int with_locations);
 
 /* A libfuser fusion of the finished definition (compiles on first use per
- * input signature, fuser.h) bound to `rt`. */
+ * input signature, fuser.h) bound to `rt` (NULL: CPU only); it holds its
+ * own copy, so the definition may be destroyed first. */
 int fuser_fusion_create_definition(fuser_runtime *rt, const fuser_definition *d, const fuser_fusion_options *options,
                                    fuser_fusion **out, fuser_error *err);
 
-/* Runs the finished definition on host tensors (kDLCPU DLTensors, any
- * strides) with the CPU reference evaluator. Output k is a new row-major host tensor
- * (or the output's stride_order) returned as a DLManagedTensor whose deleter
- * frees it, or a 0-dim tensor for a scalar output. */
-int fuser_definition_execute_cpu(fuser_definition *d, const fuser_arg *args, size_t nargs, DLManagedTensor **outputs,
-                                 size_t noutputs, fuser_error *err);
+/* What input k of the finished definition takes (kind, rank, dtype,
+ * static shape; name ""), for checking a call's arguments as nvFuser
+ * does: a fuser_fusion accepts other dtypes (it specialises to them). */
+int fuser_definition_input(const fuser_definition *d, size_t k, fuser_def_value_info *out);
 
 #ifdef __cplusplus
 }

@@ -8,8 +8,9 @@
  * clone, compile, destroy) runs under one lock, so compiles are serialised
  * process-wide; cache hits never touch MLIR or this lock.
  *
- * Diagnostics are captured, not printed: the handler keeps the first error
- * as `name:line:col: error: message` for fuser_error. */
+ * Diagnostics are captured, not printed: the handler keeps every error
+ * (with its notes) as `name:line:col: error: message`, one per line, for
+ * fuser_error. */
 #include "driver/error.h"
 #include "libfuser/source.h"
 
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "driver/expr.h"
 #include "driver/tensor_io.h"
 #include "frontend/nvfuser_import.h"
 #include "lowering/compile.h"
@@ -26,17 +28,11 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/ir_util.h"
+#include "reference/reference.h"
 
 static pthread_mutex_t compiler_lock = PTHREAD_MUTEX_INITIALIZER;
 static MlirContext shared_ctx;
 static int shared_refs;
-
-/* The diagnostics of the current compiler call (under compiler_lock). */
-static struct {
-  const char *name; /* shown instead of the parser's "-" buffer name */
-  char first[400];
-  int errors;
-} diag;
 
 /* The innermost file:line:col of a location (through name locations). */
 static bool file_loc(MlirLocation loc, MlirStringRef *file, int *line, int *col) {
@@ -66,29 +62,66 @@ static void append(MlirStringRef s, void *ud) {
   t->buf[t->len] = 0;
 }
 
-static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
-  if (mlirDiagnosticGetSeverity(d) != MlirDiagnosticError) return mlirLogicalResultSuccess();
-  if (diag.errors++) return mlirLogicalResultSuccess();
-  char message[300];
+/* The diagnostics of the current compiler call (under compiler_lock):
+ * every error and note, located, one per line, as fuser_error carries
+ * them; those that do not fit are counted. */
+static struct {
+  const char *name; /* shown instead of the parser's "-" buffer name */
+  char text[FUSER_ERROR_MESSAGE_SIZE - 64];
+  size_t len;
+  int errors, dropped;
+} diag;
+
+/* Appends one "loc: severity: message" line for d and its notes. */
+static void diag_add(MlirDiagnostic d) {
+  MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
+  if (sev != MlirDiagnosticError && sev != MlirDiagnosticNote) return;
+  char message[1024], line[1400];
   text_sink t = {message, 0, sizeof message};
   message[0] = 0;
   mlirDiagnosticPrint(d, append, &t);
+  const char *what = sev == MlirDiagnosticError ? "error" : "note";
   MlirStringRef file;
-  int line, col;
-  if (file_loc(mlirDiagnosticGetLocation(d), &file, &line, &col)) {
+  int l, col;
+  if (file_loc(mlirDiagnosticGetLocation(d), &file, &l, &col)) {
     bool stdin_name = file.length == 1 && file.data[0] == '-';
-    snprintf(diag.first, sizeof diag.first, "%.*s:%d:%d: error: %s", stdin_name ? (int)strlen(diag.name) : (int)file.length,
-             stdin_name ? diag.name : file.data, line, col, message);
+    snprintf(line, sizeof line, "%.*s:%d:%d: %s: %s", stdin_name ? (int)strlen(diag.name) : (int)file.length,
+             stdin_name ? diag.name : file.data, l, col, what, message);
   } else {
-    snprintf(diag.first, sizeof diag.first, "%s: error: %s", diag.name, message);
+    snprintf(line, sizeof line, "%s: %s: %s", diag.name, what, message);
   }
+  size_t n = strlen(line);
+  if (diag.dropped || diag.len + n + 2 > sizeof diag.text) {
+    diag.dropped++;
+  } else {
+    if (diag.len) diag.text[diag.len++] = '\n';
+    memcpy(diag.text + diag.len, line, n + 1);
+    diag.len += n;
+  }
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++) diag_add(mlirDiagnosticGetNote(d, i));
+}
+
+static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
+  if (mlirDiagnosticGetSeverity(d) != MlirDiagnosticError) return mlirLogicalResultSuccess();
+  diag.errors++;
+  diag_add(d);
   return mlirLogicalResultSuccess();
+}
+
+/* Every diagnostic so far, or `fallback` when there is none. */
+static const char *diag_all(const char *fallback) {
+  static char out[FUSER_ERROR_MESSAGE_SIZE];
+  if (!diag.len) return fallback;
+  if (!diag.dropped) return diag.text;
+  snprintf(out, sizeof out, "%s\n... (%d more diagnostics)", diag.text, diag.dropped);
+  return out;
 }
 
 static void diag_reset(const char *name) {
   diag.name = name;
-  diag.first[0] = 0;
-  diag.errors = 0;
+  diag.text[0] = 0;
+  diag.len = 0;
+  diag.errors = diag.dropped = 0;
 }
 
 /* Takes a reference to the shared context, creating it (under the lock). */
@@ -157,9 +190,9 @@ int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len,
                                            : mlirModuleCreateParse(shared_ctx, mlirStringRefCreate(text, len));
   int rc = FUSER_OK;
   if (mlirModuleIsNull(s->module)) {
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag.first[0] ? diag.first : "the fusion did not import");
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag_all("the fusion did not import"));
   } else if (fuser_verify(mlirModuleGetOperation(s->module)) != 0) {
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag.first[0] ? diag.first : "the fusion does not verify");
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag_all("the fusion does not verify"));
   } else {
     rc = describe(s, name, err);
   }
@@ -214,7 +247,7 @@ void fuser_compiler_enter(const char *name) {
   diag_reset(name);
 }
 
-const char *fuser_compiler_first_error(void) { return diag.first; }
+const char *fuser_compiler_diagnostics(void) { return diag_all(""); }
 
 void fuser_compiler_leave(void) { pthread_mutex_unlock(&compiler_lock); }
 
@@ -318,8 +351,8 @@ static MlirOperation clone_fusion(MlirOperation clone) {
   return (MlirOperation){NULL};
 }
 
-static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, fuser_artifact **out,
-                          fuser_error *err) {
+static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, const void *key,
+                          size_t key_len, fuser_artifact **out, fuser_error *err) {
   fuser_layout layouts[FUSER_SIG_MAX_ARGS];
   MlirType types[FUSER_SIG_MAX_ARGS];
   bool retyped[FUSER_SIG_MAX_ARGS], any_retyped = false;
@@ -334,7 +367,8 @@ static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const 
    * example inputs still travel as the artifact's "inputs" metadata. */
   mlirOperationRemoveDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.inputs"));
   fuser_metadata meta = {0};
-  if (s->recipes) meta.count = 1, meta.keys[0] = "inputs", meta.blobs[0] = s->recipes, meta.sizes[0] = strlen(s->recipes);
+  if (s->recipes) meta.keys[meta.count] = "inputs", meta.blobs[meta.count] = s->recipes, meta.sizes[meta.count++] = strlen(s->recipes);
+  if (key) meta.keys[meta.count] = "libfuser.key", meta.blobs[meta.count] = key, meta.sizes[meta.count++] = key_len;
   for (size_t i = 0; i < s->nargs; i++) {
     any_retyped |= retyped[i];
     if (args[i].kind != FUSER_ARG_TENSOR) continue;
@@ -349,19 +383,148 @@ static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const 
   } else {
     fuser_compile_options co = {o->chip, o->unroll, o->block_size};
     if (fuser_compile_module(clone, &co, &meta, out, msg, sizeof msg) != 0)
-      rc = fuser_set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.first[0] ? "; " : "", diag.first);
+      rc = fuser_set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.len ? "\n" : "", diag_all(""));
   }
   mlirOperationDestroy(clone);
   return rc;
 }
 
 int fuser_source_compile(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
-                         fuser_artifact **out, fuser_error *err) {
+                         const void *meta, size_t meta_len, fuser_artifact **out, fuser_error *err) {
   if (nargs != s->nargs)
     return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, s->nargs);
   pthread_mutex_lock(&compiler_lock);
   diag_reset("<fusion>");
-  int rc = compile_locked(s, options, args, out, err);
+  int rc = compile_locked(s, options, args, meta, meta_len, out, err);
+  pthread_mutex_unlock(&compiler_lock);
+  return rc;
+}
+
+/* ---- the CPU reference evaluator ------------------------------------------ */
+
+struct fuser_source_ref {
+  MlirOperation module; /* a clone retyped for the signature (or the same types) */
+  MlirOperation func;
+};
+
+int fuser_source_ref_prepare(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
+                             fuser_source_ref **out, fuser_error *err) {
+  *out = NULL;
+  if (nargs != s->nargs)
+    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, s->nargs);
+  fuser_source_ref *r = calloc(1, sizeof *r);
+  if (!r) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory");
+  pthread_mutex_lock(&compiler_lock);
+  diag_reset("<fusion>");
+  fuser_layout layouts[FUSER_SIG_MAX_ARGS];
+  MlirType types[FUSER_SIG_MAX_ARGS];
+  bool retyped[FUSER_SIG_MAX_ARGS], any = false;
+  int rc = check_args(s, args, options, layouts, types, retyped, err);
+  if (rc == FUSER_OK) {
+    r->module = mlirOperationClone(mlirModuleGetOperation(s->module));
+    r->func = clone_fusion(r->module);
+    for (size_t i = 0; i < s->nargs; i++) any |= retyped[i];
+    char msg[400];
+    if (any && !retype(r->func, types, s->nargs, msg, sizeof msg))
+      rc = fuser_set_error(err, FUSER_ERR_COMPILE, "specialising to the inputs' dtypes: %s", msg);
+  }
+  if (rc != FUSER_OK && !mlirOperationIsNull(r->module)) mlirOperationDestroy(r->module);
+  pthread_mutex_unlock(&compiler_lock);
+  if (rc != FUSER_OK) {
+    free(r);
+    return rc;
+  }
+  *out = r;
+  return FUSER_OK;
+}
+
+void fuser_source_ref_free(fuser_source_ref *r) {
+  if (!r) return;
+  pthread_mutex_lock(&compiler_lock);
+  mlirOperationDestroy(r->module);
+  pthread_mutex_unlock(&compiler_lock);
+  free(r);
+}
+
+/* Moves a reference result into a fuser_output: a host buffer of our own
+ * (malloc, so that fuser_output_release and DLPack deleters free() it). */
+static int take_result(const fuser_ref_value *v, fuser_output *o, fuser_error *err) {
+  memset(o, 0, sizeof *o);
+  o->alias_of = -1;
+  const DLTensor *t = v->tensor;
+  if (!v->is_tensor || !t) return fuser_set_error(err, FUSER_ERR_UNSUPPORTED, "a scalar fusion output on the CPU");
+  o->tensor = *t;
+  o->tensor.shape = o->shape;
+  o->tensor.strides = o->strides;
+  o->tensor.byte_offset = 0;
+  o->tensor.device = (DLDevice){kDLCPU, 0};
+  int64_t span = 1; /* elements from the first to one past the last */
+  bool empty = false;
+  for (int d = 0; d < t->ndim; d++) {
+    o->shape[d] = t->shape[d];
+    o->strides[d] = fuser_dl_stride(t, d);
+    empty |= t->shape[d] == 0;
+    span += (t->shape[d] - 1) * o->strides[d];
+  }
+  size_t elem = ((size_t)t->dtype.bits * t->dtype.lanes + 7) / 8;
+  if (empty) return FUSER_OK; /* nothing to hold, as on the GPU */
+  o->bytes = (size_t)span * elem;
+  o->allocation = malloc(o->bytes);
+  if (!o->allocation) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory for an output");
+  memcpy(o->allocation, (const char *)t->data + t->byte_offset, o->bytes);
+  o->tensor.data = o->allocation;
+  o->allocated_by = FUSER_ALLOCATED_HOST;
+  return FUSER_OK;
+}
+
+int fuser_source_ref_run(fuser_source *s, fuser_source_ref *r, const fuser_arg *args, size_t nargs,
+                         fuser_output *outputs, size_t noutputs, fuser_error *err) {
+  fuser_ref_value values[FUSER_SIG_MAX_ARGS];
+  MlirBlock body = fuser_func_body(r->func);
+  for (size_t i = 0; i < nargs; i++) {
+    memset(&values[i], 0, sizeof values[i]);
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, (intptr_t)i));
+    if (args[i].kind == FUSER_ARG_TENSOR) {
+      const DLTensor *dl = args[i].tensor;
+      if (!dl || (dl->device.device_type != kDLCPU && dl->device.device_type != kDLCUDAHost))
+        return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: a CPU run needs host memory (kDLCPU), got device type %d",
+                               i, dl ? (int)dl->device.device_type : -1);
+      values[i].is_tensor = true;
+      values[i].tensor = (DLTensor *)dl;
+      values[i].dtype = fuser_dtype_of_type(mlirShapedTypeGetElementType(t));
+    } else {
+      values[i].dtype = fuser_dtype_of_type(t);
+      if (args[i].kind == FUSER_ARG_DOUBLE) values[i].f = args[i].d, values[i].i = (int64_t)args[i].d;
+      else values[i].i = args[i].i, values[i].f = (double)args[i].i;
+    }
+  }
+  pthread_mutex_lock(&compiler_lock);
+  diag_reset("<fusion>");
+  fuser_ref_outputs res = {0};
+  fuser_ref_error rerr;
+  memset(&rerr, 0, sizeof rerr);
+  fuser_ref_status st = fuser_ref_run(r->func, values, (int)nargs, NULL, &res, &rerr);
+  int rc = FUSER_OK;
+  if (st != FUSER_REF_OK) {
+    char where[300] = "";
+    MlirStringRef file;
+    int line, col;
+    if (!mlirLocationIsNull(rerr.loc) && file_loc(rerr.loc, &file, &line, &col))
+      snprintf(where, sizeof where, "%.*s:%d:%d: ", (int)file.length, file.data, line, col);
+    int code = st == FUSER_REF_ERR_INPUT || st == FUSER_REF_ERR_SHAPE ? FUSER_ERR_INPUT_MISMATCH
+               : st == FUSER_REF_ERR_MEMORY                          ? FUSER_ERR_OUT_OF_MEMORY
+               : st == FUSER_REF_ERR_UNSUPPORTED                     ? FUSER_ERR_UNSUPPORTED
+                                                                     : FUSER_ERR_COMPILE;
+    rc = fuser_set_error(err, code, "CPU reference: %s%s", where, rerr.message);
+  } else if ((size_t)res.count != noutputs) {
+    rc = fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu outputs given, the fusion has %d", noutputs, res.count);
+  } else {
+    size_t k = 0;
+    for (; k < noutputs && rc == FUSER_OK; k++) rc = take_result(&res.values[k], &outputs[k], err);
+    if (rc != FUSER_OK)
+      for (size_t j = 0; j < k; j++) fuser_output_release(NULL, &outputs[j]);
+  }
+  fuser_ref_outputs_free(&res);
   pthread_mutex_unlock(&compiler_lock);
   return rc;
 }

@@ -27,9 +27,10 @@ int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len,
 
 /* Compiles the fusion for `args` (nargs == s->nargs): each tensor argument
  * gets the call's layout, and its dtype (and with specialize_sizes its
- * extents) when they differ; the module itself is not changed. */
+ * extents) when they differ; the module itself is not changed. `meta`
+ * (may be NULL) is attached to the artifact as metadata "libfuser.key". */
 int fuser_source_compile(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
-                         fuser_artifact **out, fuser_error *err);
+                         const void *meta, size_t meta_len, fuser_artifact **out, fuser_error *err);
 
 /* Like fuser_source_import for a module built in the shared context
  * (fuser_compiler_acquire): the source holds a clone of it. */
@@ -41,16 +42,30 @@ void fuser_source_free(fuser_source *s);
  * recorded, libfuser/definition.c): acquire takes a reference (null if the
  * dialect fails to load), release drops it. Use it only between enter and
  * leave, which hold the compiler lock; enter resets the captured
- * diagnostics, labelled `name`, and first_error gives the first one
- * ("file:line:col: error: message", or ""). */
+ * diagnostics, labelled `name`; diagnostics gives them all, located, one
+ * per line ("" when there is none). */
 MlirContext fuser_compiler_acquire(void);
 void fuser_compiler_release(void);
 void fuser_compiler_enter(const char *name);
-const char *fuser_compiler_first_error(void);
+const char *fuser_compiler_diagnostics(void);
 void fuser_compiler_leave(void);
 
-/* fuser_fusion_create for a module in the shared context (fusion.c). */
-int fuser_fusion_create_module(fuser_runtime *rt, MlirModule module, const char *name,
+/* fuser_fusion_create for a module in the shared context (fusion.c);
+ * `ir` (the module printed without locations) keys the persistent cache
+ * as a source text does. */
+int fuser_fusion_create_module(fuser_runtime *rt, MlirModule module, const char *ir, const char *name,
                                const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err);
+
+/* The CPU reference evaluator's side of an entry: a clone of the fusion
+ * retyped for a signature's dtypes (as the compile retypes it). */
+typedef struct fuser_source_ref fuser_source_ref;
+int fuser_source_ref_prepare(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
+                             fuser_source_ref **out, fuser_error *err);
+/* Runs it on host tensors (kDLCPU): outputs become FUSER_ALLOCATED_HOST
+ * buffers. Errors of the evaluator map to fuser statuses (a shape that
+ * does not fit: FUSER_ERR_INPUT_MISMATCH). Serialised with the compiler. */
+int fuser_source_ref_run(fuser_source *s, fuser_source_ref *r, const fuser_arg *args, size_t nargs,
+                         fuser_output *outputs, size_t noutputs, fuser_error *err);
+void fuser_source_ref_free(fuser_source_ref *r);
 
 #endif

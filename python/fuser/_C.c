@@ -114,7 +114,9 @@ struct FDObj {
   fuser_definition *def;
   int state;      /* 0 new, 1 recording, 2 finished, 3 failed */
   char *ir;       /* after finish, for cache lookups */
-  cache_entry *fusion[MAX_DEVICES][2];
+  cache_entry *fusion[MAX_DEVICES + 1][2]; /* [device][allocator]; [MAX_DEVICES][0]: the CPU */
+  size_t ninputs;
+  fuser_def_value_info *inputs; /* what each input takes, for nvFuser's checks */
 };
 
 static int value_info(ValueObj *v, fuser_def_value_info *info) {
@@ -620,11 +622,14 @@ static cache_entry *fusion_for(FDObj *fd, int device, int allocator, fuser_error
   for (e = cache_head; e; e = e->next)
     if (e->hash == h && e->device == device && e->allocator == allocator && strcmp(e->ir, fd->ir) == 0)
       return fd->fusion[device][allocator] = e;
-  fuser_runtime *rt = runtime_for(device, allocator, err);
-  if (!rt) return NULL;
+  fuser_runtime *rt = NULL; /* the CPU: a fusion without a runtime */
+  if (device < MAX_DEVICES && !(rt = runtime_for(device, allocator, err))) return NULL;
   e = calloc(1, sizeof *e);
   if (!e) return NULL;
-  if (fuser_fusion_create_definition(rt, fd->def, NULL, &e->fusion, err) != FUSER_OK) {
+  fuser_fusion_options o = {0};
+  const char *backend = getenv("FUSER_CPU_BACKEND"); /* "jit": the compiled loops; default the reference */
+  o.cpu_backend = backend && !strcmp(backend, "jit") ? FUSER_BACKEND_CPU_JIT : FUSER_BACKEND_CPU_REFERENCE;
+  if (fuser_fusion_create_definition(rt, fd->def, &o, &e->fusion, err) != FUSER_OK) {
     free(e);
     return NULL;
   }
@@ -637,24 +642,43 @@ static cache_entry *fusion_for(FDObj *fd, int device, int allocator, fuser_error
   return fd->fusion[device][allocator] = e;
 }
 
-/* A GPU output as a DLManagedTensor: released through the runtime that
- * made it; an output aliasing an input keeps that input alive. */
+/* An output for DLPack consumers that predate DLPack 1.0 (torch 1.x, NumPy
+ * 1.x): a DLManagedTensor around libfuser's DLManagedTensorVersioned,
+ * which frees the memory through whoever allocated it. An output that
+ * aliases an input keeps that input alive. */
 typedef struct {
   DLManagedTensor m;
-  fuser_output out;
-  fuser_runtime *rt;
+  DLManagedTensorVersioned *v;
   PyObject *keep;
-} gpu_output;
+} legacy_output;
 
-static void gpu_output_delete(DLManagedTensor *m) {
-  gpu_output *g = m->manager_ctx;
-  fuser_output_release(g->rt, &g->out);
+static void legacy_delete(DLManagedTensor *m) {
+  legacy_output *g = m->manager_ctx;
+  if (g->v && g->v->deleter) g->v->deleter(g->v);
   if (g->keep) {
     PyGILState_STATE s = PyGILState_Ensure();
     Py_DECREF(g->keep);
     PyGILState_Release(s);
   }
   free(g);
+}
+
+static DLManagedTensor *legacy_of(fuser_runtime *rt, fuser_output *out, PyObject *input, fuser_error *err) {
+  legacy_output *g = calloc(1, sizeof *g);
+  if (!g) {
+    fuser_output_release(rt, out);
+    return PyErr_NoMemory(), NULL;
+  }
+  if (fuser_output_to_managed(rt, out, &g->v, err) != FUSER_OK) {
+    fuser_output_release(rt, out);
+    free(g);
+    return raise_fuser(err), NULL;
+  }
+  if (input) g->keep = Py_NewRef(input);
+  g->m.dl_tensor = g->v->dl_tensor;
+  g->m.manager_ctx = g;
+  g->m.deleter = legacy_delete;
+  return &g->m;
 }
 
 /* The consumer stream: the `stream` argument (an int CUstream or an object
@@ -700,6 +724,7 @@ static void fd_dealloc(PyObject *self) {
   Py_CLEAR(fd->dict);
   fuser_definition_destroy(fd->def); /* cached fusions keep their own clone */
   free(fd->ir);
+  free(fd->inputs);
   freefunc f = (freefunc)PyType_GetSlot(t, Py_tp_free);
   f(self);
   Py_DECREF(t);
@@ -738,7 +763,10 @@ static int fd_finish(FDObj *fd) {
     return -1;
   }
   fd->ir = fuser_definition_ir(fd->def, 0);
-  if (!fd->ir) return PyErr_NoMemory(), -1;
+  fd->ninputs = fuser_definition_num_inputs(fd->def);
+  fd->inputs = calloc(fd->ninputs + 1, sizeof *fd->inputs);
+  if (!fd->ir || !fd->inputs) return PyErr_NoMemory(), -1;
+  for (size_t i = 0; i < fd->ninputs; i++) fuser_definition_input(fd->def, i, &fd->inputs[i]);
   fd->state = 2;
   return 0;
 }
@@ -928,53 +956,57 @@ static PyObject *fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     fargs[i] = fuser_arg_tensor(&tk[i].t);
   }
-  fuser_error err;
-  if (dev_type == kDLCPU) {
-    if (fuser_definition_execute_cpu(fd->def, fargs, n, outs, nout, &err) != FUSER_OK) {
-      raise_fuser(&err);
+  /* nvFuser's checks: the kinds, ranks and dtypes the definition says
+   * (libfuser itself would specialise to another dtype) */
+  for (size_t i = 0; i < n; i++) {
+    const fuser_def_value_info *want = &fd->inputs[i];
+    bool is_tensor = fargs[i].kind == FUSER_ARG_TENSOR;
+    if (want->kind == 1 && !is_tensor) {
+      PyErr_Format(FuserError, "fd.execute input %zu: a scalar, but the definition takes a tensor there", i);
       goto done;
     }
-  } else {
-    int allocator = fw == FW_TORCH ? 1 : 0;
-    cache_entry *e = fusion_for(fd, dev_id, allocator, &err);
-    if (!e) {
-      if (!PyErr_Occurred()) raise_fuser(&err);
+    if (want->kind == 2 && is_tensor) {
+      PyErr_Format(FuserError, "fd.execute input %zu: a tensor, but the definition takes a scalar there", i);
       goto done;
     }
-    fuser_runtime_set_stream(runtimes[dev_id][allocator], cuda_stream);
-    gouts = calloc(nout + 1, sizeof *gouts);
-    if (!gouts) {
-      PyErr_NoMemory();
+    if (!is_tensor) continue;
+    const DLTensor *t = fargs[i].tensor;
+    if (t->ndim != want->rank) {
+      PyErr_Format(FuserError, "fd.execute input %zu: rank %d, the definition says rank %d", i, t->ndim, want->rank);
       goto done;
     }
-    if (fuser_fusion_execute(e->fusion, fargs, n, gouts, nout, &err) != FUSER_OK) {
-      free(gouts);
-      gouts = NULL;
-      raise_fuser(&err);
+    DLDataType w = fuser_type_to_dlpack(want->dtype);
+    if (t->dtype.code != w.code || t->dtype.bits != w.bits || t->dtype.lanes != w.lanes) {
+      PyErr_Format(FuserError, "fd.execute input %zu: DLPack dtype (code %d, %d bits), the definition says %s", i,
+                   (int)t->dtype.code, (int)t->dtype.bits, fuser_type_name(want->dtype));
       goto done;
     }
-    for (size_t k = 0; k < nout; k++) {
-      gpu_output *g = calloc(1, sizeof *g);
-      if (!g) {
-        fuser_output_release(runtimes[dev_id][allocator], &gouts[k]);
-        continue; /* reported below */
-      }
-      g->out = gouts[k];
-      g->out.tensor.shape = g->out.shape;
-      g->out.tensor.strides = g->out.strides;
-      g->rt = runtimes[dev_id][allocator];
-      if (g->out.alias_of >= 0) g->keep = Py_NewRef(PyTuple_GetItem(items, g->out.alias_of));
-      g->m.dl_tensor = g->out.tensor;
-      g->m.manager_ctx = g;
-      g->m.deleter = gpu_output_delete;
-      outs[k] = &g->m;
-    }
-    for (size_t k = 0; k < nout; k++)
-      if (!outs[k]) {
-        PyErr_NoMemory();
-        goto done;
-      }
   }
+  fuser_error err;
+  int slot = dev_type == kDLCPU ? MAX_DEVICES : dev_id, allocator = dev_type == kDLCUDA && fw == FW_TORCH ? 1 : 0;
+  cache_entry *e = fusion_for(fd, slot, allocator, &err);
+  if (!e) {
+    if (!PyErr_Occurred()) raise_fuser(&err);
+    goto done;
+  }
+  fuser_runtime *rt = dev_type == kDLCPU ? NULL : runtimes[dev_id][allocator];
+  gouts = calloc(nout + 1, sizeof *gouts);
+  if (!gouts) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  int rc = dev_type == kDLCPU ? fuser_fusion_execute_cpu(e->fusion, FUSER_BACKEND_AUTO, fargs, n, gouts, nout, &err)
+                              : fuser_fusion_execute_on(e->fusion, cuda_stream, fargs, n, gouts, nout, &err);
+  if (rc != FUSER_OK) {
+    raise_fuser(&err);
+    goto done;
+  }
+  for (size_t k = 0; k < nout; k++) {
+    int a = gouts[k].alias_of;
+    outs[k] = legacy_of(rt, &gouts[k], a >= 0 && (size_t)a < n ? PyTuple_GetItem(items, a) : NULL, &err);
+  }
+  for (size_t k = 0; k < nout; k++)
+    if (!outs[k]) goto done;
   /* outputs as the caller's tensors; aliased ones written into their input */
   result = PyList_New(0);
   for (size_t k = 0; result && k < nout; k++) {
@@ -1022,12 +1054,15 @@ static PyObject *fd_hash(PyObject *self, void *c) {
  * allocator): entries, compiles, hits; None before the first CUDA call. */
 static PyObject *fd_cache_stats(PyObject *self, PyObject *args) {
   FDObj *fd = (FDObj *)self;
-  for (int d = 0; d < MAX_DEVICES; d++)
+  for (int d = 0; d <= MAX_DEVICES; d++)
     for (int a = 0; a < 2; a++)
       if (fd->fusion[d][a]) {
         fuser_fusion *f = fd->fusion[d][a]->fusion;
-        return Py_BuildValue("{snsKsK}", "entries", (Py_ssize_t)fuser_fusion_num_entries(f), "compiles",
-                             (unsigned long long)fuser_fusion_compiles(f), "hits", (unsigned long long)fuser_fusion_hits(f));
+        fuser_fusion_stats st;
+        fuser_fusion_get_stats(f, &st);
+        return Py_BuildValue("{snsKsKsKsK}", "entries", (Py_ssize_t)fuser_fusion_num_entries(f), "compiles",
+                             (unsigned long long)st.compiles, "hits", (unsigned long long)st.hits, "disk_hits",
+                             (unsigned long long)st.disk_hits, "cpu_runs", (unsigned long long)st.cpu_runs);
       }
   Py_RETURN_NONE;
 }
@@ -1099,7 +1134,7 @@ static int add_type(PyObject *m, PyType_Spec *spec, PyTypeObject **out, PyObject
 }
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "fuser._C", "fuser's Python binding (docs/python.md)", -1,
-                                        module_methods};
+                                        module_methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__C(void) {
   PyObject *m = PyModule_Create(&module_def);

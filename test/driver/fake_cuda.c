@@ -103,12 +103,24 @@ CUresult cuFuncGetAttribute(int *value, int attrib, void *fn) {
   return 0;
 }
 
+/* The per-stream counter slot of a fake CUstream. */
+static int stream_slot(void *stream) {
+  uintptr_t s = (uintptr_t)stream;
+  return s >= 1 && s <= FAKE_MAX_STREAMS ? (int)s : 0;
+}
+
 CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void *stream, void **params, void **extra) {
   fake_function *f = fn;
   if (!strncmp(f->name, "fail_launch", 11)) return 719; /* CUDA_ERROR_LAUNCH_FAILED */
-  if (fake_cuda_state.nlaunches == FAKE_MAX_LAUNCHES) return 0;
-  fake_launch *l = &fake_cuda_state.launches[fake_cuda_state.nlaunches++];
+  __atomic_fetch_add(&fake_cuda_state.stream_launches[stream_slot(stream)], 1, __ATOMIC_RELAXED);
+  /* a slot taken atomically: launches may come from several threads */
+  int slot = __atomic_fetch_add(&fake_cuda_state.nlaunches, 1, __ATOMIC_RELAXED);
+  if (slot >= FAKE_MAX_LAUNCHES) {
+    __atomic_store_n(&fake_cuda_state.nlaunches, FAKE_MAX_LAUNCHES, __ATOMIC_RELAXED);
+    return 0;
+  }
+  fake_launch *l = &fake_cuda_state.launches[slot];
   snprintf(l->name, sizeof l->name, "%s", f->name);
   l->grid[0] = gx, l->grid[1] = gy, l->grid[2] = gz;
   l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
@@ -129,11 +141,13 @@ CUresult cuMemFree_v2(uint64_t ptr) {
 }
 CUresult cuMemAllocAsync(uint64_t *ptr, size_t bytes, void *stream) {
   if (fake_cuda_state.fail_alloc_above && bytes > fake_cuda_state.fail_alloc_above) return 2; /* OUT_OF_MEMORY */
-  fake_cuda_state.allocs++;
+  __atomic_fetch_add(&fake_cuda_state.allocs, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&fake_cuda_state.stream_allocs[stream_slot(stream)], 1, __ATOMIC_RELAXED);
   return cuMemAlloc_v2(ptr, bytes);
 }
 CUresult cuMemFreeAsync(uint64_t ptr, void *stream) {
-  fake_cuda_state.frees++;
+  __atomic_fetch_add(&fake_cuda_state.frees, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&fake_cuda_state.stream_frees[stream_slot(stream)], 1, __ATOMIC_RELAXED);
   return cuMemFree_v2(ptr);
 }
 CUresult cuDeviceGetDefaultMemPool(void **pool, int dev) { *pool = NULL; return 0; }

@@ -9,6 +9,7 @@
 
 #define FAKE_MAX_LAUNCHES 64
 #define FAKE_MAX_PARAMS 64
+#define FAKE_MAX_STREAMS 16
 
 typedef struct fake_launch {
   char name[64];
@@ -26,6 +27,12 @@ typedef struct fake_state {
   size_t fail_alloc_above; /* cuMemAllocAsync of more bytes fails; 0 = never */
   int nlaunches;           /* launches past FAKE_MAX_LAUNCHES are not recorded (a test resets this) */
   fake_launch launches[FAKE_MAX_LAUNCHES];
+  /* Per fake stream (CUstream values 1..FAKE_MAX_STREAMS; others count
+   * under 0), updated atomically so that tests of calls from several
+   * threads can count what each stream got. */
+  int stream_launches[FAKE_MAX_STREAMS + 1];
+  int stream_allocs[FAKE_MAX_STREAMS + 1];
+  int stream_frees[FAKE_MAX_STREAMS + 1];
 } fake_state;
 
 #endif

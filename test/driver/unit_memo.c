@@ -72,7 +72,7 @@ static void cache_free(void *ctx, void *ptr, size_t bytes, void *stream) {
 
 typedef struct call_result {
   int rc;
-  char message[512];
+  char message[FUSER_ERROR_MESSAGE_SIZE];
   int nlaunches;
   fake_launch launches[MAX_REC];
   fuser_output outs[MAX_OUT]; /* copies: compare the arrays, not tensor.shape */
