@@ -23,10 +23,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <dlpack/dlpack.h>
 
-#include "libfuser/definition.h"
+#include "fuser/definition.h"
 
 /* ---- module state ------------------------------------------------------- */
 
@@ -558,16 +559,25 @@ static PyObject *give_tensor(DLManagedTensor *m, framework fw, PyObject *from_dl
 /* ---- the GPU path ---------------------------------------------------------- */
 
 /* Output memory from torch's caching allocator when the caller uses torch
- * (allocator 1), else cuMemAllocAsync (allocator 0). */
+ * (allocator 1), else cuMemAllocAsync (allocator 0; also with
+ * fuser._C._set_allocator("runtime")). torch's C entry points
+ * (raw_alloc on the current device, raw_delete) when they exist and the
+ * device is current, else torch.cuda.caching_allocator_alloc/_delete. */
 typedef struct {
-  PyObject *alloc, *free; /* torch.cuda.caching_allocator_alloc / _delete */
+  PyObject *alloc, *free;             /* torch.cuda.caching_allocator_alloc / _delete */
+  PyObject *raw_alloc, *raw_free, *get_device; /* torch._C._cuda_cudaCachingAllocator_raw_alloc, ... */
   int device;
 } torch_alloc_ctx;
 
 static int torch_alloc(void *ctx, size_t bytes, void *stream, void **ptr) {
   torch_alloc_ctx *c = ctx;
   PyGILState_STATE g = PyGILState_Ensure();
-  PyObject *r = PyObject_CallFunction(c->alloc, "nik", (Py_ssize_t)bytes, c->device, (unsigned long)(uintptr_t)stream);
+  PyObject *r = NULL, *dev = c->raw_alloc && c->get_device ? PyObject_CallNoArgs(c->get_device) : NULL;
+  if (dev && PyLong_Check(dev) && PyLong_AsLong(dev) == c->device)
+    r = PyObject_CallFunction(c->raw_alloc, "nK", (Py_ssize_t)bytes, (unsigned long long)(uintptr_t)stream);
+  else
+    r = PyObject_CallFunction(c->alloc, "niK", (Py_ssize_t)bytes, c->device, (unsigned long long)(uintptr_t)stream);
+  Py_XDECREF(dev);
   int rc = 1;
   if (r) {
     *ptr = (void *)(uintptr_t)PyLong_AsUnsignedLongLong(r);
@@ -582,11 +592,13 @@ static int torch_alloc(void *ctx, size_t bytes, void *stream, void **ptr) {
 static void torch_free(void *ctx, void *ptr, size_t bytes, void *stream) {
   torch_alloc_ctx *c = ctx;
   PyGILState_STATE g = PyGILState_Ensure();
-  PyObject *r = PyObject_CallFunction(c->free, "K", (unsigned long long)(uintptr_t)ptr);
+  PyObject *r = PyObject_CallFunction(c->raw_free ? c->raw_free : c->free, "K", (unsigned long long)(uintptr_t)ptr);
   if (!r) PyErr_Clear();
   Py_XDECREF(r);
   PyGILState_Release(g);
 }
+
+static bool runtime_allocator_only; /* _set_allocator("runtime") */
 
 static fuser_runtime *runtimes[MAX_DEVICES][2];
 static torch_alloc_ctx alloc_ctx[MAX_DEVICES];
@@ -599,6 +611,17 @@ static fuser_runtime *runtime_for(int device, int allocator, fuser_error *err) {
     alloc_ctx[device].alloc = cuda ? PyObject_GetAttrString(cuda, "caching_allocator_alloc") : NULL;
     alloc_ctx[device].free = cuda ? PyObject_GetAttrString(cuda, "caching_allocator_delete") : NULL;
     alloc_ctx[device].device = device;
+    PyObject *C = PyObject_GetAttrString(T.torch, "_C");
+    alloc_ctx[device].raw_alloc = C ? PyObject_GetAttrString(C, "_cuda_cudaCachingAllocator_raw_alloc") : NULL;
+    alloc_ctx[device].raw_free = C ? PyObject_GetAttrString(C, "_cuda_cudaCachingAllocator_raw_delete") : NULL;
+    alloc_ctx[device].get_device = C ? PyObject_GetAttrString(C, "_cuda_getDevice") : NULL;
+    if (!alloc_ctx[device].raw_alloc || !alloc_ctx[device].raw_free || !alloc_ctx[device].get_device) {
+      Py_CLEAR(alloc_ctx[device].raw_alloc); /* all three or none */
+      Py_CLEAR(alloc_ctx[device].raw_free);
+      Py_CLEAR(alloc_ctx[device].get_device);
+    }
+    PyErr_Clear();
+    Py_XDECREF(C);
     Py_XDECREF(cuda);
     if (!alloc_ctx[device].alloc || !alloc_ctx[device].free) {
       PyErr_Clear();
@@ -689,11 +712,24 @@ static int stream_of(PyObject *stream, framework fw, int device, void **out) {
   if (stream && stream != Py_None) {
     s = PyLong_Check(stream) ? Py_NewRef(stream) : PyObject_GetAttrString(stream, "cuda_stream");
   } else if (fw == FW_TORCH) {
-    PyObject *cuda = PyObject_GetAttrString(T.torch, "cuda");
-    PyObject *cur = cuda ? PyObject_CallMethod(cuda, "current_stream", "i", device) : NULL;
-    Py_XDECREF(cuda);
-    s = cur ? PyObject_GetAttrString(cur, "cuda_stream") : NULL;
-    Py_XDECREF(cur);
+    /* torch._C._cuda_getCurrentRawStream(device): the CUstream as an int,
+     * without making a torch.cuda.Stream (torch.cuda.current_stream) */
+    static PyObject *raw;
+    if (!raw) {
+      PyObject *C = PyObject_GetAttrString(T.torch, "_C");
+      raw = C ? PyObject_GetAttrString(C, "_cuda_getCurrentRawStream") : NULL;
+      Py_XDECREF(C);
+      PyErr_Clear();
+    }
+    if (raw) {
+      s = PyObject_CallFunction(raw, "i", device);
+    } else {
+      PyObject *cuda = PyObject_GetAttrString(T.torch, "cuda");
+      PyObject *cur = cuda ? PyObject_CallMethod(cuda, "current_stream", "i", device) : NULL;
+      Py_XDECREF(cuda);
+      s = cur ? PyObject_GetAttrString(cur, "cuda_stream") : NULL;
+      Py_XDECREF(cur);
+    }
   } else {
     return 0;
   }
@@ -859,7 +895,31 @@ static int write_alias(PyObject *input, PyObject *value) {
   return r ? 0 : -1;
 }
 
+/* Where fd.execute's time goes (fuser.bench): with timing on, each phase
+ * adds its nanoseconds; off, a mark is one predictable branch. */
+enum { P_ARGS, P_DEVICE, P_INPUTS, P_CHECK, P_EXEC, P_OUTPUTS, P_COUNT };
+static const char *const phase_names[P_COUNT] = {"arguments", "device_and_stream", "dlpack_inputs", "checks",
+                                                 "libfuser_execute", "outputs"};
+static bool timing;
+static uint64_t phase_ns[P_COUNT], timed_calls;
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+#define MARK(p)                                   \
+  do {                                            \
+    if (timing) {                                 \
+      uint64_t t_ = now_ns();                     \
+      phase_ns[p] += t_ - mark_;                  \
+      mark_ = t_;                                 \
+    }                                             \
+  } while (0)
+
 static PyObject *fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
+  uint64_t mark_ = timing ? now_ns() : 0;
   FDObj *fd = (FDObj *)self;
   static char *kwlist[] = {"inputs", "device", "stream", "override_user_schedule", "capture_debug_output",
                            "print_repro", "profile", "save_repro_inputs", "_enable_options", "_disable_options", NULL};
@@ -886,11 +946,23 @@ static PyObject *fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (!PyErr_Occurred()) PyErr_NoMemory();
     goto done;
   }
+  MARK(P_ARGS);
   /* the device: the first tensor's, or the device= argument */
   for (size_t i = 0; i < n; i++) {
     PyObject *x = PyTuple_GetItem(items, (Py_ssize_t)i);
     if (PyBool_Check(x) || PyLong_Check(x) || PyFloat_Check(x) || !PyObject_HasAttrString(x, "__dlpack__")) continue;
     fw = framework_of(x, &from_dlpack);
+    if (fw == FW_TORCH) { /* Tensor.get_device() is C; torch's __dlpack_device__ is Python */
+      PyObject *g = PyObject_CallMethod(x, "get_device", NULL);
+      long ordinal = g ? PyLong_AsLong(g) : -2;
+      Py_XDECREF(g);
+      if (ordinal < -1 || PyErr_Occurred()) {
+        PyErr_Clear();
+      } else {
+        dev_type = ordinal < 0 ? kDLCPU : kDLCUDA, dev_id = ordinal < 0 ? 0 : (int)ordinal;
+        break;
+      }
+    }
     PyObject *d = PyObject_CallMethod(x, "__dlpack_device__", NULL);
     if (!d || !PyArg_ParseTuple(d, "ii", &dev_type, &dev_id)) {
       Py_XDECREF(d);
@@ -931,6 +1003,7 @@ static PyObject *fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     /* the consumer stream protocol: 1 is the legacy default stream */
     if (stream != Py_None || fw != FW_TORCH) stream_arg = PyLong_FromUnsignedLongLong(cuda_stream ? (uintptr_t)cuda_stream : 1);
   }
+  MARK(P_DEVICE);
   for (size_t i = 0; i < n; i++) {
     PyObject *x = PyTuple_GetItem(items, (Py_ssize_t)i);
     if (PyBool_Check(x) || PyLong_Check(x)) {
@@ -956,6 +1029,7 @@ static PyObject *fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     fargs[i] = fuser_arg_tensor(&tk[i].t);
   }
+  MARK(P_INPUTS);
   /* nvFuser's checks: the kinds, ranks and dtypes the definition says
    * (libfuser itself would specialise to another dtype) */
   for (size_t i = 0; i < n; i++) {
@@ -982,8 +1056,9 @@ static PyObject *fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
       goto done;
     }
   }
+  MARK(P_CHECK);
   fuser_error err;
-  int slot = dev_type == kDLCPU ? MAX_DEVICES : dev_id, allocator = dev_type == kDLCUDA && fw == FW_TORCH ? 1 : 0;
+  int slot = dev_type == kDLCPU ? MAX_DEVICES : dev_id, allocator = dev_type == kDLCUDA && fw == FW_TORCH && !runtime_allocator_only ? 1 : 0;
   cache_entry *e = fusion_for(fd, slot, allocator, &err);
   if (!e) {
     if (!PyErr_Occurred()) raise_fuser(&err);
@@ -1007,6 +1082,7 @@ static PyObject *fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
   }
   for (size_t k = 0; k < nout; k++)
     if (!outs[k]) goto done;
+  MARK(P_EXEC);
   /* outputs as the caller's tensors; aliased ones written into their input */
   result = PyList_New(0);
   for (size_t k = 0; result && k < nout; k++) {
@@ -1021,6 +1097,10 @@ done:
   for (size_t k = 0; outs && k < nout; k++)
     if (outs[k]) outs[k]->deleter(outs[k]);
   for (size_t i = 0; tk && i < n; i++) Py_XDECREF(tk[i].capsule);
+  if (result) {
+    MARK(P_OUTPUTS);
+    if (timing) timed_calls++;
+  }
   free(gouts);
   free(outs);
   free(tk);
@@ -1123,8 +1203,105 @@ static PyObject *mod_import_script(PyObject *m, PyObject *args) {
   return r;
 }
 
+/* _timing(on) -> the phases' nanoseconds per call since the last call
+ * (a dict), and turns timing on or off. */
+static PyObject *mod_timing(PyObject *m, PyObject *arg) {
+  PyObject *d = PyDict_New();
+  for (int p = 0; d && p < P_COUNT; p++) {
+    PyObject *v = PyFloat_FromDouble(timed_calls ? (double)phase_ns[p] / (double)timed_calls : 0.0);
+    if (!v || PyDict_SetItemString(d, phase_names[p], v)) Py_CLEAR(d);
+    Py_XDECREF(v);
+    phase_ns[p] = 0;
+  }
+  timed_calls = 0;
+  timing = PyObject_IsTrue(arg) == 1;
+  return d;
+}
+
+/* _c_api_loop(fd, inputs, iterations) -> ns per call of the same cached
+ * fusion through the C API alone: the inputs taken through DLPack once,
+ * then fuser_fusion_execute_on (or _cpu) + fuser_output_release_on per
+ * iteration, on the stream fd.execute would use. The yardstick of the
+ * binding's overhead. */
+static PyObject *mod_c_api_loop(PyObject *m, PyObject *args) {
+  PyObject *fdo, *inputs;
+  long iters;
+  if (!PyArg_ParseTuple(args, "O!Ol", FDT, &fdo, &inputs, &iters)) return NULL;
+  FDObj *fd = (FDObj *)fdo;
+  PyObject *warm = PyObject_CallMethod(fdo, "execute", "O", inputs); /* defines, compiles, picks the fusion */
+  if (!warm) return NULL;
+  Py_DECREF(warm);
+  PyObject *items = PySequence_Tuple(inputs);
+  if (!items) return NULL;
+  size_t n = (size_t)PyTuple_Size(items), nout = fuser_definition_num_outputs(fd->def);
+  fuser_arg *fargs = calloc(n + 1, sizeof *fargs);
+  taken *tk = calloc(n + 1, sizeof *tk);
+  fuser_output *outs = calloc(nout + 1, sizeof *outs);
+  PyObject *result = NULL;
+  int dev_type = kDLCPU, dev_id = 0;
+  if (!fargs || !tk || !outs) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  for (size_t i = 0; i < n; i++) {
+    PyObject *x = PyTuple_GetItem(items, (Py_ssize_t)i);
+    if (PyFloat_Check(x)) {
+      fargs[i] = fuser_arg_double(PyFloat_AsDouble(x));
+    } else if (PyLong_Check(x)) {
+      fargs[i] = fuser_arg_int(PyLong_AsLongLong(x));
+    } else {
+      if (take_tensor(x, i, NULL, &tk[i])) goto done;
+      fargs[i] = fuser_arg_tensor(&tk[i].t);
+      dev_type = tk[i].t.device.device_type, dev_id = tk[i].t.device.device_id;
+    }
+  }
+  int slot = dev_type == kDLCPU ? MAX_DEVICES : dev_id;
+  cache_entry *e = fd->fusion[slot][dev_type == kDLCUDA && is_torch_tensor(PyTuple_GetItem(items, 0)) && !runtime_allocator_only];
+  if (!e) {
+    PyErr_SetString(FuserError, "no fusion for these inputs");
+    goto done;
+  }
+  fuser_runtime *rt = fuser_fusion_runtime(e->fusion);
+  void *stream = NULL;
+  if (dev_type == kDLCUDA && stream_of(Py_None, is_torch_tensor(PyTuple_GetItem(items, 0)) ? FW_TORCH : FW_OTHER, dev_id, &stream))
+    goto done;
+  fuser_error err;
+  uint64_t t0 = now_ns();
+  for (long it = 0; it < iters; it++) {
+    int rc = dev_type == kDLCPU ? fuser_fusion_execute_cpu(e->fusion, FUSER_BACKEND_AUTO, fargs, n, outs, nout, &err)
+                                : fuser_fusion_execute_on(e->fusion, stream, fargs, n, outs, nout, &err);
+    if (rc != FUSER_OK) {
+      raise_fuser(&err);
+      goto done;
+    }
+    for (size_t k = 0; k < nout; k++) fuser_output_release_on(rt, &outs[k], stream);
+  }
+  result = PyFloat_FromDouble((double)(now_ns() - t0) / (double)(iters > 0 ? iters : 1));
+done:
+  for (size_t i = 0; tk && i < n; i++) Py_XDECREF(tk[i].capsule);
+  free(fargs);
+  free(tk);
+  free(outs);
+  Py_DECREF(items);
+  return result;
+}
+
+/* _set_allocator("torch" | "runtime"): where CUDA outputs of torch callers
+ * come from (the benchmark compares both). */
+static PyObject *mod_set_allocator(PyObject *m, PyObject *arg) {
+  const char *s = PyUnicode_Check(arg) ? PyUnicode_AsUTF8AndSize(arg, NULL) : NULL;
+  if (!s || (strcmp(s, "torch") && strcmp(s, "runtime")))
+    return PyErr_Format(PyExc_ValueError, "_set_allocator: 'torch' or 'runtime'"), NULL;
+  runtime_allocator_only = strcmp(s, "runtime") == 0;
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
-    {"import_script", mod_import_script, METH_VARARGS, "import_script(text, name) -> (ir, hash)"}, {NULL}};
+    {"_set_allocator", mod_set_allocator, METH_O, "_set_allocator('torch' | 'runtime')"},
+    {"import_script", mod_import_script, METH_VARARGS, "import_script(text, name) -> (ir, hash)"},
+    {"_timing", mod_timing, METH_O, "_timing(on) -> per-phase ns per fd.execute call since the last _timing"},
+    {"_c_api_loop", mod_c_api_loop, METH_VARARGS, "_c_api_loop(fd, inputs, iterations) -> ns per C API call"},
+    {NULL}};
 
 static int add_type(PyObject *m, PyType_Spec *spec, PyTypeObject **out, PyObject *base) {
   *out = (PyTypeObject *)PyType_FromSpecWithBases(spec, base);
