@@ -17,6 +17,7 @@ packages=(
   python3-numpy                            # tests that read .npy files; the Python binding's tests
   python3-dev python3-torch                # the Python binding (python/) and its CPU tests
   valgrind                                 # scripts/memcheck-negative.sh
+  lld pkg-config zlib1g-dev                # libfuser.so's link (ld.lld, libz.a) and its install test
 )
 
 missing=()
