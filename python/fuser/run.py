@@ -122,6 +122,9 @@ def check(path, recorder, text):
                 lines.append("IR equals the importer's" if same else "IR differs from the importer's")
             except fuser.FuserError as e:
                 lines.append(f"(the importer does not read this script: {e})")
+        stats = fd.cache_stats()
+        if stats:
+            lines.append(f"cache: {stats['entries']} entries, {stats['compiles']} compiles, {stats['hits']} hits")
         status = "ok" if ok else "FAILED"
         dev = "cuda" if on_cuda else "cpu"
         print(f"{where}: {status} on {dev}, {len(inputs)} inputs, {len(outputs)} outputs; " + "; ".join(lines))
