@@ -1021,6 +1021,18 @@ static PyObject *fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
                    type_name(x));
       goto done;
     }
+    if (!is_torch_tensor(x)) { /* its device before __dlpack__(stream=...), which a CPU producer may refuse */
+      PyObject *d = PyObject_CallMethod(x, "__dlpack_device__", NULL);
+      int t = 0, id = 0;
+      bool ok = d && PyArg_ParseTuple(d, "ii", &t, &id);
+      Py_XDECREF(d);
+      if (!ok) goto done;
+      if (t != dev_type || (dev_type == kDLCUDA && id != dev_id)) {
+        PyErr_Format(FuserError, "fd.execute input %zu: on device %d:%d, but the fusion runs on %d:%d (all tensors on one device)",
+                     i, t, id, dev_type, dev_id);
+        goto done;
+      }
+    }
     if (take_tensor(x, i, dev_type == kDLCUDA ? stream_arg : NULL, &tk[i])) goto done;
     if ((int)tk[i].t.device.device_type != dev_type || (dev_type == kDLCUDA && tk[i].t.device.device_id != dev_id)) {
       PyErr_Format(FuserError, "fd.execute input %zu: on device %d:%d, but the fusion runs on %d:%d (all tensors on one device)", i,
