@@ -120,6 +120,11 @@ struct FDObj {
   fuser_def_value_info *inputs; /* what each input takes, for nvFuser's checks */
 };
 
+static bool is_value_obj(PyObject *o) {
+  PyTypeObject *t = Py_TYPE(o);
+  return t == TensorT || t == ScalarT || t == VectorT;
+}
+
 static int value_info(ValueObj *v, fuser_def_value_info *info) {
   if (fuser_definition_value(v->fd->def, v->id, info) != FUSER_OK) {
     PyErr_SetString(FuserError, "the value's definition is gone");
@@ -175,12 +180,48 @@ static PyObject *value_shape(PyObject *self, PyObject *unused) {
   return l;
 }
 
+/* Arithmetic on values records the op, as nvFuser's Tensor/Scalar do:
+ * t0 + t1 is fd.ops.add(t0, t1); a Python number on either side is a
+ * constant. (record is defined below.) */
+static PyObject *record(FDObj *fd, const char *method, PyObject *args, PyObject *kwargs);
+
+static PyObject *value_binary(const char *op, PyObject *a, PyObject *b) {
+  FDObj *fd = is_value_obj(a) ? ((ValueObj *)a)->fd : is_value_obj(b) ? ((ValueObj *)b)->fd : NULL;
+  if (!fd) Py_RETURN_NOTIMPLEMENTED;
+  PyObject *args = PyTuple_Pack(2, a, b);
+  PyObject *r = args ? record(fd, op, args, NULL) : NULL;
+  Py_XDECREF(args);
+  return r;
+}
+
+static PyObject *value_unary(const char *op, PyObject *a) {
+  PyObject *args = PyTuple_Pack(1, a);
+  PyObject *r = args ? record(((ValueObj *)a)->fd, op, args, NULL) : NULL;
+  Py_XDECREF(args);
+  return r;
+}
+
+static PyObject *value_add(PyObject *a, PyObject *b) { return value_binary("ops.add", a, b); }
+static PyObject *value_sub(PyObject *a, PyObject *b) { return value_binary("ops.sub", a, b); }
+static PyObject *value_mul(PyObject *a, PyObject *b) { return value_binary("ops.mul", a, b); }
+static PyObject *value_div(PyObject *a, PyObject *b) { return value_binary("ops.div", a, b); }
+static PyObject *value_mod(PyObject *a, PyObject *b) { return value_binary("ops.fmod", a, b); }
+static PyObject *value_pow(PyObject *a, PyObject *b, PyObject *m) {
+  if (m != Py_None) Py_RETURN_NOTIMPLEMENTED;
+  return value_binary("ops.pow", a, b);
+}
+static PyObject *value_neg(PyObject *a) { return value_unary("ops.neg", a); }
+static PyObject *value_abs(PyObject *a) { return value_unary("ops.abs", a); }
+
 static PyGetSetDef value_getset[] = {{"ndim", value_ndim, NULL, "rank (tensors) or length (vectors)", NULL},
                                      {"dtype", value_dtype, NULL, "the DataType", NULL},
                                      {NULL}};
 static PyMethodDef value_methods[] = {{"shape", value_shape, METH_NOARGS, "static extents, -1 where symbolic"}, {NULL}};
 static PyType_Slot value_slots[] = {{Py_tp_dealloc, value_dealloc}, {Py_tp_repr, value_repr}, {Py_tp_getset, value_getset},
-                                    {Py_tp_methods, value_methods}, {0, NULL}};
+                                    {Py_tp_methods, value_methods}, {Py_nb_add, value_add}, {Py_nb_subtract, value_sub},
+                                    {Py_nb_multiply, value_mul}, {Py_nb_true_divide, value_div},
+                                    {Py_nb_remainder, value_mod}, {Py_nb_power, value_pow},
+                                    {Py_nb_negative, value_neg}, {Py_nb_absolute, value_abs}, {0, NULL}};
 static PyType_Spec tensor_spec = {"fuser.Tensor", sizeof(ValueObj), 0, Py_TPFLAGS_DEFAULT, value_slots};
 static PyType_Spec scalar_spec = {"fuser.Scalar", sizeof(ValueObj), 0, Py_TPFLAGS_DEFAULT, value_slots};
 static PyType_Spec vector_spec = {"fuser.Vector", sizeof(ValueObj), 0, Py_TPFLAGS_DEFAULT, value_slots};

@@ -121,6 +121,15 @@ names = dir(FusionDefinition().ops)
 check(all(n in names for n in ["add", "cast", "broadcast_in_dim", "var_mean", "pad", "cat", "slice", "iota", "full"]),
       "dir(fd.ops) lists the ops")
 
+# --- arithmetic on values records ops, as nvFuser's Tensor does
+with FusionDefinition() as fd8:
+    u = fd8.define_tensor([-1], [True], DataType.Float)
+    sc = fd8.define_scalar(None, dtype=DataType.Double)
+    fd8.add_output(abs(-(u * 2.0 + sc) / u - 1.0) ** 2)
+ui = torch.tensor([1.0, 2.0, 4.0])
+check(torch.allclose(fd8.execute([ui, 0.5])[0], (-(ui * 2 + 0.5) / ui - 1).abs() ** 2), "operators on Tensor/Scalar")
+check("fuser.pow" in fd8.ir() and "fuser.neg" in fd8.ir(), "operators record fuser ops")
+
 # --- fuser.nvfuser and use_as_nvfuser
 import fuser.nvfuser
 fuser.use_as_nvfuser()
