@@ -13,12 +13,21 @@
 #include "driver/tensor_io.h"
 #include "frontend/nvfuser_import.h"
 #include "frontend/record.h"
-#include "libfuser/source.h"
+#include "libfuser/source_internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/ir_util.h"
 #include "reference/reference.h"
+
+/* MLIR work under the compiler lock, with the diagnostics captured from
+ * here on labelled `name`. */
+static void enter(const char *name) {
+  fuser_source_lock();
+  fuser_source_diag_reset(name);
+}
+
+static void leave(void) { fuser_source_unlock(); }
 
 struct fuser_definition {
   MlirContext ctx;
@@ -45,9 +54,9 @@ int fuser_definition_create(const char *name, fuser_definition **out, fuser_erro
     free(d);
     return fuser_set_error(err, FUSER_ERR_COMPILE, "the fuser dialect failed to load (internal error)");
   }
-  fuser_compiler_enter(d->name);
+  enter(d->name);
   d->rec = fuser_record_create(d->ctx, d->name);
-  fuser_compiler_leave();
+  leave();
   *out = d;
   if (err) err->code = FUSER_OK, err->message[0] = 0;
   return FUSER_OK;
@@ -55,10 +64,10 @@ int fuser_definition_create(const char *name, fuser_definition **out, fuser_erro
 
 void fuser_definition_destroy(fuser_definition *d) {
   if (!d) return;
-  fuser_compiler_enter(d->name);
+  enter(d->name);
   fuser_record_destroy(d->rec);
   if (!mlirModuleIsNull(d->module)) mlirModuleDestroy(d->module);
-  fuser_compiler_leave();
+  leave();
   fuser_compiler_release();
   free(d->alias);
   free(d->name);
@@ -93,10 +102,10 @@ int fuser_definition_call(fuser_definition *d, const char *method, const fuser_d
   if (rc) return rc;
   if (nargs && !args) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "NULL argument array");
   if (!method) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "NULL method");
-  fuser_compiler_enter(file ? file : d->name);
+  enter(file ? file : d->name);
   bool ok = fuser_record_call(d->rec, method, args, nargs, file, line, col, results, max_results, nresults);
-  if (!ok) rc = fail(d, fuser_compiler_diagnostics(), "the call did not record", err);
-  fuser_compiler_leave();
+  if (!ok) rc = fail(d, fuser_source_diagnostics(""), "the call did not record", err);
+  leave();
   if (ok && err) err->code = FUSER_OK, err->message[0] = 0;
   return rc;
 }
@@ -109,9 +118,9 @@ int fuser_definition_value(const fuser_definition *d, int64_t id, fuser_def_valu
   if (!d || !out || !d->rec) return FUSER_ERR_INVALID_ARGUMENT;
   memset(out, 0, sizeof *out);
   fuser_dtype dt;
-  fuser_compiler_enter(d->name);
+  enter(d->name);
   bool ok = fuser_record_value(d->rec, id, &out->kind, &out->name, &out->rank, &dt, out->shape);
-  fuser_compiler_leave();
+  leave();
   if (!ok) return FUSER_ERR_INVALID_ARGUMENT;
   out->dtype = runtime_type(dt);
   return FUSER_OK;
@@ -191,13 +200,13 @@ int fuser_definition_import(const char *text, size_t len, const char *name, fuse
   int rc = fuser_definition_create(name, out, err);
   if (rc) return rc;
   fuser_definition *d = *out;
-  fuser_compiler_enter(d->name);
+  enter(d->name);
   fuser_record_destroy(d->rec);
   d->rec = NULL;
   d->module = fuser_import_nvfuser(d->ctx, text ? text : "", text ? len : 0, d->name);
-  if (mlirModuleIsNull(d->module)) rc = fail(d, fuser_compiler_diagnostics(), "the script did not import", err);
+  if (mlirModuleIsNull(d->module)) rc = fail(d, fuser_source_diagnostics(""), "the script did not import", err);
   else describe(d);
-  fuser_compiler_leave();
+  leave();
   if (rc) {
     fuser_definition_destroy(d);
     *out = NULL;
@@ -208,15 +217,15 @@ int fuser_definition_import(const char *text, size_t len, const char *name, fuse
 int fuser_definition_finish(fuser_definition *d, fuser_error *err) {
   int rc = usable(d, false, err);
   if (rc) return rc;
-  fuser_compiler_enter(d->name);
+  enter(d->name);
   MlirModule m = fuser_record_finish(d->rec);
   if (mlirModuleIsNull(m)) {
-    rc = fail(d, fuser_compiler_diagnostics(), "the definition does not verify", err);
+    rc = fail(d, fuser_source_diagnostics(""), "the definition does not verify", err);
   } else {
     d->module = m;
     describe(d);
   }
-  fuser_compiler_leave();
+  leave();
   if (!rc && err) err->code = FUSER_OK, err->message[0] = 0;
   return rc;
 }
@@ -232,12 +241,12 @@ int fuser_definition_output_alias(const fuser_definition *d, size_t k) {
 char *fuser_definition_ir(const fuser_definition *d, int with_locations) {
   if (!fuser_definition_finished(d)) return NULL;
   sink k = {0};
-  fuser_compiler_enter(d->name);
+  enter(d->name);
   MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
   if (with_locations) mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
   mlirOperationPrintWithFlags(mlirModuleGetOperation(d->module), flags, append_text, &k);
   mlirOpPrintingFlagsDestroy(flags);
-  fuser_compiler_leave();
+  leave();
   if (k.failed) {
     free(k.buf);
     return NULL;
@@ -259,7 +268,7 @@ int fuser_fusion_create_definition(fuser_runtime *rt, const fuser_definition *d,
 int fuser_definition_input(const fuser_definition *d, size_t k, fuser_def_value_info *out) {
   if (!fuser_definition_finished(d) || k >= d->ninputs || !out) return FUSER_ERR_INVALID_ARGUMENT;
   memset(out, 0, sizeof *out);
-  fuser_compiler_enter(d->name);
+  enter(d->name);
   MlirValue a = mlirBlockGetArgument(fuser_func_body(d->func), (intptr_t)k);
   MlirType t = mlirValueGetType(a);
   out->kind = fuser_value_is_tensor(a) ? 1 : 2;
@@ -269,7 +278,7 @@ int fuser_definition_input(const fuser_definition *d, size_t k, fuser_def_value_
     for (int i = 0; i < out->rank && i < FUSER_TENSOR_MAX_RANK; i++)
       out->shape[i] = mlirShapedTypeIsDynamicDim(t, i) ? -1 : mlirShapedTypeGetDimSize(t, i);
   }
-  fuser_compiler_leave();
+  leave();
   out->name = "";
   return FUSER_OK;
 }

@@ -6,7 +6,7 @@
  * holds what calls with its signature have needed so far, each made once
  * and published with a release store: the artifact (loaded from the
  * persistent cache or compiled), the loaded function (with a runtime), the
- * CPU reference's retyped clone. A hit builds the key on the stack
+ * CPU reference's retyped clone, the CPU JIT's host plan and kernels. A hit builds the key on the stack
  * (signature.c), walks the list comparing hash, length and bytes, finds
  * what it needs, and calls fuser_execute_on: no lock, no allocation, no
  * MLIR, no string building. A miss takes the fusion's lock, looks again (a
@@ -34,11 +34,12 @@ typedef struct entry {
   _Atomic(fuser_artifact *) artifact;
   _Atomic(fuser_function *) fn;
   _Atomic(fuser_source_ref *) ref;
+  _Atomic(fuser_source_jit *) jit;
   double compile_ms;
 } entry;
 
 /* What a call needs of its entry. */
-typedef enum { NEED_ARTIFACT, NEED_FUNCTION, NEED_REFERENCE } need;
+typedef enum { NEED_ARTIFACT, NEED_FUNCTION, NEED_REFERENCE, NEED_JIT } need;
 
 struct fuser_fusion {
   fuser_runtime *rt;
@@ -156,6 +157,7 @@ static void entry_free(entry *e) {
   fuser_artifact *a = atomic_load(&e->artifact);
   if (a) fuser_artifact_release(a);
   fuser_source_ref_free(atomic_load(&e->ref));
+  fuser_source_jit_free(atomic_load(&e->jit));
   free(e->key);
   free(e);
 }
@@ -185,6 +187,7 @@ static bool has(entry *e, need n) {
   case NEED_ARTIFACT: return atomic_load_explicit(&e->artifact, memory_order_acquire) != NULL;
   case NEED_FUNCTION: return atomic_load_explicit(&e->fn, memory_order_acquire) != NULL;
   case NEED_REFERENCE: return atomic_load_explicit(&e->ref, memory_order_acquire) != NULL;
+  case NEED_JIT: return atomic_load_explicit(&e->jit, memory_order_acquire) != NULL;
   }
   return false;
 }
@@ -243,6 +246,12 @@ static int fill(fuser_fusion *f, entry *e, const fuser_arg *args, size_t nargs, 
     fuser_source_ref *r;
     rc = fuser_source_ref_prepare(&f->source, &f->options, args, nargs, &r, err);
     if (rc == FUSER_OK) atomic_store_explicit(&e->ref, r, memory_order_release);
+    return rc;
+  }
+  if (n == NEED_JIT) {
+    fuser_source_jit *j;
+    rc = fuser_source_jit_prepare(&f->source, &f->options, args, nargs, &j, err);
+    if (rc == FUSER_OK) atomic_store_explicit(&e->jit, j, memory_order_release);
     return rc;
   }
   if (!has(e, NEED_ARTIFACT)) rc = make_artifact(f, e, args, nargs, sig, err);
@@ -355,15 +364,18 @@ int fuser_fusion_execute_cpu(fuser_fusion *f, int backend, const fuser_arg *args
   if (noutputs != f->source.nresults || (noutputs && !outputs))
     return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu outputs given, the fusion has %zu", noutputs,
                            f->source.nresults);
-  if (backend == FUSER_BACKEND_CPU_JIT)
-    return fuser_set_error(err, FUSER_ERR_UNSUPPORTED, "the CPU JIT backend is not in this build of libfuser");
-  if (backend != FUSER_BACKEND_CPU_REFERENCE)
+  if (backend != FUSER_BACKEND_CPU_REFERENCE && backend != FUSER_BACKEND_CPU_JIT)
     return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "backend %d is not a CPU backend", backend);
   entry *e;
-  int rc = lookup(f, args, nargs, NEED_REFERENCE, &e, err);
+  bool jit = backend == FUSER_BACKEND_CPU_JIT;
+  int rc = lookup(f, args, nargs, jit ? NEED_JIT : NEED_REFERENCE, &e, err);
   if (rc != FUSER_OK) return rc;
-  rc = fuser_source_ref_run(&f->source, atomic_load_explicit(&e->ref, memory_order_acquire), args, nargs, outputs,
-                            noutputs, err);
+  if (jit)
+    rc = fuser_source_jit_run(&f->source, atomic_load_explicit(&e->jit, memory_order_acquire), args, nargs, outputs,
+                              noutputs, err);
+  else
+    rc = fuser_source_ref_run(&f->source, atomic_load_explicit(&e->ref, memory_order_acquire), args, nargs, outputs,
+                              noutputs, err);
   if (rc == FUSER_OK) {
     atomic_fetch_add_explicit(&f->cpu_runs, 1, memory_order_relaxed);
     fuser_clear_error(err);
@@ -398,6 +410,7 @@ fuser_runtime *fuser_fusion_runtime(const fuser_fusion *f) { return f ? f->rt : 
 uint64_t fuser_fusion_hash(const fuser_fusion *f) { return f ? f->fusion_hash : 0; }
 size_t fuser_fusion_num_inputs(const fuser_fusion *f) { return f ? f->source.nargs : 0; }
 size_t fuser_fusion_num_outputs(const fuser_fusion *f) { return f ? f->source.nresults : 0; }
+int fuser_fusion_input_kind(const fuser_fusion *f, size_t i) { return f && i < f->source.nargs ? f->source.arg_kind[i] : 0; }
 const char *fuser_fusion_example_inputs(const fuser_fusion *f) { return f ? f->source.recipes : NULL; }
 size_t fuser_fusion_num_entries(const fuser_fusion *f) { return f ? atomic_load(&((fuser_fusion *)f)->nentries) : 0; }
 int fuser_fusion_last_compiled(const fuser_fusion *f) { return f ? atomic_load(&((fuser_fusion *)f)->last_compiled) : -1; }

@@ -13,6 +13,7 @@
  * fuser_error. */
 #include "driver/error.h"
 #include "libfuser/source.h"
+#include "libfuser/source_internal.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -28,14 +29,16 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/ir_util.h"
-#include "reference/reference.h"
 
 static pthread_mutex_t compiler_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void fuser_source_lock(void) { pthread_mutex_lock(&compiler_lock); }
+void fuser_source_unlock(void) { pthread_mutex_unlock(&compiler_lock); }
 static MlirContext shared_ctx;
 static int shared_refs;
 
 /* The innermost file:line:col of a location (through name locations). */
-static bool file_loc(MlirLocation loc, MlirStringRef *file, int *line, int *col) {
+bool fuser_source_file_loc(MlirLocation loc, MlirStringRef *file, int *line, int *col) {
   for (int depth = 0; depth < 8; depth++) {
     if (mlirLocationIsAFileLineColRange(loc)) {
       *file = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
@@ -83,7 +86,7 @@ static void diag_add(MlirDiagnostic d) {
   const char *what = sev == MlirDiagnosticError ? "error" : "note";
   MlirStringRef file;
   int l, col;
-  if (file_loc(mlirDiagnosticGetLocation(d), &file, &l, &col)) {
+  if (fuser_source_file_loc(mlirDiagnosticGetLocation(d), &file, &l, &col)) {
     bool stdin_name = file.length == 1 && file.data[0] == '-';
     snprintf(line, sizeof line, "%.*s:%d:%d: %s: %s", stdin_name ? (int)strlen(diag.name) : (int)file.length,
              stdin_name ? diag.name : file.data, l, col, what, message);
@@ -109,7 +112,7 @@ static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
 }
 
 /* Every diagnostic so far, or `fallback` when there is none. */
-static const char *diag_all(const char *fallback) {
+const char *fuser_source_diagnostics(const char *fallback) {
   static char out[FUSER_ERROR_MESSAGE_SIZE];
   if (!diag.len) return fallback;
   if (!diag.dropped) return diag.text;
@@ -117,7 +120,7 @@ static const char *diag_all(const char *fallback) {
   return out;
 }
 
-static void diag_reset(const char *name) {
+void fuser_source_diag_reset(const char *name) {
   diag.name = name;
   diag.text[0] = 0;
   diag.len = 0;
@@ -185,14 +188,14 @@ int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len,
     pthread_mutex_unlock(&compiler_lock);
     return fuser_set_error(err, FUSER_ERR_COMPILE, "the fuser dialect failed to load (internal error)");
   }
-  diag_reset(name);
+  fuser_source_diag_reset(name);
   s->module = kind == FUSER_SOURCE_NVFUSER ? fuser_import_nvfuser(shared_ctx, text, len, name)
                                            : mlirModuleCreateParse(shared_ctx, mlirStringRefCreate(text, len));
   int rc = FUSER_OK;
   if (mlirModuleIsNull(s->module)) {
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag_all("the fusion did not import"));
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", fuser_source_diagnostics("the fusion did not import"));
   } else if (fuser_verify(mlirModuleGetOperation(s->module)) != 0) {
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", diag_all("the fusion does not verify"));
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", fuser_source_diagnostics("the fusion does not verify"));
   } else {
     rc = describe(s, name, err);
   }
@@ -212,7 +215,7 @@ int fuser_source_adopt(fuser_source *s, MlirModule module, const char *name, fus
     pthread_mutex_unlock(&compiler_lock);
     return fuser_set_error(err, FUSER_ERR_COMPILE, "the fuser dialect failed to load (internal error)");
   }
-  diag_reset(name);
+  fuser_source_diag_reset(name);
   int rc = FUSER_OK;
   if (mlirContextIsNull(shared_ctx) || !mlirContextEqual(mlirOperationGetContext(mlirModuleGetOperation(module)), shared_ctx)) {
     rc = fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%s: the module is not in libfuser's context", name);
@@ -241,15 +244,6 @@ void fuser_compiler_release(void) {
   context_release();
   pthread_mutex_unlock(&compiler_lock);
 }
-
-void fuser_compiler_enter(const char *name) {
-  pthread_mutex_lock(&compiler_lock);
-  diag_reset(name);
-}
-
-const char *fuser_compiler_diagnostics(void) { return diag_all(""); }
-
-void fuser_compiler_leave(void) { pthread_mutex_unlock(&compiler_lock); }
 
 void fuser_source_free(fuser_source *s) {
   free(s->recipes);
@@ -344,31 +338,31 @@ static bool retype(MlirOperation func, const MlirType *types, size_t nargs, char
   return true;
 }
 
-static MlirOperation clone_fusion(MlirOperation clone) {
+MlirOperation fuser_source_fusion_of(MlirOperation clone) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (fuser_is_fusion_func(op)) return op;
   return (MlirOperation){NULL};
 }
 
-static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, const void *key,
-                          size_t key_len, fuser_artifact **out, fuser_error *err) {
+/* A clone of the module whose fusion is specialised to the call: each
+ * tensor argument gets the call's layout, and its dtype (and with
+ * specialize_sizes its extents) when they differ. Under compiler_lock. */
+int fuser_source_specialise(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, MlirOperation *out,
+                             fuser_error *err) {
   fuser_layout layouts[FUSER_SIG_MAX_ARGS];
   MlirType types[FUSER_SIG_MAX_ARGS];
   bool retyped[FUSER_SIG_MAX_ARGS], any_retyped = false;
   int rc = check_args(s, args, o, layouts, types, retyped, err);
   if (rc) return rc;
   MlirOperation clone = mlirOperationClone(mlirModuleGetOperation(s->module));
-  MlirOperation func = clone_fusion(clone);
+  MlirOperation func = fuser_source_fusion_of(clone);
   MlirContext ctx = mlirOperationGetContext(clone);
   /* The compile is for this call's inputs, not the script's example inputs:
    * without `fuser.inputs` the plan pipeline's fuser-specialize-shapes pins
    * nothing (the empty extents were pinned above from the call); the
    * example inputs still travel as the artifact's "inputs" metadata. */
   mlirOperationRemoveDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.inputs"));
-  fuser_metadata meta = {0};
-  if (s->recipes) meta.keys[meta.count] = "inputs", meta.blobs[meta.count] = s->recipes, meta.sizes[meta.count++] = strlen(s->recipes);
-  if (key) meta.keys[meta.count] = "libfuser.key", meta.blobs[meta.count] = key, meta.sizes[meta.count++] = key_len;
   for (size_t i = 0; i < s->nargs; i++) {
     any_retyped |= retyped[i];
     if (args[i].kind != FUSER_ARG_TENSOR) continue;
@@ -377,14 +371,28 @@ static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const 
     fuser_func_set_arg_attr(func, (int)i, "fuser.stride_order", fuser_i64_array_attr(ctx, l->stride_order, l->rank));
   }
   char msg[400];
-  msg[0] = 0;
   if (any_retyped && !retype(func, types, s->nargs, msg, sizeof msg)) {
-    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "specialising to the inputs' dtypes%s: %s", o->specialize_sizes ? " and sizes" : "", msg);
-  } else {
-    fuser_compile_options co = {o->chip, o->unroll, o->block_size};
-    if (fuser_compile_module(clone, &co, &meta, out, msg, sizeof msg) != 0)
-      rc = fuser_set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.len ? "\n" : "", diag_all(""));
+    mlirOperationDestroy(clone);
+    return fuser_set_error(err, FUSER_ERR_COMPILE, "specialising to the inputs' dtypes%s: %s",
+                           o->specialize_sizes ? " and sizes" : "", msg);
   }
+  *out = clone;
+  return FUSER_OK;
+}
+
+static int compile_locked(fuser_source *s, const fuser_fusion_options *o, const fuser_arg *args, const void *key,
+                          size_t key_len, fuser_artifact **out, fuser_error *err) {
+  MlirOperation clone;
+  int rc = fuser_source_specialise(s, o, args, &clone, err);
+  if (rc) return rc;
+  fuser_metadata meta = {0};
+  if (s->recipes) meta.keys[meta.count] = "inputs", meta.blobs[meta.count] = s->recipes, meta.sizes[meta.count++] = strlen(s->recipes);
+  if (key) meta.keys[meta.count] = "libfuser.key", meta.blobs[meta.count] = key, meta.sizes[meta.count++] = key_len;
+  char msg[400];
+  msg[0] = 0;
+  fuser_compile_options co = {o->chip, o->unroll, o->block_size};
+  if (fuser_compile_module(clone, &co, &meta, out, msg, sizeof msg) != 0)
+    rc = fuser_set_error(err, FUSER_ERR_COMPILE, "compile failed: %s%s%s", msg, diag.len ? "\n" : "", fuser_source_diagnostics(""));
   mlirOperationDestroy(clone);
   return rc;
 }
@@ -394,137 +402,8 @@ int fuser_source_compile(fuser_source *s, const fuser_fusion_options *options, c
   if (nargs != s->nargs)
     return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, s->nargs);
   pthread_mutex_lock(&compiler_lock);
-  diag_reset("<fusion>");
+  fuser_source_diag_reset("<fusion>");
   int rc = compile_locked(s, options, args, meta, meta_len, out, err);
-  pthread_mutex_unlock(&compiler_lock);
-  return rc;
-}
-
-/* ---- the CPU reference evaluator ------------------------------------------ */
-
-struct fuser_source_ref {
-  MlirOperation module; /* a clone retyped for the signature (or the same types) */
-  MlirOperation func;
-};
-
-int fuser_source_ref_prepare(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
-                             fuser_source_ref **out, fuser_error *err) {
-  *out = NULL;
-  if (nargs != s->nargs)
-    return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu arguments given, the fusion takes %zu", nargs, s->nargs);
-  fuser_source_ref *r = calloc(1, sizeof *r);
-  if (!r) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory");
-  pthread_mutex_lock(&compiler_lock);
-  diag_reset("<fusion>");
-  fuser_layout layouts[FUSER_SIG_MAX_ARGS];
-  MlirType types[FUSER_SIG_MAX_ARGS];
-  bool retyped[FUSER_SIG_MAX_ARGS], any = false;
-  int rc = check_args(s, args, options, layouts, types, retyped, err);
-  if (rc == FUSER_OK) {
-    r->module = mlirOperationClone(mlirModuleGetOperation(s->module));
-    r->func = clone_fusion(r->module);
-    for (size_t i = 0; i < s->nargs; i++) any |= retyped[i];
-    char msg[400];
-    if (any && !retype(r->func, types, s->nargs, msg, sizeof msg))
-      rc = fuser_set_error(err, FUSER_ERR_COMPILE, "specialising to the inputs' dtypes: %s", msg);
-  }
-  if (rc != FUSER_OK && !mlirOperationIsNull(r->module)) mlirOperationDestroy(r->module);
-  pthread_mutex_unlock(&compiler_lock);
-  if (rc != FUSER_OK) {
-    free(r);
-    return rc;
-  }
-  *out = r;
-  return FUSER_OK;
-}
-
-void fuser_source_ref_free(fuser_source_ref *r) {
-  if (!r) return;
-  pthread_mutex_lock(&compiler_lock);
-  mlirOperationDestroy(r->module);
-  pthread_mutex_unlock(&compiler_lock);
-  free(r);
-}
-
-/* Moves a reference result into a fuser_output: a host buffer of our own
- * (malloc, so that fuser_output_release and DLPack deleters free() it). */
-static int take_result(const fuser_ref_value *v, fuser_output *o, fuser_error *err) {
-  memset(o, 0, sizeof *o);
-  o->alias_of = -1;
-  const DLTensor *t = v->tensor;
-  if (!v->is_tensor || !t) return fuser_set_error(err, FUSER_ERR_UNSUPPORTED, "a scalar fusion output on the CPU");
-  o->tensor = *t;
-  o->tensor.shape = o->shape;
-  o->tensor.strides = o->strides;
-  o->tensor.byte_offset = 0;
-  o->tensor.device = (DLDevice){kDLCPU, 0};
-  int64_t span = 1; /* elements from the first to one past the last */
-  bool empty = false;
-  for (int d = 0; d < t->ndim; d++) {
-    o->shape[d] = t->shape[d];
-    o->strides[d] = fuser_dl_stride(t, d);
-    empty |= t->shape[d] == 0;
-    span += (t->shape[d] - 1) * o->strides[d];
-  }
-  size_t elem = ((size_t)t->dtype.bits * t->dtype.lanes + 7) / 8;
-  if (empty) return FUSER_OK; /* nothing to hold, as on the GPU */
-  o->bytes = (size_t)span * elem;
-  o->allocation = malloc(o->bytes);
-  if (!o->allocation) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of host memory for an output");
-  memcpy(o->allocation, (const char *)t->data + t->byte_offset, o->bytes);
-  o->tensor.data = o->allocation;
-  o->allocated_by = FUSER_ALLOCATED_HOST;
-  return FUSER_OK;
-}
-
-int fuser_source_ref_run(fuser_source *s, fuser_source_ref *r, const fuser_arg *args, size_t nargs,
-                         fuser_output *outputs, size_t noutputs, fuser_error *err) {
-  fuser_ref_value values[FUSER_SIG_MAX_ARGS];
-  MlirBlock body = fuser_func_body(r->func);
-  for (size_t i = 0; i < nargs; i++) {
-    memset(&values[i], 0, sizeof values[i]);
-    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, (intptr_t)i));
-    if (args[i].kind == FUSER_ARG_TENSOR) {
-      const DLTensor *dl = args[i].tensor;
-      if (!dl || (dl->device.device_type != kDLCPU && dl->device.device_type != kDLCUDAHost))
-        return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: a CPU run needs host memory (kDLCPU), got device type %d",
-                               i, dl ? (int)dl->device.device_type : -1);
-      values[i].is_tensor = true;
-      values[i].tensor = (DLTensor *)dl;
-      values[i].dtype = fuser_dtype_of_type(mlirShapedTypeGetElementType(t));
-    } else {
-      values[i].dtype = fuser_dtype_of_type(t);
-      if (args[i].kind == FUSER_ARG_DOUBLE) values[i].f = args[i].d, values[i].i = (int64_t)args[i].d;
-      else values[i].i = args[i].i, values[i].f = (double)args[i].i;
-    }
-  }
-  pthread_mutex_lock(&compiler_lock);
-  diag_reset("<fusion>");
-  fuser_ref_outputs res = {0};
-  fuser_ref_error rerr;
-  memset(&rerr, 0, sizeof rerr);
-  fuser_ref_status st = fuser_ref_run(r->func, values, (int)nargs, NULL, &res, &rerr);
-  int rc = FUSER_OK;
-  if (st != FUSER_REF_OK) {
-    char where[300] = "";
-    MlirStringRef file;
-    int line, col;
-    if (!mlirLocationIsNull(rerr.loc) && file_loc(rerr.loc, &file, &line, &col))
-      snprintf(where, sizeof where, "%.*s:%d:%d: ", (int)file.length, file.data, line, col);
-    int code = st == FUSER_REF_ERR_INPUT || st == FUSER_REF_ERR_SHAPE ? FUSER_ERR_INPUT_MISMATCH
-               : st == FUSER_REF_ERR_MEMORY                          ? FUSER_ERR_OUT_OF_MEMORY
-               : st == FUSER_REF_ERR_UNSUPPORTED                     ? FUSER_ERR_UNSUPPORTED
-                                                                     : FUSER_ERR_COMPILE;
-    rc = fuser_set_error(err, code, "CPU reference: %s%s", where, rerr.message);
-  } else if ((size_t)res.count != noutputs) {
-    rc = fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu outputs given, the fusion has %d", noutputs, res.count);
-  } else {
-    size_t k = 0;
-    for (; k < noutputs && rc == FUSER_OK; k++) rc = take_result(&res.values[k], &outputs[k], err);
-    if (rc != FUSER_OK)
-      for (size_t j = 0; j < k; j++) fuser_output_release(NULL, &outputs[j]);
-  }
-  fuser_ref_outputs_free(&res);
   pthread_mutex_unlock(&compiler_lock);
   return rc;
 }

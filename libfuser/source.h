@@ -40,15 +40,10 @@ void fuser_source_free(fuser_source *s);
 
 /* The shared context for MLIR work outside a source (a definition being
  * recorded, libfuser/definition.c): acquire takes a reference (null if the
- * dialect fails to load), release drops it. Use it only between enter and
- * leave, which hold the compiler lock; enter resets the captured
- * diagnostics, labelled `name`; diagnostics gives them all, located, one
- * per line ("" when there is none). */
+ * dialect fails to load), release drops it. Use the context only under
+ * fuser_source_lock (source_internal.h). */
 MlirContext fuser_compiler_acquire(void);
 void fuser_compiler_release(void);
-void fuser_compiler_enter(const char *name);
-const char *fuser_compiler_diagnostics(void);
-void fuser_compiler_leave(void);
 
 /* fuser_fusion_create for a module in the shared context (fusion.c);
  * `ir` (the module printed without locations) keys the persistent cache
@@ -67,5 +62,16 @@ int fuser_source_ref_prepare(fuser_source *s, const fuser_fusion_options *option
 int fuser_source_ref_run(fuser_source *s, fuser_source_ref *r, const fuser_arg *args, size_t nargs,
                          fuser_output *outputs, size_t noutputs, fuser_error *err);
 void fuser_source_ref_free(fuser_source_ref *r);
+
+/* The CPU JIT's side of an entry: the specialised fusion's host plan and
+ * its kernels JIT-compiled for the host (lowering/cpu_plan.h), the same
+ * loops the GPU runs. Runs serialised with the compiler; outputs like the
+ * GPU's (aliases of inputs, or FUSER_ALLOCATED_HOST buffers). */
+typedef struct fuser_source_jit fuser_source_jit;
+int fuser_source_jit_prepare(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
+                             fuser_source_jit **out, fuser_error *err);
+int fuser_source_jit_run(fuser_source *s, fuser_source_jit *j, const fuser_arg *args, size_t nargs,
+                         fuser_output *outputs, size_t noutputs, fuser_error *err);
+void fuser_source_jit_free(fuser_source_jit *j);
 
 #endif

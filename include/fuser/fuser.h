@@ -129,9 +129,10 @@ int fuser_fusion_execute_on(fuser_fusion *f, void *stream, const fuser_arg *args
  * FUSER_BACKEND_CPU_JIT, or FUSER_BACKEND_AUTO for options.cpu_backend.
  * Tensor arguments are host memory (kDLCPU), any strides. Outputs are new
  * host tensors (FUSER_ALLOCATED_HOST; free with fuser_output_release(NULL,
- * out) or hand them on with fuser_output_to_managed) or aliases of inputs,
- * with the same shapes, strides and dtypes as on the GPU. No libcuda is
- * needed. Synchronous. */
+ * out) or hand them on with fuser_output_to_managed) with the GPU's shapes
+ * and dtypes; the CPU JIT also gives the GPU's strides and aliases of
+ * inputs (the same plan), the reference row-major copies. No libcuda is
+ * needed. Synchronous; serialised with the compiler process-wide. */
 int fuser_fusion_execute_cpu(fuser_fusion *f, int backend, const fuser_arg *args, size_t nargs,
                              fuser_output *outputs, size_t noutputs, fuser_error *err);
 
@@ -158,6 +159,9 @@ uint64_t fuser_fusion_hash(const fuser_fusion *f);
 /* The fusion's inputs and outputs as defined. */
 size_t fuser_fusion_num_inputs(const fuser_fusion *f);
 size_t fuser_fusion_num_outputs(const fuser_fusion *f);
+/* What input i takes: FUSER_ARG_TENSOR, FUSER_ARG_INT (integer and bool
+ * scalars) or FUSER_ARG_DOUBLE (floating scalars); 0 for an i out of range. */
+int fuser_fusion_input_kind(const fuser_fusion *f, size_t i);
 
 /* The script's example inputs (its `inputs = [...]` block) as recipe text
  * for driver/host_inputs.h (fuser_recipes_parse, fuser_recipe_fill), or

@@ -19,25 +19,7 @@
 #include "libfuser/fuser.h"
 #include "unit.h"
 
-/* Mirrors fake_cuda.c's state. */
-#define FAKE_MAX_LAUNCHES 64
-#define FAKE_MAX_PARAMS 16
-typedef struct fake_launch {
-  char name[64];
-  unsigned grid[3], block[3], shared;
-  void *stream;
-  int nparams;
-  uint64_t params[FAKE_MAX_PARAMS];
-} fake_launch;
-typedef struct fake_state {
-  void *current_ctx;
-  int module_loads, module_unloads;
-  int allocs, frees, memsets;
-  size_t last_memset_bytes;
-  size_t fail_alloc_above;
-  int nlaunches;
-  fake_launch launches[FAKE_MAX_LAUNCHES];
-} fake_state;
+#include "driver/fake_cuda.h" /* test/driver: the fake's state */
 
 static fake_state *fake;
 static fuser_runtime *rt;

@@ -152,6 +152,23 @@ static void test_no_driver(void) {
   }
   CHECK_EQ_INT(fuser_fusion_execute_cpu(f, FUSER_BACKEND_GPU, args, 2, out, 1, &err), FUSER_ERR_INVALID_ARGUMENT);
 
+  /* the CPU JIT (the kernels' own loops): the same values as the reference */
+  make2(&b, host_b, kDLCPU, 4, 8, 1, 4);
+  CHECK_EQ_INT(fuser_fusion_execute_cpu(f, FUSER_BACKEND_CPU_JIT, args, 2, out, 1, &err), FUSER_OK);
+  if (err.code) fprintf(stderr, "jit: %s\n", err.message);
+  bad = 0;
+  if (!err.code && out[0].tensor.data) {
+    CHECK_EQ_INT(out[0].allocated_by, FUSER_ALLOCATED_HOST);
+    for (int r = 0; r < 4; r++)
+      for (int c = 0; c < 8; c++) {
+        const float *o = out[0].tensor.data;
+        bad += o[r * out[0].tensor.strides[0] + c * out[0].tensor.strides[1]] != -(host_a[r * 8 + c] + host_b[c * 4 + r]);
+      }
+    fuser_output_release(NULL, &out[0]);
+  }
+  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(fuser_fusion_compiles(f), 1); /* the JIT's compile is the CPU entry's, not an artifact */
+
   /* inputs that do not fit together, on the CPU */
   make2(&b, host_b, kDLCPU, 4, 4, 4, 1);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
@@ -161,7 +178,59 @@ static void test_no_driver(void) {
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
   CHECK(contains(err.message, "host memory"));
   fuser_fusion_get_stats(f, &st);
-  CHECK_EQ_INT(st.cpu_runs, 3);
+  CHECK_EQ_INT(st.cpu_runs, 4);
+  fuser_fusion_destroy(f);
+}
+
+/* The CPU JIT as the fallback (options.cpu_backend), on a fusion with a
+ * scalar and an alias output (a view of the input), on a strided input. */
+static float host_x[6 * 16];
+
+static void test_cpu_jit(void) {
+  const char *script =
+      "def nvfuser_fusion_id5(fd : FusionDefinition) -> None :\n"
+      "    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)\n"
+      "    S1 = fd.define_scalar(None, dtype=DataType.Double)\n"
+      "    T2 = fd.ops.mul(T0, S1)\n"
+      "    T3 = fd.ops.permute(T0, dims=[1, 0])\n"
+      "    fd.add_output(T2)\n"
+      "    fd.add_output(T3)\n";
+  fuser_fusion_options o = {0};
+  o.cpu_backend = FUSER_BACKEND_CPU_JIT;
+  fuser_fusion *f = NULL;
+  CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_NVFUSER, script, strlen(script), "jit.py", &o, &f, &err), FUSER_OK);
+  if (!f) {
+    fprintf(stderr, "create: %s\n", err.message);
+    return;
+  }
+  CHECK_EQ_INT(fuser_fusion_input_kind(f, 0), FUSER_ARG_TENSOR);
+  CHECK_EQ_INT(fuser_fusion_input_kind(f, 1), FUSER_ARG_DOUBLE);
+  CHECK_EQ_INT(fuser_fusion_input_kind(f, 2), 0);
+  for (int i = 0; i < 6 * 16; i++) host_x[i] = (float)i - 40.0f;
+  tensor2 x;
+  make2(&x, host_x, kDLCPU, 6, 8, 16, 1); /* every other row of a 6x16 buffer's first half: strided */
+  fuser_arg args[2] = {fuser_arg_tensor(&x.t), fuser_arg_double(0.25)};
+  fuser_output out[2];
+  CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 2, &err), FUSER_OK);
+  if (err.code) {
+    fprintf(stderr, "jit: %s\n", err.message);
+  } else {
+    int bad = 0;
+    const float *y = out[0].tensor.data;
+    for (int r = 0; r < 6; r++)
+      for (int c = 0; c < 8; c++) bad += y[r * out[0].tensor.strides[0] + c * out[0].tensor.strides[1]] != host_x[r * 16 + c] * 0.25f;
+    CHECK_EQ_INT(bad, 0);
+    /* the permute is a view of the input, on the CPU as on the GPU */
+    CHECK_EQ_INT(out[1].alias_of, 0);
+    CHECK(out[1].tensor.data == host_x && out[1].allocation == NULL);
+    CHECK(out[1].tensor.shape[0] == 8 && out[1].tensor.shape[1] == 6);
+    CHECK(out[1].tensor.strides[0] == 1 && out[1].tensor.strides[1] == 16);
+    fuser_output_release(NULL, &out[0]);
+    fuser_output_release(NULL, &out[1]);
+  }
+  fuser_fusion_stats st;
+  fuser_fusion_get_stats(f, &st);
+  CHECK_EQ_INT(st.cpu_runs, 1);
   fuser_fusion_destroy(f);
 }
 
@@ -295,6 +364,7 @@ int main(int argc, char **argv) {
     setenv("FUSER_CUDA_LIBRARY", "/nonexistent/libcuda.so.1", 1);
     test_version();
     test_no_driver();
+    test_cpu_jit();
     test_all_diagnostics();
     UNIT_MAIN_END();
   }
