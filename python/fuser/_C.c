@@ -962,12 +962,18 @@ static uint64_t now_ns(void) {
 static PyObject *fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
   uint64_t mark_ = timing ? now_ns() : 0;
   FDObj *fd = (FDObj *)self;
-  static char *kwlist[] = {"inputs", "device", "stream", "override_user_schedule", "capture_debug_output",
+  static char *kwlist[] = {"inputs", "device", "stream", "cpu_backend", "override_user_schedule", "capture_debug_output",
                            "print_repro", "profile", "save_repro_inputs", "_enable_options", "_disable_options", NULL};
   PyObject *inputs, *device = Py_None, *stream = Py_None, *o1, *o2, *o3, *o4, *o5, *o6, *o7;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$OOOOOOOO", kwlist, &inputs, &device, &stream, &o1, &o2, &o3, &o4,
-                                   &o5, &o6, &o7))
+  const char *backend_name = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$OzOOOOOOO", kwlist, &inputs, &device, &stream, &backend_name, &o1,
+                                   &o2, &o3, &o4, &o5, &o6, &o7))
     return NULL;
+  int cpu_backend = FUSER_BACKEND_AUTO; /* FUSER_CPU_BACKEND's choice */
+  if (backend_name && !strcmp(backend_name, "reference")) cpu_backend = FUSER_BACKEND_CPU_REFERENCE;
+  else if (backend_name && !strcmp(backend_name, "jit")) cpu_backend = FUSER_BACKEND_CPU_JIT;
+  else if (backend_name)
+    return PyErr_Format(PyExc_ValueError, "fd.execute: cpu_backend=%s (expected 'reference' or 'jit')", backend_name), NULL;
   if (define_if_needed(fd)) return NULL;
   if (!PyList_Check(inputs) && !PyTuple_Check(inputs))
     return PyErr_Format(PyExc_TypeError, "fd.execute: inputs must be a list or tuple, not '%s'", type_name(inputs)), NULL;
@@ -1123,7 +1129,7 @@ static PyObject *fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyErr_NoMemory();
     goto done;
   }
-  int rc = dev_type == kDLCPU ? fuser_fusion_execute_cpu(e->fusion, FUSER_BACKEND_AUTO, fargs, n, gouts, nout, &err)
+  int rc = dev_type == kDLCPU ? fuser_fusion_execute_cpu(e->fusion, cpu_backend, fargs, n, gouts, nout, &err)
                               : fuser_fusion_execute_on(e->fusion, cuda_stream, fargs, n, gouts, nout, &err);
   if (rc != FUSER_OK) {
     raise_fuser(&err);

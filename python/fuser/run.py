@@ -3,8 +3,9 @@ unchanged with fuser standing in for nvfuser, then checks every
 fd.execute(inputs) it made:
 
   - the outputs against fuser's CPU reference evaluator on CPU copies of the
-    same inputs (for CPU runs the fusion already ran there: the check is then
-    that outputs are the caller's tensors with the defined shapes);
+    same inputs (a CUDA run, or a CPU run on the JIT, FUSER_CPU_BACKEND=jit;
+    a CPU run on the reference itself then checks that outputs are the
+    caller's tensors with the defined shapes and dtypes);
   - the recorded fusion against the one fuser's importer reads from the
     script text (same IR hash), when the script is a repro file.
 
@@ -103,10 +104,9 @@ def check(path, recorder, text):
         where = f"{path} execute #{n + 1}"
         on_cuda = any(getattr(x, "is_cuda", False) for x in inputs)
         lines = []
-        if on_cuda:
-            ref = fuser.FusionDefinition.execute(fd, [_to_cpu(x) for x in inputs])
-        else:
-            ref = outputs
+        # the oracle: the reference evaluator on CPU copies of the inputs (for a CPU run with
+        # FUSER_CPU_BACKEND=jit that checks the JIT; for a reference run it reruns it)
+        ref = fuser.FusionDefinition.execute(fd, [_to_cpu(x) for x in inputs], cpu_backend="reference")
         if len(ref) != len(outputs):
             ok = False
             lines.append(f"{len(outputs)} outputs, the reference gives {len(ref)}")

@@ -1,9 +1,10 @@
 """Every small corpus script (seed/*.py, visible/*_small.py) runs unchanged
 through fuser.FusionDefinition on CPU torch tensors (python3 -m fuser.run
 --device cpu): torch tensors in and out, the recorded fusion equal to the
-importer's reading of the script, and the outputs equal to an independent
-oracle, the scripts evaluated op by op with torch (../shared/bench/
-nvfuser_torch.py, when present)."""
+importer's reading of the script, the outputs of the CPU JIT
+(FUSER_CPU_BACKEND=jit) equal to the reference evaluator's, and the
+reference's outputs equal to an independent oracle, the scripts evaluated
+op by op with torch (../shared/bench/nvfuser_torch.py, when present)."""
 import glob
 import os
 import subprocess
@@ -26,6 +27,11 @@ for path in scripts:
     r = subprocess.run([sys.executable, "-m", "fuser.run", "--device", "cpu", path], capture_output=True, text=True)
     out = (r.stdout + r.stderr).strip()
     common.check(r.returncode == 0 and "IR equals the importer's" in out, f"{name}: {out}")
+    # the CPU JIT of the compiled loops, checked by fuser.run against the reference evaluator
+    env = dict(os.environ, FUSER_CPU_BACKEND="jit")
+    rj = subprocess.run([sys.executable, "-m", "fuser.run", "--device", "cpu", path], capture_output=True, text=True, env=env)
+    outj = (rj.stdout + rj.stderr).strip()
+    common.check(rj.returncode == 0 and "0 beyond 1 ulp" in outj, f"{name} (CPU JIT): {outj}")
     if not has_oracle or r.returncode:
         continue
     # the same script under the torch stand-in, outputs compared with fuser's
