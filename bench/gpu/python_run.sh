@@ -36,7 +36,7 @@ prepare)
   du -sh "$carry"
   ;;
 run)
-  [ -f "$carry/lib/"*.xz ] 2>/dev/null && xz -d -f "$carry"/lib/*.xz
+  for z in "$carry"/lib/*.xz; do [ -f "$z" ] && xz -d -f "$z"; done
   export PYTHONPATH=$carry/python
   python3 -c 'import fuser, torch; print("fuser binding on", torch.__version__, "CUDA", torch.cuda.is_available())'
   fail=0

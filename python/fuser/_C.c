@@ -557,14 +557,16 @@ static int take_tensor(PyObject *x, size_t i, PyObject *stream, taken *out) {
   }
   Py_DECREF(src);
   if (!out->capsule) return -1;
-  DLManagedTensor *mt = PyCapsule_GetPointer(out->capsule, "dltensor");
-  if (!mt) {
-    PyErr_Clear();
+  /* a DLPack 0.x capsule, or a 1.x one from a producer that gives those */
+  if (PyCapsule_IsValid(out->capsule, "dltensor")) {
+    out->t = ((DLManagedTensor *)PyCapsule_GetPointer(out->capsule, "dltensor"))->dl_tensor;
+  } else if (PyCapsule_IsValid(out->capsule, "dltensor_versioned")) {
+    out->t = ((DLManagedTensorVersioned *)PyCapsule_GetPointer(out->capsule, "dltensor_versioned"))->dl_tensor;
+  } else {
     PyErr_Format(PyExc_TypeError, "fd.execute input %zu: __dlpack__ did not give a 'dltensor' capsule", i);
     Py_CLEAR(out->capsule);
     return -1;
   }
-  out->t = mt->dl_tensor;
   if (as_bool) out->t.dtype = (DLDataType){6 /* kDLBool */, 8, 1};
   return 0;
 }
