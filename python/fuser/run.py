@@ -111,6 +111,10 @@ def check(path, recorder, text):
             ok = False
             lines.append(f"{len(outputs)} outputs, the reference gives {len(ref)}")
         for k, (g, w) in enumerate(zip(outputs, ref)):
+            if on_cuda and not getattr(g, "is_cuda", False):
+                ok = False
+                lines.append(f"output {k} is not a CUDA torch tensor")
+                continue
             good, msg = _compare(g, w, f"output {k}")
             ok &= good
             lines.append(msg)
