@@ -1,5 +1,5 @@
 # install.cmake: what `cmake --install` puts under the prefix:
-#   include/fuser/fuser.h, include/fuser/fuser_runtime.h  (self-contained:
+#   include/fuser/fuser.h, include/fuser/fuser_runtime.h, include/fuser/definition.h (self-contained:
 #       fuser.h includes "fuser_runtime.h" next to it; <dlpack/dlpack.h>
 #       comes from the system, libdlpack-dev)
 #   bin/fuser-opt, bin/fuser-translate, bin/fuser-run
@@ -13,6 +13,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(FILES ${PROJECT_SOURCE_DIR}/include/fuser/fuser.h ${PROJECT_SOURCE_DIR}/driver/fuser_runtime.h
+  ${PROJECT_SOURCE_DIR}/include/fuser/definition.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fuser)
 set_target_properties(fuser-opt fuser-translate fuser-run PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS fuser-opt fuser-translate fuser-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -14,7 +14,8 @@ find_package(Threads REQUIRED)
 
 # The public functions: every `name(` declared at the start of a line of
 # the public headers that is not static inline.
-set(_fuser_public_headers ${PROJECT_SOURCE_DIR}/include/fuser/fuser.h ${PROJECT_SOURCE_DIR}/driver/fuser_runtime.h)
+set(_fuser_public_headers ${PROJECT_SOURCE_DIR}/include/fuser/fuser.h ${PROJECT_SOURCE_DIR}/driver/fuser_runtime.h
+  ${PROJECT_SOURCE_DIR}/include/fuser/definition.h)
 set(_fuser_exports)
 foreach(h ${_fuser_public_headers})
   file(STRINGS ${h} _lines REGEX "^[a-zA-Z_][a-zA-Z0-9_ *]* \\**fuser_[a-z0-9_]+\\(")

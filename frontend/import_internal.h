@@ -117,4 +117,19 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
  * (types in `arg_types`). */
 bool imp_inputs_block(importer *imp, const py_stmt *s, int n_args, const MlirType *arg_types, MlirAttribute *out);
 
+/* ---- the definition, statement by statement (nvfuser_import.c; the
+ * script importer and frontend/record.c drive it) ---- */
+/* One statement of the fusion def's body: `names = fd.<define_*|ops.*>(...)`,
+ * `fd.add_output(...)` or an alias `T1 = T0`. */
+bool imp_body_statement(importer *imp, const py_stmt *s);
+/* After the body: outputs that are constants no op used get their
+ * fuser.scalar (located at line:col). */
+bool imp_output_consts(importer *imp, int line, int col);
+/* The fusion func.func named after `def` (its name, line, col), taking the
+ * body block (imp->body becomes null); `inputs` is the fuser.inputs
+ * attribute or null. */
+MlirOperation imp_build_func(importer *imp, const py_stmt *def, MlirAttribute inputs);
+/* Frees what the importer holds (the body block if not taken, the arena). */
+void imp_release(importer *imp);
+
 #endif

@@ -345,7 +345,7 @@ static bool add_output(importer *imp, const py_expr *call) {
 
 /* ---- the def body ------------------------------------------------------------------ */
 
-static bool body_statement(importer *imp, const py_stmt *s) {
+bool imp_body_statement(importer *imp, const py_stmt *s) {
   py_str m;
   if (s->kind == PY_PASS) return true;
   if (s->kind == PY_EXPR) {
@@ -401,13 +401,17 @@ static bool fusion_def(importer *imp, const py_stmt *def) {
                        taken[i]);
   imp->fd_name = p->name;
   for (int i = 0; i < def->n_body; i++)
-    if (!body_statement(imp, def->body[i])) return false;
+    if (!imp_body_statement(imp, def->body[i])) return false;
+  return imp_output_consts(imp, def->line, def->col);
+}
+
+bool imp_output_consts(importer *imp, int line, int col) {
   /* constants that are outputs and were never used by an op */
   for (int r = 0; r < imp->n_results; r++) {
     if (imp->result_consts[r] < 0) continue;
     binding *b = &imp->bindings[imp->result_consts[r]];
     if (mlirValueIsNull(b->value)) {
-      b->value = imp_scalar(imp, b->loc, b->dtype, b->is_float, b->ival, b->fval, def->line, def->col);
+      b->value = imp_scalar(imp, b->loc, b->dtype, b->is_float, b->ival, b->fval, line, col);
       if (mlirValueIsNull(b->value)) return false;
     }
     imp->results[r] = b->value;
@@ -484,7 +488,7 @@ static bool check_execute(importer *imp, const py_stmt *s, const py_stmt *with, 
   return true;
 }
 
-static MlirOperation build_func(importer *imp, const py_stmt *def, MlirAttribute inputs) {
+MlirOperation imp_build_func(importer *imp, const py_stmt *def, MlirAttribute inputs) {
   MlirLocation loc = imp_loc(imp, def->line, def->col);
   MlirType *arg_types = malloc(sizeof(MlirType) * (imp->n_args + 1));
   MlirType *res_types = malloc(sizeof(MlirType) * (imp->n_results + 1));
@@ -561,7 +565,7 @@ static bool import_script(importer *imp, const py_module *m, const char *text, s
     free(types);
     if (!ok) return false;
   }
-  *func = build_func(imp, def, inputs_attr);
+  *func = imp_build_func(imp, def, inputs_attr);
   return true;
 }
 
@@ -585,13 +589,19 @@ MlirModule fuser_import_nvfuser(MlirContext ctx, const char *text, size_t len, c
     module = (MlirModule){NULL};
   }
 done:
-  if (!mlirBlockIsNull(imp.body)) mlirBlockDestroy(imp.body);
-  free(imp.arg_attrs);
-  free(imp.results);
-  free(imp.result_attrs);
-  free(imp.result_consts);
-  free(imp.bindings);
-  fuser_name_map_free(&imp.scope);
-  py_arena_destroy(imp.arena);
+  imp_release(&imp);
   return module;
+}
+
+void imp_release(importer *imp) {
+  if (!mlirBlockIsNull(imp->body)) mlirBlockDestroy(imp->body);
+  imp->body = (MlirBlock){NULL};
+  free(imp->arg_attrs);
+  free(imp->results);
+  free(imp->result_attrs);
+  free(imp->result_consts);
+  free(imp->bindings);
+  fuser_name_map_free(&imp->scope);
+  py_arena_destroy(imp->arena);
+  imp->arena = NULL;
 }

@@ -77,8 +77,23 @@ static uint64_t hash_fusion(int kind, const char *text, size_t len, const fuser_
   return fnv1a(h, text, len);
 }
 
-int fuser_fusion_create(fuser_runtime *rt, int source_kind, const char *text, size_t len, const char *name,
-                        const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err) {
+/* What a fusion is made from: script or module text, or (kind
+ * FUSER_SOURCE_DEFINITION) a module built in the shared context, with its
+ * printed IR as the text that keys the persistent cache. */
+#define FUSER_SOURCE_DEFINITION 3
+typedef struct {
+  int kind;
+  const char *text;
+  size_t len;
+  const char *name;
+  MlirModule module;
+} source_args;
+
+static int fusion_create(fuser_runtime *rt, const source_args *src, const fuser_fusion_options *options,
+                         fuser_fusion **out, fuser_error *err) {
+  int source_kind = src->kind;
+  const char *text = src->text, *name = src->name;
+  size_t len = src->len;
   if (!out) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_fusion_create: NULL out");
   *out = NULL;
   if (!text && len) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_fusion_create: NULL text");
@@ -102,7 +117,9 @@ int fuser_fusion_create(fuser_runtime *rt, int source_kind, const char *text, si
   }
   f->options.cache_dir = f->cache_dir ? f->cache_dir : "";
   f->fusion_hash = hash_fusion(source_kind, text ? text : "", len, &f->options);
-  int rc = fuser_source_import(&f->source, source_kind, text ? text : "", len, name ? name : "<fusion>", err);
+  int rc = source_kind == FUSER_SOURCE_DEFINITION
+               ? fuser_source_adopt(&f->source, src->module, name ? name : "<fusion>", err)
+               : fuser_source_import(&f->source, source_kind, text ? text : "", len, name ? name : "<fusion>", err);
   if (rc != FUSER_OK) {
     free(f->cache_dir);
     free(f);
@@ -121,6 +138,18 @@ int fuser_fusion_create(fuser_runtime *rt, int source_kind, const char *text, si
   *out = f;
   fuser_clear_error(err);
   return FUSER_OK;
+}
+
+int fuser_fusion_create(fuser_runtime *rt, int source_kind, const char *text, size_t len, const char *name,
+                        const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err) {
+  source_args a = {source_kind, text, len, name, {NULL}};
+  return fusion_create(rt, &a, options, out, err);
+}
+
+int fuser_fusion_create_module(fuser_runtime *rt, MlirModule module, const char *ir, const char *name,
+                               const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err) {
+  source_args a = {FUSER_SOURCE_DEFINITION, ir ? ir : "", ir ? strlen(ir) : 0, name, module};
+  return fusion_create(rt, &a, options, out, err);
 }
 
 static void entry_free(entry *e) {

@@ -208,6 +208,43 @@ int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len,
   return rc;
 }
 
+int fuser_source_adopt(fuser_source *s, MlirModule module, const char *name, fuser_error *err) {
+  memset(s, 0, sizeof *s);
+  pthread_mutex_lock(&compiler_lock);
+  if (!context_acquire()) {
+    pthread_mutex_unlock(&compiler_lock);
+    return fuser_set_error(err, FUSER_ERR_COMPILE, "the fuser dialect failed to load (internal error)");
+  }
+  fuser_source_diag_reset(name);
+  int rc = FUSER_OK;
+  if (mlirContextIsNull(shared_ctx) || !mlirContextEqual(mlirOperationGetContext(mlirModuleGetOperation(module)), shared_ctx)) {
+    rc = fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%s: the module is not in libfuser's context", name);
+  } else {
+    s->module = mlirModuleFromOperation(mlirOperationClone(mlirModuleGetOperation(module)));
+    rc = describe(s, name, err);
+  }
+  if (rc != FUSER_OK) {
+    if (!mlirModuleIsNull(s->module)) mlirModuleDestroy(s->module);
+    s->module = (MlirModule){NULL};
+    context_release();
+  }
+  pthread_mutex_unlock(&compiler_lock);
+  return rc;
+}
+
+MlirContext fuser_compiler_acquire(void) {
+  pthread_mutex_lock(&compiler_lock);
+  MlirContext ctx = context_acquire() ? shared_ctx : (MlirContext){NULL};
+  pthread_mutex_unlock(&compiler_lock);
+  return ctx;
+}
+
+void fuser_compiler_release(void) {
+  pthread_mutex_lock(&compiler_lock);
+  context_release();
+  pthread_mutex_unlock(&compiler_lock);
+}
+
 void fuser_source_free(fuser_source *s) {
   free(s->recipes);
   s->recipes = NULL;

@@ -32,7 +32,24 @@ int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len,
 int fuser_source_compile(fuser_source *s, const fuser_fusion_options *options, const fuser_arg *args, size_t nargs,
                          const void *meta, size_t meta_len, fuser_artifact **out, fuser_error *err);
 
+/* Like fuser_source_import for a module built in the shared context
+ * (fuser_compiler_acquire): the source holds a clone of it. */
+int fuser_source_adopt(fuser_source *s, MlirModule module, const char *name, fuser_error *err);
+
 void fuser_source_free(fuser_source *s);
+
+/* The shared context for MLIR work outside a source (a definition being
+ * recorded, libfuser/definition.c): acquire takes a reference (null if the
+ * dialect fails to load), release drops it. Use the context only under
+ * fuser_source_lock (source_internal.h). */
+MlirContext fuser_compiler_acquire(void);
+void fuser_compiler_release(void);
+
+/* fuser_fusion_create for a module in the shared context (fusion.c);
+ * `ir` (the module printed without locations) keys the persistent cache
+ * as a source text does. */
+int fuser_fusion_create_module(fuser_runtime *rt, MlirModule module, const char *ir, const char *name,
+                               const fuser_fusion_options *options, fuser_fusion **out, fuser_error *err);
 
 /* The CPU reference evaluator's side of an entry: a clone of the fusion
  * retyped for a signature's dtypes (as the compile retypes it). */

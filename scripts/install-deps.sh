@@ -15,7 +15,8 @@ packages=(
   libmlir-22-dev mlir-22-tools             # MLIR C API, mlir-opt
   llvm-22-dev llvm-22-tools                # libLLVM, FileCheck, lit, not
   libdlpack-dev                            # DLPack header (driver)
-  python3-numpy                            # tests that read .npy files
+  python3-numpy                            # tests that read .npy files; the Python binding's tests
+  python3-dev python3-torch                # the Python binding (python/) and its CPU tests
   valgrind                                 # scripts/memcheck-negative.sh
   lld pkg-config zlib1g-dev                # libfuser.so's link (ld.lld, libz.a) and its install test
 )

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# python_run.sh: the Python binding on the GPU machine (PyTorch there, no
+# LLVM): every seed and visible corpus script through
+# `python3 -m fuser.run` on CUDA tensors (outputs against fuser's CPU
+# reference, recorded IR against the importer's), then the per-call
+# overhead benchmark (`python3 -m fuser.bench`, docs/PERFORMANCE.md). Two steps:
+#
+#   here:   bash bench/gpu/python_run.sh prepare [CARRY_DIR]
+#           (needs a FUSER_SHARED_LIBRARY build with the Python module in
+#           BUILD_DIR, default build-shared:
+#             cmake -S . -B build-shared -DFUSER_SHARED_LIBRARY=ON
+#             make -C build-shared fuser_shared fuser_python
+#           writes CARRY_DIR, default .carry/python: libfuser.so stripped
+#           and xz'd, the fuser package, the corpus scripts)
+#   there:  bash bench/gpu/python_run.sh run [CARRY_DIR]
+#           (unpacks libfuser.so next to the package, which finds it
+#           through its RPATH $ORIGIN/../../lib; prints one line per
+#           script and the benchmark's table and JSON line)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+step=${1:?usage: python_run.sh prepare|run [CARRY_DIR]}
+carry=${2:-.carry/python}
+case $step in
+prepare)
+  build=${BUILD_DIR:-build-shared}
+  so=$(readlink -f "$build/lib/libfuser.so")
+  [ -f "$so" ] || { echo "python_run.sh: no $build/lib/libfuser.so (configure with -DFUSER_SHARED_LIBRARY=ON)" >&2; exit 1; }
+  [ -f "$build/python/fuser/_C.abi3.so" ] || { echo "python_run.sh: no $build/python/fuser/_C.abi3.so (make fuser_python)" >&2; exit 1; }
+  soname=$(readelf -d "$so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+  rm -rf "$carry" && mkdir -p "$carry/lib" "$carry/python/fuser" "$carry/scripts"
+  strip -o "$carry/lib/${soname:-libfuser.so}" "$so"
+  xz -9 -T1 "$carry/lib/${soname:-libfuser.so}"
+  cp "$build"/python/fuser/*.py "$build/python/fuser/_C.abi3.so" "$carry/python/fuser/"
+  corpus=${FUSER_CORPUS_DIR:-../shared/corpus}
+  cp "$corpus"/seed/*.py "$corpus"/visible/*.py "$carry/scripts/"
+  du -sh "$carry"
+  ;;
+run)
+  for z in "$carry"/lib/*.xz; do [ -f "$z" ] && xz -d -f "$z"; done
+  export PYTHONPATH=$carry/python
+  python3 -c 'import fuser, torch; print("fuser binding on", torch.__version__, "CUDA", torch.cuda.is_available())'
+  fail=0
+  for s in "$carry"/scripts/seed_*.py "$carry"/scripts/*_small.py "$carry"/scripts/*_large.py; do
+    timeout 300 python3 -m fuser.run "$s" || { echo "FAILED $(basename "$s")"; fail=1; }
+  done
+  python3 -m fuser.bench --device cuda
+  exit $fail
+  ;;
+*)
+  echo "python_run.sh: prepare or run" >&2
+  exit 2
+  ;;
+esac
