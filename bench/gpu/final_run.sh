@@ -4,8 +4,10 @@
 # reference recorded at compile time; reductions within 1 ulp) and timed,
 # host time also with a caching allocator (a framework's setting), the
 # #2613 pair on the same data (seed_pair), then the peers (peers.py) in the
-# same command. (run_all.sh adds the PyTorch float64 check and memcheck.)
-#   bash bench/gpu/final_run.sh CARRY_DIR OUT_DIR
+# same command (PEERS=0 skips them: a second set of artifacts timed in the
+# same command, e.g. a baseline, needs no second peer run). (run_all.sh adds
+# the PyTorch float64 check and memcheck.)
+#   [PEERS=0] bash bench/gpu/final_run.sh CARRY_DIR OUT_DIR
 set -uo pipefail
 carry=$1
 out=$2
@@ -27,6 +29,6 @@ done
 cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I. -isystem "$carry/include" bench/gpu/seed_pair.c \
   build-runtime/libfuser_runtime.a -ldl -lpthread -lm -o build-runtime/seed_pair &&
   build-runtime/seed_pair "$carry/arts/seed_fusion_id0.fart" "$carry/arts/seed_fusion_id1.fart" 100 > "$out/seed_pair.txt"
-(cd "$carry" && timeout 300 python3 peers.py corpus/seed_fusion_id0.py corpus/seed_fusion_id1.py corpus/*_large.py corpus/*_small.py) \
+[ "${PEERS:-1}" = 0 ] || (cd "$carry" && timeout 300 python3 peers.py corpus/seed_fusion_id0.py corpus/seed_fusion_id1.py corpus/*_large.py corpus/*_small.py) \
   > "$out/peers.jsonl" 2>> "$out/log.txt"
 cat "$out/seed_pair.txt"; grep -E "FAILED|DIFFERS" "$out/log.txt"
