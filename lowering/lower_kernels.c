@@ -67,6 +67,7 @@ bool fuser_lower_kernel(MlirOperation func) {
                             .flat = fuser_schedule_bool(v, "flat"),
                             .variant = variant,
                             .conditions = entry(v, "conditions"),
+                            .access_conditions = entry(v, "access_conditions"),
                             .block_size = block};
     MlirOperation f = fk_codegen(k, &o, after);
     ok = !mlirOperationIsNull(f);
