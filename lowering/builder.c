@@ -117,9 +117,10 @@ MlirOperation fb_op(fb_builder *b, const char *name, int nres, const MlirType *r
   if (nops) mlirOperationStateAddOperands(&st, nops, ops);
   if (nattrs) mlirOperationStateAddAttributes(&st, nattrs, attrs);
   if (nregions) {
-    MlirRegion regions[4];
-    for (int i = 0; i < nregions && i < 4; i++) regions[i] = mlirRegionCreate();
-    mlirOperationStateAddOwnedRegions(&st, nregions < 4 ? nregions : 4, regions);
+    MlirRegion *regions = malloc((size_t)nregions * sizeof *regions);
+    for (int i = 0; i < nregions; i++) regions[i] = mlirRegionCreate();
+    mlirOperationStateAddOwnedRegions(&st, nregions, regions);
+    free(regions);
   }
   MlirOperation op = mlirOperationCreate(&st);
   insert_at(b->ip, op);
@@ -368,15 +369,16 @@ static void terminate(fb_builder *b, MlirBlock blk, const char *name) {
 }
 
 MlirOperation fb_for(fb_builder *b, MlirValue lb, MlirValue ub, MlirValue step, int n, const MlirValue *inits) {
-  MlirValue ops[3 + 16];
-  MlirType types[1 + 16];
+  MlirValue *ops = malloc((size_t)(3 + n) * sizeof *ops);
+  MlirType *types = malloc((size_t)(1 + n) * sizeof *types);
   ops[0] = lb, ops[1] = ub, ops[2] = step;
   types[0] = mlirValueGetType(lb);
-  for (int i = 0; i < n && i < 16; i++) ops[3 + i] = inits[i], types[1 + i] = mlirValueGetType(inits[i]);
-  if (n > 16) n = 16;
+  for (int i = 0; i < n; i++) ops[3 + i] = inits[i], types[1 + i] = mlirValueGetType(inits[i]);
   MlirOperation loop = fb_op(b, "scf.for", n, types + 1, 3 + n, ops, 0, NULL, 1);
   MlirBlock body = fb_add_block(b, loop, 0, 1 + n, types);
   if (n == 0) terminate(b, body, "scf.yield");
+  free(ops);
+  free(types);
   return loop;
 }
 
@@ -399,9 +401,8 @@ MlirBlock fb_then(MlirOperation if_op) { return fb_region_block(if_op, 0); }
 MlirBlock fb_else(MlirOperation if_op) { return fb_region_block(if_op, 1); }
 
 MlirOperation fb_parallel(fb_builder *b, int n, const MlirValue *lbs, const MlirValue *ubs, const MlirValue *steps) {
-  MlirValue ops[3 * 8];
-  MlirType types[8];
-  if (n > 8) n = 8;
+  MlirValue *ops = malloc((size_t)(3 * n + 1) * sizeof *ops);
+  MlirType *types = malloc((size_t)(n + 1) * sizeof *types);
   for (int i = 0; i < n; i++) {
     ops[i] = lbs[i], ops[n + i] = ubs[i], ops[2 * n + i] = steps[i];
     types[i] = mlirIndexTypeGet(b->ctx);
@@ -411,6 +412,8 @@ MlirOperation fb_parallel(fb_builder *b, int n, const MlirValue *lbs, const Mlir
   MlirOperation op = fb_op(b, "scf.parallel", 0, NULL, 3 * n, ops, 1, &a, 1);
   MlirBlock body = fb_add_block(b, op, 0, n, types);
   terminate(b, body, "scf.reduce");
+  free(ops);
+  free(types);
   return op;
 }
 

@@ -143,9 +143,8 @@ MlirOperation fk_codegen(fk_kernel *k, const fk_codegen_options *opts, MlirOpera
   MlirContext ctx = mlirOperationGetContext(k->func);
   fb_builder *b = &g.b;
   fb_init(b, ctx, mlirOperationGetLocation(k->func));
-  fuser_scoped_memo_init(&g.memo, sizeof(struct { const void *v; int64_t r; const void *i[FK_R]; }), sizeof(kval));
-  fuser_scoped_memo_init(&g.dims, 2 * sizeof(int64_t), sizeof(MlirValue));
-  fuser_scoped_memo_init(&g.scalars, sizeof(void *), sizeof(kval));
+  kg_walk_init(&g);
+  kg_prologue_init(&g);
   param_list(&g);
   MlirOperation f = {NULL};
   if (g.nparams > FK_MAX_PARAMS) {

@@ -89,6 +89,8 @@ kval kg_convert(gen *g, kval x, fuser_dtype to);
 
 /* ---- extents and scalars, in the prologue (kernel_gen_prologue.c) -------- */
 
+/* Sets up the memos of extents and scalars. */
+void kg_prologue_init(gen *g);
 /* Extent of dim j of tensor value v (an index value). */
 MlirValue kg_dim_of(gen *g, MlirValue v, int j);
 /* A scalar (non-tensor) value: a parameter, a constant, or scalar math. */
@@ -119,6 +121,8 @@ void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, in
 
 /* ---- the walker (kernel_gen_walk.c) --------------------------------------- */
 
+/* Sets up the walker's memo. */
+void kg_walk_init(gen *g);
 /* The value v at index ix (memoized per value and index). */
 kval kg_visit(gen *g, MlirValue v, const idx_t *ix);
 

@@ -24,6 +24,11 @@ static dim_key dkey(MlirValue v, int j) {
   return key;
 }
 
+void kg_prologue_init(gen *g) {
+  fuser_scoped_memo_init(&g->dims, sizeof(dim_key), sizeof(MlirValue));
+  fuser_scoped_memo_init(&g->scalars, sizeof(void *), sizeof(kval));
+}
+
 static MlirValue *find_dim(gen *g, MlirValue v, int j) {
   dim_key key = dkey(v, j);
   return fuser_scoped_memo_find(&g->dims, &key);

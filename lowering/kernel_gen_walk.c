@@ -32,6 +32,8 @@ static memo_key mkey(MlirValue v, const idx_t *ix) {
   return k;
 }
 
+void kg_walk_init(gen *g) { fuser_scoped_memo_init(&g->memo, sizeof(memo_key), sizeof(kval)); }
+
 typedef struct {
   MlirValue v;
   idx_t ix;

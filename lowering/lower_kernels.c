@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "lowering/kernel_gen.h"
+#include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
@@ -42,19 +43,32 @@ static MlirAttribute entry(MlirAttribute dict, const char *name) {
   return mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name));
 }
 
-bool fuser_lower_kernel(MlirOperation func) {
-  MlirAttribute schedule = fuser_schedule_of(func);
-  if (mlirAttributeIsNull(schedule)) return false;
-  MlirStringRef kind = fuser_schedule_kind_name(schedule);
-  if (kind.length != 9 || memcmp(kind.data, "pointwise", 9) != 0) {
-    mlirEmitError(mlirOperationGetLocation(func), "fuser-lower-kernels: this schedule kind has no lowering yet");
-    return false;
-  }
+/* Whether a variant fits the launch plan's fixed fields (launch_plan.h);
+ * else a located error: a longer name or more conditions would be cut. */
+static bool fits_launch_plan(MlirOperation func, const fk_kernel *k, const char *variant, MlirAttribute conds) {
+  const fuser_launch *l = NULL;
+  char msg[256];
+  size_t entry = k->name_len + 2 + strlen(variant);
+  intptr_t nconds = mlirAttributeIsNull(conds) ? 0 : mlirArrayAttrGetNumElements(conds);
+  if (k->name_len >= sizeof l->kernel || entry >= sizeof l->entry)
+    snprintf(msg, sizeof msg, "kernel name of %zu characters: at most %zu are supported (entry '<kernel>__%s' at most %zu)",
+             k->name_len, sizeof l->kernel - 1, variant, sizeof l->entry - 1);
+  else if (strlen(variant) >= sizeof l->variant)
+    snprintf(msg, sizeof msg, "variant name '%s' is longer than %zu characters", variant, sizeof l->variant - 1);
+  else if (nconds > FUSER_LAUNCH_MAX_CONDITIONS)
+    snprintf(msg, sizeof msg, "variant '%s' has %ld run-time conditions: at most %d are supported", variant, (long)nconds,
+             FUSER_LAUNCH_MAX_CONDITIONS);
+  else
+    return true;
+  mlirEmitError(mlirOperationGetLocation(func), msg);
+  return false;
+}
+
+bool fuser_lower_pointwise(MlirOperation func, MlirAttribute schedule, MlirOperation *after) {
   fk_kernel *k = malloc(sizeof *k);
   bool ok = fk_kernel_read(func, k);
   int block = (int)fuser_schedule_int(schedule, "block_size");
   MlirAttribute variants = entry(schedule, "variants");
-  MlirOperation after = func;
   for (intptr_t i = 0; ok && i < mlirArrayAttrGetNumElements(variants); i++) {
     MlirAttribute v = mlirArrayAttrGetElement(variants, i);
     MlirStringRef name = mlirStringAttrGetValue(entry(v, "name"));
@@ -69,13 +83,41 @@ bool fuser_lower_kernel(MlirOperation func) {
                             .conditions = entry(v, "conditions"),
                             .access_conditions = entry(v, "access_conditions"),
                             .block_size = block};
-    MlirOperation f = fk_codegen(k, &o, after);
+    if (!fits_launch_plan(func, k, variant, o.conditions)) {
+      ok = false;
+      break;
+    }
+    MlirOperation f = fk_codegen(k, &o, *after);
     ok = !mlirOperationIsNull(f);
-    if (ok) after = f;
+    if (ok) *after = f;
   }
   fk_kernel_free(k);
   free(k);
   return ok;
+}
+
+/* The lowering of each kind of schedule (passes/schedule.h lists the kinds;
+ * a kind without a lowering here is a located error). */
+typedef bool (*lower_fn)(MlirOperation func, MlirAttribute schedule, MlirOperation *after);
+static const struct {
+  const char *kind;
+  lower_fn lower;
+} lowerings[] = {
+    {"pointwise", fuser_lower_pointwise},
+};
+
+bool fuser_lower_kernel(MlirOperation func) {
+  MlirAttribute schedule = fuser_schedule_of(func);
+  if (mlirAttributeIsNull(schedule)) return false;
+  MlirStringRef kind = fuser_schedule_kind_name(schedule);
+  MlirOperation after = func;
+  for (size_t i = 0; i < sizeof lowerings / sizeof lowerings[0]; i++)
+    if (strlen(lowerings[i].kind) == kind.length && memcmp(lowerings[i].kind, kind.data, kind.length) == 0)
+      return lowerings[i].lower(func, schedule, &after);
+  char msg[160];
+  snprintf(msg, sizeof msg, "fuser-lower-kernels: schedule kind '%.*s' has no lowering yet", (int)kind.length, kind.data);
+  mlirEmitError(mlirOperationGetLocation(func), msg);
+  return false;
 }
 
 static bool run(MlirOperation module, const fuser_pass_options *options) {

@@ -25,6 +25,11 @@ void fuser_lowering_register_passes(void);
 
 /* Lowers one kernel function following its fuser.schedule (fuser-schedule). */
 bool fuser_lower_kernel(MlirOperation func);
+/* The pointwise lowering: one loop-level function per variant of a
+ * verified pointwise schedule (not necessarily the kernel's own: another
+ * kind may append pointwise fallbacks), inserted after *after, which it
+ * advances. */
+bool fuser_lower_pointwise(MlirOperation func, MlirAttribute schedule, MlirOperation *after);
 
 /* The upstream pipeline from gpu.module to PTX, for a chip ("sm_90"):
  * writes into buf (at least 512 bytes, plus the FUSER_LIBDEVICE path).

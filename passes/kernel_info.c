@@ -50,7 +50,11 @@ bool fk_kernel_read(MlirOperation func, fk_kernel *k) {
   k->num_args = (int)mlirFunctionTypeGetNumInputs(ft);
   k->num_results = (int)mlirFunctionTypeGetNumResults(ft);
   k->num_tensors = k->num_args + k->num_results;
-  if (k->num_tensors > FK_MAX_TENSORS) return fail(func, "kernel has too many arguments and results");
+  if (k->num_tensors > FK_MAX_TENSORS) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "kernel has %d arguments and results: at most %d are supported", k->num_tensors, FK_MAX_TENSORS);
+    return fail(func, msg);
+  }
   if (k->num_results == 0) return fail(func, "kernel has no results");
   MlirAttribute arg_attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("arg_attrs"));
   MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("res_attrs"));

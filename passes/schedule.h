@@ -11,7 +11,10 @@
  * Variants are tried in order at launch; the last has no conditions. Each
  * kind of schedule (pointwise today; inner/outer reductions and transpose
  * tiles next) is one entry of the kinds table in schedule.c with its own
- * chooser and C verifier, in its own file (schedule_pointwise.c). */
+ * chooser and C verifier, in its own file (schedule_pointwise.c), and one
+ * entry of the lowerings table in lowering/lower_kernels.c (a kind may
+ * append pointwise fallback variants: fuser_schedule_pointwise.choose gives
+ * their schedule, fuser_lower_pointwise lowers it). */
 #ifndef FUSER_PASSES_SCHEDULE_H
 #define FUSER_PASSES_SCHEDULE_H
 

@@ -13,6 +13,7 @@
  *   scalar     width 1, no conditions (when W is 1 or the others have
  *              conditions, unless `mixed` has none left) */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -130,14 +131,15 @@ static MlirAttribute variant_attr(MlirContext ctx, const variant *v) {
 /* conds with {at_least = n, kind = "points", result = 0} appended */
 static MlirAttribute with_points(MlirContext ctx, MlirAttribute conds, int64_t n) {
   intptr_t m = mlirAttributeIsNull(conds) ? 0 : mlirArrayAttrGetNumElements(conds);
-  MlirAttribute all[64 + 1];
-  if (m > 64) m = 64;
+  MlirAttribute *all = malloc((size_t)(m + 1) * sizeof *all);
   for (intptr_t i = 0; i < m; i++) all[i] = mlirArrayAttrGetElement(conds, i);
   MlirNamedAttribute e[3] = {named(ctx, "at_least", i64(ctx, n)),
                              named(ctx, "kind", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("points"))),
                              named(ctx, "result", i64(ctx, 0))};
   all[m] = mlirDictionaryAttrGet(ctx, 3, e);
-  return mlirArrayAttrGet(ctx, m + 1, all);
+  MlirAttribute a = mlirArrayAttrGet(ctx, m + 1, all);
+  free(all);
+  return a;
 }
 
 static bool applies(const fk_kernel *k, MlirOperation func) { return true; }

@@ -1,0 +1,49 @@
+// RUN: fuser-opt %s --split-input-file -verify-diagnostics --pass-pipeline='builtin.module(fuser-lower-kernels)'
+// fuser-lower-kernels follows the schedule and refuses, with a located
+// error, a kernel without one or with a malformed one (the C verifier).
+
+// expected-error@+1 {{kernel has no fuser.schedule: run fuser-vectorize and fuser-schedule first}}
+func.func private @none(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule: unknown kind 'tiled'}}
+func.func private @unknown(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "tiled"}} {
+  %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (pointwise): 'block_size' must be an integer in [1, 1024]}}
+func.func private @block(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", block_size = 4096 : i64, variants = []}} {
+  %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (pointwise): variant #0: 'vector_width' must be a power of two}}
+func.func private @width(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [{name = "vector", vector_width = 3 : i64, unroll = 1 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (pointwise): variant #0: the last variant must have no conditions}}
+func.func private @last(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [{name = "vector", vector_width = 4 : i64, unroll = 1 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = [{kind = "index32"}]}]}} {
+  %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (pointwise): variant #0: 'index_bits' must be 32 or 64}}
+func.func private @bits(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [{name = "vector", vector_width = 4 : i64, unroll = 1 : i64, index_bits = 48 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+}
