@@ -128,6 +128,8 @@ static void set_attrs(gen *g, MlirOperation f, const fk_codegen_options *o) {
       named(g, "fuser.params", mlirArrayAttrGet(b->ctx, g->nparams, params)),
       named(g, "fuser.vector_conditions", mlirAttributeIsNull(o->conditions) ? mlirArrayAttrGet(b->ctx, 0, NULL) : o->conditions),
   };
+  if (!mlirAttributeIsNull(o->access_conditions))
+    mlirOperationSetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.access_conditions"), o->access_conditions);
   for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
     mlirOperationSetDiscardableAttributeByName(f, mlirIdentifierStr(attrs[i].name), attrs[i].attribute);
 }
@@ -172,6 +174,7 @@ MlirOperation fk_codegen(fk_kernel *k, const fk_codegen_options *opts, MlirOpera
   }
   int W = opts->width, U = opts->unroll;
   g.zero_index = kg_cidx(&g, 0);
+  kg_access_checks(&g, opts->access_conditions);
   MlirValue c0 = g.zero_index, c1 = kg_cidx(&g, 1), cW = kg_cidx(&g, W), cU = kg_cidx(&g, U);
   /* total number of points */
   MlirValue n = kg_cidx(&g, 1);

@@ -38,6 +38,10 @@ typedef struct {
   bool flat;
   const char *variant;      /* "vector", "scalar", ... */
   MlirAttribute conditions; /* the variant's fuser.vector_conditions (an array) */
+  /* Null, or per-tensor align/stride conditions checked in the kernel: a
+   * tensor whose conditions fail there gets W element accesses instead of
+   * one W-wide access (passes/access_select.h). */
+  MlirAttribute access_conditions;
   int block_size;           /* threads per block (fuser.block_size of the function) */
 } fk_codegen_options;
 

@@ -72,14 +72,9 @@ kval kg_load(gen *g, int t, const idx_t *ix) {
     raw = fb_load(b, m, addr);
     if (g->W > 1) raw = fb_broadcast(b, raw, vty);
   } else if (s == 1) {
-    raw = fb_vector_load(b, vty, m, addr, g->W * (int64_t)fuser_dtype_size(ten->dtype));
+    raw = kg_select_load(g, t, vty, m, addr, g->W * (int64_t)fuser_dtype_size(ten->dtype));
   } else { /* gather: W scalar loads */
-    MlirValue lanes[64], cur = addr;
-    for (int l = 0; l < g->W && l < 64; l++) {
-      lanes[l] = fb_load(b, m, cur);
-      cur = fb_addi(b, cur, ls);
-    }
-    raw = fb_from_elements(b, vty, g->W, lanes);
+    raw = kg_lanes_load(g, vty, m, addr, ls);
   }
   if (ten->dtype == FUSER_DTYPE_I1) {
     MlirValue z = fb_const_int(b, fb_int_type(b, 8), 0);
@@ -105,12 +100,8 @@ void kg_store(gen *g, int t, const idx_t *ix, kval v) {
   if (g->W == 1) {
     fb_store(b, v.v, m, addr);
   } else if (s == 1) {
-    fb_vector_store(b, v.v, m, addr, g->W * (int64_t)fuser_dtype_size(ten->dtype));
+    kg_select_store(g, t, v.v, m, addr, g->W * (int64_t)fuser_dtype_size(ten->dtype));
   } else {
-    MlirValue cur = addr;
-    for (int l = 0; l < g->W; l++) {
-      fb_store(b, fb_extract(b, v.v, l), m, cur);
-      cur = fb_addi(b, cur, ls);
-    }
+    kg_lanes_store(g, v.v, m, addr, ls);
   }
 }

@@ -56,6 +56,9 @@ typedef struct {
   int nparams, capparams;
   MlirValue mem[FK_MAX_TENSORS]; /* flat memref view of each tensor (null until made) */
   MlirValue zero_index;
+  /* i1, made in the prologue: whether tensor t may take W-wide accesses
+   * (null: always, by the variant's launch conditions) */
+  MlirValue access_ok[FK_MAX_TENSORS];
   bool failed;
 } gen;
 
@@ -103,6 +106,18 @@ kval kg_op2(gen *g, const char *opname, kval a, kval b);
 
 kval kg_load(gen *g, int t, const idx_t *ix);
 void kg_store(gen *g, int t, const idx_t *ix, kval v);
+
+/* ---- per-tensor access widths checked in the kernel (kernel_gen_select.c) */
+
+/* Fills g->access_ok from the variant's access conditions (null: none). */
+void kg_access_checks(gen *g, MlirAttribute conditions);
+/* W contiguous element loads (stores) at addr, addr + step, ...: the
+ * narrow form of a vector access. */
+MlirValue kg_lanes_load(gen *g, MlirType vty, MlirValue m, MlirValue addr, MlirValue step);
+void kg_lanes_store(gen *g, MlirValue v, MlirValue m, MlirValue addr, MlirValue step);
+/* vector.load (store) when access_ok[t] holds, else the lanes: one uniform branch. */
+MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align);
+void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, int64_t align);
 
 /* ---- the walker (kernel_gen_walk.c) --------------------------------------- */
 

@@ -81,6 +81,7 @@ bool fuser_lower_pointwise(MlirOperation func, MlirAttribute schedule, MlirOpera
                             .flat = fuser_schedule_bool(v, "flat"),
                             .variant = variant,
                             .conditions = entry(v, "conditions"),
+                            .access_conditions = entry(v, "access_conditions"),
                             .block_size = block};
     if (!fits_launch_plan(func, k, variant, o.conditions)) {
       ok = false;

@@ -7,7 +7,11 @@
  *              vector_u1, the same with unroll 1)
  *   rows       when the vector variant merges dims under run-time
  *              conditions: vectors along the last static run
- *   scalar     width 1, no conditions (when W is 1 or the others have conditions) */
+ *   mixed      the last of those with its per-tensor align/stride conditions
+ *              checked in the kernel (passes/access_select.h): a misaligned
+ *              tensor gets element accesses, the others keep W-wide ones
+ *   scalar     width 1, no conditions (when W is 1 or the others have
+ *              conditions, unless `mixed` has none left) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +19,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
+#include "passes/access_select.h"
 #include "passes/schedule.h"
 
 static MlirAttribute fattr(MlirOperation op, const char *name) {
@@ -100,6 +105,7 @@ typedef struct {
   int width, unroll, index_bits;
   bool tail, flat;
   MlirAttribute conditions;
+  MlirAttribute access_conditions; /* null, or the per-tensor conditions checked in the kernel */
 } variant;
 
 static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
@@ -109,7 +115,7 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute
 static MlirAttribute i64(MlirContext ctx, int64_t v) { return mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), v); }
 
 static MlirAttribute variant_attr(MlirContext ctx, const variant *v) {
-  MlirNamedAttribute e[7] = {
+  MlirNamedAttribute e[8] = {
       named(ctx, "name", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(v->name))),
       named(ctx, "vector_width", i64(ctx, v->width)),
       named(ctx, "unroll", i64(ctx, v->unroll)),
@@ -117,8 +123,9 @@ static MlirAttribute variant_attr(MlirContext ctx, const variant *v) {
       named(ctx, "tail", mlirBoolAttrGet(ctx, v->tail)),
       named(ctx, "flat", mlirBoolAttrGet(ctx, v->flat)),
       named(ctx, "conditions", mlirAttributeIsNull(v->conditions) ? mlirArrayAttrGet(ctx, 0, NULL) : v->conditions),
+      named(ctx, "access_conditions", v->access_conditions),
   };
-  return mlirDictionaryAttrGet(ctx, 7, e);
+  return mlirDictionaryAttrGet(ctx, mlirAttributeIsNull(v->access_conditions) ? 7 : 8, e);
 }
 
 /* conds with {at_least = n, kind = "points", result = 0} appended */
@@ -161,11 +168,11 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   MlirAttribute conds = fattr(func, "fuser.vector_conditions");
   if (mlirAttributeIsNull(conds)) conds = mlirArrayAttrGet(ctx, 0, NULL);
   bool has_conditions = mlirArrayAttrGetNumElements(conds) > 0;
-  variant vs[4];
+  variant vs[5];
   int n = 0;
   if (width > 1) {
     variant v = {"vector", width, unroll, has_index32(conds) ? 32 : index_bits, needs_tail(k, func, width),
-                 one_group(func) && k->num_boundaries == 0, conds};
+                 one_group(func) && k->num_boundaries == 0, conds, {NULL}};
     if (fill > 0) { /* the unrolled variant: the same conditions and enough points */
       variant u = v;
       u.conditions = with_points(ctx, conds, fill);
@@ -181,11 +188,23 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
      * the last static run instead, under that plan's own conditions */
     MlirAttribute rc = fattr(func, "fuser.row_conditions");
     vs[n++] = (variant){"rows", (int)mlirIntegerAttrGetValueInt(row_width), fill > 0 ? 1 : unroll,
-                        has_index32(rc) ? 32 : index_bits, false, false, rc};
+                        has_index32(rc) ? 32 : index_bits, false, false, rc, {NULL}};
   }
-  if (width == 1 || has_conditions)
-    vs[n++] = (variant){"scalar", 1, o->scalar_unroll, index_bits, false, false, mlirArrayAttrGet(ctx, 0, NULL)};
-  MlirAttribute all[4];
+  if (n > 0) { /* per-tensor alignment checked in the kernel instead of all or nothing */
+    variant m = vs[n - 1];
+    MlirAttribute launch, in_kernel;
+    if (fuser_split_access_conditions(ctx, m.conditions, &launch, &in_kernel)) {
+      m.name = "mixed";
+      m.conditions = launch;
+      m.access_conditions = in_kernel;
+      vs[n++] = m;
+    }
+  }
+  /* the scalar variant, unless a mixed one covers every layout already */
+  bool covered = n > 0 && mlirArrayAttrGetNumElements(vs[n - 1].conditions) == 0;
+  if ((width == 1 || has_conditions) && !covered)
+    vs[n++] = (variant){"scalar", 1, o->scalar_unroll, index_bits, false, false, mlirArrayAttrGet(ctx, 0, NULL), {NULL}};
+  MlirAttribute all[5];
   for (int i = 0; i < n; i++) all[i] = variant_attr(ctx, &vs[i]);
   MlirNamedAttribute e[3] = {named(ctx, "kind", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("pointwise"))),
                              named(ctx, "block_size", i64(ctx, o->block_size)),
@@ -240,6 +259,11 @@ static bool verify(MlirOperation func, MlirAttribute s) {
     for (intptr_t j = 0; j < mlirArrayAttrGetNumElements(c); j++)
       if (!mlirAttributeIsADictionary(mlirArrayAttrGetElement(c, j))) return bad(func, (int)i, "each condition must be a dictionary");
     if (i == n - 1 && mlirArrayAttrGetNumElements(c) != 0) return bad(func, (int)i, "the last variant must have no conditions");
+    MlirAttribute ac = mlirDictionaryAttrGetElementByName(v, mlirStringRefCreateFromCString("access_conditions"));
+    if (!mlirAttributeIsNull(ac) && !mlirAttributeIsAArray(ac)) return bad(func, (int)i, "'access_conditions' must be an array");
+    for (intptr_t j = 0; !mlirAttributeIsNull(ac) && j < mlirArrayAttrGetNumElements(ac); j++)
+      if (!mlirAttributeIsADictionary(mlirArrayAttrGetElement(ac, j)))
+        return bad(func, (int)i, "each access condition must be a dictionary");
   }
   return true;
 }

@@ -3,16 +3,18 @@
 // The CPU path keeps the loop-level functions (the same bodies the GPU
 // runs), marks them for the C interface and drops the fuser-level ones.
 
-// CHECK: module attributes {fuser.launches = [{binary = "cpu", {{.*}}entry = "neg_k0__vector"{{.*}}}, {binary = "cpu", {{.*}}entry = "neg_k0__scalar"
+// CHECK: module attributes {fuser.launches = [{binary = "cpu", {{.*}}entry = "neg_k0__vector"{{.*}}}, {binary = "cpu", {{.*}}entry = "neg_k0__mixed"
 // CHECK-NOT: fuser.kernel
 // CHECK: func.func @neg_k0__vector({{.*}}) attributes {{{.*}}llvm.emit_c_interface
 // CHECK:   scf.parallel
 // CHECK:   vector.load
-// CHECK: func.func @neg_k0__scalar({{.*}}) attributes {{{.*}}llvm.emit_c_interface
+// CHECK: func.func @neg_k0__mixed({{.*}}) attributes {{{.*}}llvm.emit_c_interface
+// CHECK:   memref.extract_aligned_pointer_as_index
 
 // LLVM: llvm.func @neg_k0__vector(
 // LLVM: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<8xbf16>
 // LLVM: llvm.func @_mlir_ciface_neg_k0__vector(
+// LLVM: llvm.func @neg_k0__mixed(
 // LLVM-NOT: "fuser.
 
 func.func private @neg_k0(%a: tensor<8x32xbf16> {fuser.strides = array<i64: 32, 1>})

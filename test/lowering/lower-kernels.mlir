@@ -27,10 +27,24 @@
 // CHECK: vector.store %[[R]], %[[MO]][%{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
 // No tail: 8 x 32 is a multiple of 8.
 // CHECK-NOT: memref.load
-// CHECK-LABEL: func.func @bias_k0__scalar(
-// CHECK-SAME: fuser.variant = "scalar", fuser.vector_conditions = [], fuser.vector_width = 1 : i64
-// CHECK: memref.load %{{.*}} : memref<?xbf16>
-// CHECK: memref.store %{{.*}} : memref<?xbf16>
+// The mixed variant: the three align conditions move into the kernel, none
+// is left at launch, so it is the last variant (no scalar one).
+// CHECK-LABEL: func.func @bias_k0__mixed(
+// CHECK-SAME: fuser.access_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 1 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}]
+// CHECK-SAME: fuser.variant = "mixed", fuser.vector_conditions = [], fuser.vector_width = 8 : i64
+// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[LOW:.*]] = arith.andi %[[P]], %c15
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[LOW]], %c0
+// CHECK: scf.if %[[OK]] -> (vector<8xbf16>) {
+// CHECK:   vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// CHECK: } else {
+// CHECK-COUNT-8: memref.load %{{.*}} : memref<?xbf16>
+// CHECK: vector.from_elements
+// CHECK: scf.if %{{.*}} {
+// CHECK:   vector.store %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// CHECK: } else {
+// CHECK-COUNT-8: memref.store %{{.*}} : memref<?xbf16>
+// CHECK-NOT: func.func @bias_k0__scalar(
 func.func private @bias_k0(%a: tensor<8x32xbf16> {fuser.strides = array<i64: 40, 1>},
                            %b: tensor<32xbf16> {fuser.strides = array<i64: 1>},
                            %s: f64)

@@ -13,8 +13,13 @@
 // CHECK-NOT: {{(ld|st)}}.global{{(.nc)?}}.{{[bu]}}16
 // CHECK: st.global.v4.b32
 // CHECK-NOT: {{(ld|st)}}.global{{(.nc)?}}.{{[bu]}}16
-// CHECK-LABEL: .entry rope_k0__scalar(
+// The mixed variant: a 16-byte access or 8 element accesses per tensor,
+// chosen in the kernel by its alignment (no launch condition left, so no
+// scalar variant). x's load keeps both forms.
+// CHECK-LABEL: .entry rope_k0__mixed(
+// CHECK: ld.global.v4.b32
 // CHECK: ld.global.b16
+// CHECK-NOT: .entry rope_k0__scalar(
 
 // Which tensor each 16-byte access belongs to, at loop level.
 // LOOPS-LABEL: func.func @rope_k0__vector(
@@ -30,4 +35,4 @@
 // LOOPS-DAG: vector.load %[[X1]][%{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
 // LOOPS-DAG: vector.load %[[X]][%{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
 // LOOPS-DAG: vector.store %{{.*}}, %[[OUT]][%{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
-// LOOPS-LABEL: func.func @rope_k0__scalar(
+// LOOPS-LABEL: func.func @rope_k0__mixed(

@@ -1,7 +1,7 @@
 /* unit_cpu_jit: kernels lowered through the loop level and run by the CPU
  * JIT (lowering/cpu_jit.h) against C references: bit-exact for data
  * movement and + - * /, within 2 ulp for exp/tanh. Covers both variants, a
- * misaligned view (the vector variant's conditions fail: the scalar one
+ * misaligned view (the vector variant's conditions fail: the mixed one
  * runs), odd and symbolic extents, the scalar tail of a fully contiguous
  * space (static, and symbolic with dims merged under run-time conditions),
  * padded rows (the "rows" variant), pad/slice, and a reduction. */
@@ -103,7 +103,7 @@ static void test_rope(MlirContext ctx) {
         tensor(cosb, FUSER_DTYPE_BF16, 2, tsz, tst), tensor(sinb, FUSER_DTYPE_BF16, 2, tsz, tst),
         tensor(x2p, FUSER_DTYPE_BF16, 4, hsz, vst),  tensor(x1p, FUSER_DTYPE_BF16, 4, hsz, vst),
         tensor(xp, FUSER_DTYPE_BF16, 4, xsz, vst),   tensor(out, FUSER_DTYPE_BF16, 4, xsz, ost)};
-    const char *variants[] = {NULL, "scalar", "vector"};
+    const char *variants[] = {NULL, "mixed", "vector"};
     for (int v = 0; v < (misaligned ? 1 : 3); v++) {
       memset(out, 0xff, sizeof out);
       const char *ran = NULL;
@@ -111,7 +111,7 @@ static void test_rope(MlirContext ctx) {
       bool ok = fuser_cpu_run(m, "rope_k0", t, 6, variants[v], &ran, err, sizeof err);
       if (!ok) fprintf(stderr, "%s\n", err);
       CHECK(ok);
-      if (!variants[v]) CHECK(strcmp(ran, misaligned ? "scalar" : "vector") == 0);
+      if (!variants[v]) CHECK(strcmp(ran, misaligned ? "mixed" : "vector") == 0);
       CHECK(memcmp(out, ref, sizeof out) == 0);
     }
   }
@@ -147,7 +147,7 @@ static void test_dynamic(MlirContext ctx) {
   /* contiguous (any size: the dims merge at run time, with a tail),
    * padded rows whose stride keeps rows aligned ("rows"), and others */
   struct { int64_t rows, cols, lda; const char *variant; } cases[] = {
-      {5, 7, 9, "scalar"}, {64, 12, 16, "rows"}, {3, 8, 10, "scalar"}, {1, 1, 1, "vector"},
+      {5, 7, 9, "scalar"}, {64, 12, 16, "rows"}, {3, 8, 10, "mixed"}, {1, 1, 1, "vector"},
       {31, 63, 63, "vector"}, {16, 32, 32, "vector"}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     int64_t R = cases[c].rows, C = cases[c].cols, L = cases[c].lda;

@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
     CHECK(k->variants[0].num_conditions >= 2);
     for (int c = 0; c < k->variants[0].num_conditions; c++)
       CHECK(strstr(k->variants[0].conditions[c], "addr(") != NULL || strcmp(k->variants[0].conditions[c], numel) == 0);
-    CHECK(strcmp(k->variants[1].entry, "nvfuser_fusion_id1_k0__scalar") == 0);
+    CHECK(strcmp(k->variants[1].entry, "nvfuser_fusion_id1_k0__mixed") == 0);
     CHECK_EQ_INT(k->variants[1].num_conditions, 1);
     CHECK(k->variants[1].num_conditions == 1 && strcmp(k->variants[1].conditions[0], numel) == 0);
     CHECK(k->variants[0].grid != NULL && strstr(k->variants[0].grid, "ceildiv") != NULL);
