@@ -32,18 +32,6 @@ struct fuser_source_jit {
   fuser_cpu_module *cpu;  /* every kernel, JIT-compiled for the host */
 };
 
-static bool run_pipeline(MlirOperation module, const char *text, char *err, size_t errlen) {
-  MlirContext ctx = mlirOperationGetContext(module);
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-  bool ok = fuser_pipeline_parse(pm, text, err, errlen);
-  if (ok && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) {
-    snprintf(err, errlen, "pipeline failed: %s", text);
-    ok = false;
-  }
-  mlirPassManagerDestroy(pm);
-  return ok;
-}
-
 void fuser_source_jit_free(fuser_source_jit *j) {
   if (!j) return;
   fuser_source_lock();
@@ -74,10 +62,10 @@ int fuser_source_jit_prepare(fuser_source *s, const fuser_fusion_options *o, con
     /* fuser_compile_module's defaults for zeroed options */
     fuser_plan_to_ptx_pipeline_with(o->chip ? o->chip : "sm_90", o->unroll > 0 ? o->unroll : 0,
                                     o->block_size > 0 ? o->block_size : 128, ptx, sizeof ptx);
-    bool ok = run_pipeline(plan, FUSER_PLAN_PIPELINE, msg, sizeof msg) &&
-              fuser_plan_model_build(plan, &j->model, msg, sizeof msg) && run_pipeline(plan, ptx, msg, sizeof msg) &&
+    bool ok = fuser_run_pipeline(plan, FUSER_PLAN_PIPELINE, msg, sizeof msg) &&
+              fuser_plan_model_build(plan, &j->model, msg, sizeof msg) && fuser_run_pipeline(plan, ptx, msg, sizeof msg) &&
               fuser_plan_model_add_launches(&j->model, plan, msg, sizeof msg) &&
-              run_pipeline(host, FUSER_PLAN_PIPELINE, msg, sizeof msg);
+              fuser_run_pipeline(host, FUSER_PLAN_PIPELINE, msg, sizeof msg);
     if (ok) {
       j->cpu = fuser_cpu_compile(mlirModuleFromOperation(host), msg, sizeof msg); /* consumes host */
       host = (MlirOperation){NULL};

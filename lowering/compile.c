@@ -24,16 +24,6 @@ static int fail(char *err, size_t len, const char *fmt, ...) {
   return 1;
 }
 
-static bool run_pipeline(MlirOperation module, const char *text, char *err, size_t errlen) {
-  MlirContext ctx = mlirOperationGetContext(module);
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-  fuser_lowering_register_passes();
-  bool ok = fuser_pipeline_parse(pm, text, err, errlen);
-  if (ok && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) ok = !fail(err, errlen, "pipeline failed: %s", text);
-  mlirPassManagerDestroy(pm);
-  return ok;
-}
-
 static MlirOperation first_fusion(MlirOperation module, bool *planned) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
@@ -172,14 +162,14 @@ int fuser_compile_module(MlirOperation module, const fuser_compile_options *opti
   char recipe_err[256];
   char *recipes = fuser_input_recipes(fusion, recipe_err, sizeof recipe_err); /* optional */
   if (fuser_verify(module) != 0) return free(recipes), fail(err, errlen, "the fusion does not verify");
-  if (!planned && !run_pipeline(module, FUSER_PLAN_PIPELINE, err, errlen))
+  if (!planned && !fuser_run_pipeline(module, FUSER_PLAN_PIPELINE, err, errlen))
     return free(recipes), 1;
   fuser_plan_model m;
   if (!fuser_plan_model_build(module, &m, err, errlen)) return fuser_plan_model_free(&m), free(recipes), 1;
   char pipeline[2048];
   fuser_plan_to_ptx_pipeline_with(o.chip, o.unroll, o.block_size, pipeline, sizeof pipeline);
   int rc = 1;
-  if (run_pipeline(module, pipeline, err, errlen) && fuser_plan_model_add_launches(&m, module, err, errlen)) {
+  if (fuser_run_pipeline(module, pipeline, err, errlen) && fuser_plan_model_add_launches(&m, module, err, errlen)) {
     const char *keys[9];
     const void *blobs[9];
     size_t sizes[9];

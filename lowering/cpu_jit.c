@@ -18,25 +18,12 @@ struct fuser_cpu_module {
   int num_launches;
 };
 
-static bool run_pipeline(MlirModule module, const char *text, char *err, size_t errlen) {
-  MlirContext ctx = mlirModuleGetContext(module);
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-  fuser_lowering_register_passes();
-  bool ok = fuser_pipeline_parse(pm, text, err, errlen);
-  if (ok && !mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
-    snprintf(err, errlen, "pipeline failed: %s", text);
-    ok = false;
-  }
-  mlirPassManagerDestroy(pm);
-  return ok;
-}
-
 fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen) {
-  if (!run_pipeline(module, "builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels, fuser-kernels-to-cpu)", err, errlen))
+  if (!fuser_run_pipeline(mlirModuleGetOperation(module), "builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels, fuser-kernels-to-cpu)", err, errlen))
     return NULL;
   fuser_cpu_module *m = calloc(1, sizeof *m);
   m->num_launches = fuser_launch_plan_read(mlirModuleGetOperation(module), &m->launches);
-  if (!run_pipeline(module, fuser_cpu_to_llvm_pipeline(), err, errlen)) {
+  if (!fuser_run_pipeline(mlirModuleGetOperation(module), fuser_cpu_to_llvm_pipeline(), err, errlen)) {
     fuser_cpu_destroy(m);
     return NULL;
   }

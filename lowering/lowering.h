@@ -26,6 +26,12 @@ void fuser_lowering_register_passes(void);
  * (passes/named_pipeline.h); fuser_lowering_register_passes calls it. */
 void fuser_lowering_register_pipelines(void);
 
+/* Runs a textual pipeline (fuser and upstream passes, passes/pipeline.h) on
+ * a builtin.module op, with the lowering's passes registered: the one place
+ * the compiler, the CPU JIT and libfuser run a pipeline. On failure writes
+ * "pipeline failed: TEXT" (or the parse error) into err. */
+bool fuser_run_pipeline(MlirOperation module, const char *text, char *err, size_t errlen);
+
 /* Lowers one kernel function following its fuser.schedule (fuser-schedule). */
 bool fuser_lower_kernel(MlirOperation func);
 /* The pointwise lowering: one loop-level function per variant of a

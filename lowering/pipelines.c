@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "lowering/lowering.h"
+#include "mlir-c/Pass.h"
+#include "passes/pass.h"
 
 /* Where libdevice comes from (math.exp -> __nv_expf; without it the PTX
  * keeps calls to undefined __nv_* functions and ptxas rejects it).
@@ -106,4 +108,17 @@ void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_siz
 const char *fuser_cpu_to_llvm_pipeline(void) {
   return "builtin.module(func.func(canonicalize, cse, arith-expand{include-bf16=true}), convert-math-to-llvm, convert-math-to-libm, "
          "convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts)";
+}
+
+bool fuser_run_pipeline(MlirOperation module, const char *text, char *err, size_t errlen) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  fuser_lowering_register_passes();
+  bool ok = fuser_pipeline_parse(pm, text, err, errlen);
+  if (ok && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) {
+    snprintf(err, errlen, "pipeline failed: %s", text);
+    ok = false;
+  }
+  mlirPassManagerDestroy(pm);
+  return ok;
 }
