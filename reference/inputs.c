@@ -23,6 +23,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "driver/checked_math.h"
 #include "driver/host_inputs.h"
 #include "reference/tensor.h"
 
@@ -131,6 +132,13 @@ static bool fill_storage(const char *factory, MlirAttribute dict, fuser_dtype dt
   }
   if (strcmp(factory, "ones") && strcmp(factory, "full"))
     return fail(err, FUSER_REF_ERR_UNSUPPORTED, "fuser.inputs[%d]: unknown factory '%s'", i, factory);
+  MlirAttribute fv = entry(dict, "fill_value");
+  int rt = runtime_type(dt);
+  if (!strcmp(factory, "full") && mlirAttributeIsAInteger(fv) && (rt == FUSER_TYPE_I64 || rt == FUSER_TYPE_I32 || rt == FUSER_TYPE_BOOL)) {
+    int64_t iv = mlirIntegerAttrGetValueInt(fv); /* exactly: INT64_MAX does not survive a double */
+    for (int64_t j = 0; j < count; j++) fuser_host_store_i64(data, rt, j, iv);
+    return true;
+  }
   for (int64_t j = 0; j < count; j++) ref_put_f64(data, dt, j, value);
   return true;
 }
@@ -163,22 +171,24 @@ static bool tensor_input(MlirAttribute dict, int i, uint64_t seed, fuser_ref_val
     if (!mlirAttributeIsAInteger(off)) return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: 'offset' must be an integer", i);
     offset = mlirIntegerAttrGetValueInt(off);
   }
-  int64_t count = 1, lo = offset, hi = offset, view = 1;
-  for (int k = 0; k < ns; k++) {
+  int64_t count, lo, hi;
+  bool empty;
+  for (int k = 0; k < ns; k++)
     if (shape[k] < 0) return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: negative extent in 'shape'", i);
-    count *= shape[k];
-  }
-  for (int k = 0; k < nz; k++) {
+  for (int k = 0; k < nz; k++)
     if (sizes[k] < 0) return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: negative extent in 'sizes'", i);
-    view *= sizes[k];
-    if (sizes[k] > 0 && strides[k] < 0) lo += strides[k] * (sizes[k] - 1);
-    else if (sizes[k] > 0) hi += strides[k] * (sizes[k] - 1);
-  }
-  if (view > 0 && (lo < 0 || hi >= count))
+  if (!fuser_numel_i64(shape, ns, &count))
+    return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: 'shape' has more than 2^63 elements", i);
+  if (!fuser_view_span(offset, sizes, strides, nz, &lo, &hi, &empty))
+    return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: the view's offset, sizes and strides overflow 64 bits", i);
+  if (!empty && (lo < 0 || hi >= count))
     return fail(err, FUSER_REF_ERR_INPUTS_ATTR,
                 "fuser.inputs[%d]: the view (offset %lld) reaches elements [%lld, %lld] outside the storage of %lld",
                 i, (long long)offset, (long long)lo, (long long)hi, (long long)count);
-  if (count > (INT64_C(1) << 36)) return fail(err, FUSER_REF_ERR_MEMORY, "fuser.inputs[%d]: storage too large", i);
+  size_t bytes;
+  fuser_error cap_err;
+  if (fuser_input_storage_bytes(count, 0, fuser_dtype_size(dt), &bytes, &cap_err) != FUSER_OK)
+    return fail(err, FUSER_REF_ERR_MEMORY, "fuser.inputs[%d]: %s", i, cap_err.message);
   *storage = calloc((size_t)(count ? count : 1), fuser_dtype_size(dt));
   if (!*storage) return fail(err, FUSER_REF_ERR_MEMORY, "fuser.inputs[%d]: out of memory", i);
   if (!fill_storage(factory, dict, dt, seed, i, *storage, count, err)) return false;

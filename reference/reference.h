@@ -128,6 +128,9 @@ void fuser_ref_tensor_free(DLTensor *t);
 /* Element `index` (row-major over the logical sizes) as a double (integers
  * and bool converted). */
 double fuser_ref_tensor_get(const DLTensor *t, int64_t index);
+/* The same element of an integer or bool tensor, exactly (an i64 beyond
+ * 2^53 does not survive a double). */
+int64_t fuser_ref_tensor_get_i64(const DLTensor *t, int64_t index);
 int64_t fuser_ref_tensor_numel(const DLTensor *t);
 
 /* ---- checksums and files ------------------------------------------------- */

@@ -11,7 +11,10 @@
 #include "mlir-c/IR.h"
 
 /* Reads a whole file ("-" is stdin) into a NUL-terminated buffer. On error
- * prints "<tool>: error: cannot read '<path>': <reason>" and returns NULL. */
+ * prints "<tool>: error: cannot read '<path>': <reason>" and returns NULL.
+ * MLIR input (any path not ending in .py) is screened before any parser
+ * sees it (fuser_screen_mlir, fuser_check_nesting): a located error and
+ * NULL for text that would crash libMLIR. */
 char *fuser_read_file(const char *tool, const char *path, size_t *len);
 
 /* Refuses input whose brackets ( [ { < nest deeper than `limit` (outside
@@ -19,6 +22,12 @@ char *fuser_read_file(const char *tool, const char *path, size_t *len);
  * recursive parser. Prints `path:line:col: error: ...` and returns false. */
 #define FUSER_MAX_NESTING 1000
 bool fuser_check_nesting(const char *path, const char *text, int limit);
+
+/* Refuses MLIR text that would crash libMLIR's parser (a dense array of
+ * `index` elements, also through a type alias): prints
+ * `path:line:col: error: ...` and returns false. fuser_read_file runs it,
+ * with fuser_check_nesting, on every input that is not a .py script. */
+bool fuser_screen_mlir(const char *path, const char *text);
 
 /* One chunk of a split input: text padded with newlines so that line
  * numbers match the whole file. */

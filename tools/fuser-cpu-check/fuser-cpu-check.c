@@ -2,7 +2,7 @@
  * vectorize, lowering), on the CPU JIT and compares its outputs with
  * expected ones.
  *
- *   fuser-cpu-check [--max-ulp=N] fusion.mlir case.bin
+ *   fuser-cpu-check [--max-ulp=N] fusion.mlir|script.py case.bin
  *
  * case.bin (written by test/lowering/Inputs/torch_oracle.py) holds the inputs
  * (storage bytes with sizes, strides and storage offset, so views keep
@@ -15,6 +15,7 @@
  * Prints per output the number of elements, the largest difference in
  * units in the last place of the output dtype and the kernels' variants;
  * exits 1 when a difference exceeds --max-ulp (default 0). */
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,15 +23,20 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "driver/checked_math.h"
+#include "driver/host_inputs.h"
 #include "lowering/cpu_jit.h"
 #include "lowering/cpu_plan.h"
 #include "lowering/lowering.h"
+#include "lowering/plan_artifact.h"
 #include "lowering/plan_model_build.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"
 #include "tools/common/tool_support.h"
+#include "tools/fuser-run/load.h"
 
 #define PLAN_PASSES FUSER_PLAN_PIPELINE
+#define FPM_MAX_KERNELS_CHECKED 4096
 
 static bool run_pipeline(MlirContext ctx, MlirOperation op, const char *text) {
   char err[1024];
@@ -54,54 +60,112 @@ typedef struct {
   void **storage;
 } tensor_list;
 
+#define MAX_CASE_TENSORS 4096
+
+/* Reads the case file. Every count, extent, stride and offset is checked
+ * before it sizes an allocation or a read: the view of each input must lie
+ * inside the storage the file gives (a JIT kernel reads the whole view),
+ * products must not overflow, and storages obey the generated-input cap. */
 static bool read_case(FILE *f, tensor_list *in, tensor_list *out, char *err, size_t errlen) {
   char word[32], dt[16];
   for (int pass = 0; pass < 2; pass++) {
     tensor_list *l = pass ? out : in;
-    if (fscanf(f, "%31s %d", word, &l->n) != 2 || strcmp(word, pass ? "outputs" : "inputs") != 0) {
-      snprintf(err, errlen, "expected '%s <n>'", pass ? "outputs" : "inputs");
-      return false;
-    }
+    if (fscanf(f, "%31s %d", word, &l->n) != 2 || strcmp(word, pass ? "outputs" : "inputs") != 0)
+      return snprintf(err, errlen, "expected '%s <n>'", pass ? "outputs" : "inputs"), false;
+    if (l->n < 0 || l->n > MAX_CASE_TENSORS)
+      return snprintf(err, errlen, "%s count %d outside 0..%d", pass ? "outputs" : "inputs", l->n, MAX_CASE_TENSORS), false;
     l->t = calloc((size_t)l->n + 1, sizeof *l->t);
     l->storage = calloc((size_t)l->n + 1, sizeof *l->storage);
+    if (!l->t || !l->storage) return snprintf(err, errlen, "out of memory"), false;
     for (int i = 0; i < l->n; i++) {
       fuser_host_tensor *t = &l->t[i];
+      const char *what = pass ? "output" : "input";
       if (fscanf(f, "%31s %15s", word, dt) != 2) return snprintf(err, errlen, "truncated case"), false;
       t->dtype = dtype_named(dt);
-      if (t->dtype == FUSER_DTYPE_INVALID) return snprintf(err, errlen, "unknown dtype '%s'", dt), false;
+      if (t->dtype == FUSER_DTYPE_INVALID) return snprintf(err, errlen, "%s %d: unknown dtype '%s'", what, i, dt), false;
       if (strcmp(word, "scalar") == 0) {
         double v;
-        if (fscanf(f, "%lf", &v) != 1) return snprintf(err, errlen, "bad scalar"), false;
+        if (fscanf(f, "%lf", &v) != 1) return snprintf(err, errlen, "%s %d: bad scalar", what, i), false;
+        bool is_float = fuser_dtype_is_float(t->dtype);
+        if (!is_float && !(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+          return snprintf(err, errlen, "%s %d: integer scalar %g out of range", what, i, v), false;
         t->rank = -1;
-        t->scalar.i = (int64_t)v;
-        if (fuser_dtype_is_float(t->dtype)) t->scalar.f = v;
+        t->scalar.i = is_float ? 0 : (int64_t)v;
+        if (is_float) t->scalar.f = v;
         continue;
       }
+      if (strcmp(word, "tensor") != 0) return snprintf(err, errlen, "%s %d: expected 'tensor' or 'scalar'", what, i), false;
       if (fscanf(f, "%d", &t->rank) != 1 || t->rank < 0 || t->rank > FUSER_MAX_RANK)
-        return snprintf(err, errlen, "bad rank"), false;
-      int64_t elems = 1, offset = 0, storage = 0;
-      for (int d = 0; d < t->rank; d++) {
-        if (fscanf(f, "%lld", (long long *)&t->sizes[d]) != 1) return snprintf(err, errlen, "bad sizes"), false;
-        elems *= t->sizes[d];
-      }
+        return snprintf(err, errlen, "%s %d: bad rank", what, i), false;
+      int64_t elems, offset = 0, storage = 0, lo, hi;
+      bool empty;
+      for (int d = 0; d < t->rank; d++)
+        if (fscanf(f, "%" SCNd64, &t->sizes[d]) != 1 || t->sizes[d] < 0)
+          return snprintf(err, errlen, "%s %d: bad sizes", what, i), false;
+      if (!fuser_numel_i64(t->sizes, t->rank, &elems))
+        return snprintf(err, errlen, "%s %d: sizes overflow 64 bits", what, i), false;
       if (!pass) {
         for (int d = 0; d < t->rank; d++)
-          if (fscanf(f, "%lld", (long long *)&t->strides[d]) != 1) return snprintf(err, errlen, "bad strides"), false;
-        if (fscanf(f, "%lld %lld", (long long *)&offset, (long long *)&storage) != 2)
-          return snprintf(err, errlen, "bad offset"), false;
+          if (fscanf(f, "%" SCNd64, &t->strides[d]) != 1 || (t->strides[d] < 0 && t->sizes[d] > 1))
+            return snprintf(err, errlen, "%s %d: bad strides (negative strides are not supported)", what, i), false;
+        if (fscanf(f, "%" SCNd64 " %" SCNd64, &offset, &storage) != 2 || offset < 0 || storage < 0)
+          return snprintf(err, errlen, "%s %d: bad offset or storage size", what, i), false;
+        if (!fuser_view_span(offset, t->sizes, t->strides, t->rank, &lo, &hi, &empty))
+          return snprintf(err, errlen, "%s %d: offset and strides overflow 64 bits", what, i), false;
+        if (!empty && (lo < 0 || hi >= storage))
+          return snprintf(err, errlen, "%s %d: the view reaches elements [%lld, %lld] outside the storage of %lld", what,
+                          i, (long long)lo, (long long)hi, (long long)storage), false;
       } else {
         storage = elems;
       }
       fgetc(f); /* the newline before the bytes */
-      size_t esize = pass ? 8 : fuser_dtype_size(t->dtype);
+      size_t esize = pass ? 8 : fuser_dtype_size(t->dtype), bytes;
+      fuser_error cap;
+      if (fuser_input_storage_bytes(storage, 0, esize, &bytes, &cap) != FUSER_OK)
+        return snprintf(err, errlen, "%s %d: %s", what, i, cap.message), false;
       /* 16 spare bytes, and the storage placed 64-byte aligned like an allocator's */
-      char *buf = aligned_alloc(64, ((size_t)storage * esize + 16 + 63) / 64 * 64);
-      if (fread(buf, esize, (size_t)storage, f) != (size_t)storage) return snprintf(err, errlen, "truncated data"), false;
+      char *buf = aligned_alloc(64, (bytes + 16 + 63) / 64 * 64);
+      if (!buf) return snprintf(err, errlen, "%s %d: out of memory for %zu bytes", what, i, bytes), false;
       l->storage[i] = buf;
-      t->data = buf + offset * (int64_t)esize;
+      if (fread(buf, 1, bytes, f) != bytes) return snprintf(err, errlen, "%s %d: truncated data", what, i), false;
+      t->data = buf + (size_t)offset * esize; /* offset <= hi < storage: inside */
     }
   }
   return true;
+}
+
+/* The case's inputs against the fusion's signature, with the runtime's
+ * own rule (driver/validate.c: dtype, rank, static extents, contiguity,
+ * alignment, strides), through the artifact the plan model makes. The
+ * host buffers stand in for device memory: the validator never reads them. */
+static bool check_inputs(const fuser_plan_model *model, const tensor_list *in, char *err, size_t errlen) {
+  fuser_artifact *art = NULL;
+  if (fuser_plan_to_artifact(model, 0, NULL, NULL, NULL, &art, err, errlen) != 0) return false;
+  DLTensor *dl = calloc((size_t)in->n + 1, sizeof *dl);
+  fuser_arg *args = calloc((size_t)in->n + 1, sizeof *args);
+  static const int runtime_type[] = {[FUSER_DTYPE_BF16] = FUSER_TYPE_BF16, [FUSER_DTYPE_F16] = FUSER_TYPE_F16,
+                                     [FUSER_DTYPE_F32] = FUSER_TYPE_F32,   [FUSER_DTYPE_F64] = FUSER_TYPE_F64,
+                                     [FUSER_DTYPE_I1] = FUSER_TYPE_BOOL,   [FUSER_DTYPE_I32] = FUSER_TYPE_I32,
+                                     [FUSER_DTYPE_I64] = FUSER_TYPE_I64};
+  for (int i = 0; i < in->n; i++) {
+    fuser_host_tensor *t = &in->t[i];
+    if (t->rank < 0) {
+      args[i] = fuser_dtype_is_float(t->dtype) ? fuser_arg_double(t->scalar.f) : fuser_arg_int(t->scalar.i);
+      continue;
+    }
+    dl[i] = (DLTensor){.data = t->data, .device = {kDLCUDA, 0}, .ndim = t->rank,
+                       .dtype = fuser_type_to_dlpack(runtime_type[t->dtype]), .shape = t->sizes, .strides = t->strides};
+    args[i] = fuser_arg_tensor(&dl[i]);
+  }
+  fuser_error e;
+  int variants[FPM_MAX_KERNELS_CHECKED];
+  bool ok = fuser_artifact_num_kernels(art) <= FPM_MAX_KERNELS_CHECKED &&
+            fuser_artifact_check_inputs(art, args, (size_t)in->n, variants, &e) == FUSER_OK;
+  if (!ok) snprintf(err, errlen, "%s", fuser_artifact_num_kernels(art) > FPM_MAX_KERNELS_CHECKED ? "too many kernels" : e.message);
+  fuser_artifact_release(art);
+  free(dl);
+  free(args);
+  return ok;
 }
 
 static void free_list(tensor_list *l) {
@@ -152,28 +216,31 @@ int main(int argc, char **argv) {
     else case_path = argv[i];
   }
   if (!fusion || !case_path) {
-    fprintf(stderr, "usage: fuser-cpu-check [--max-ulp=N] fusion.mlir case.bin\n");
+    fprintf(stderr, "usage: fuser-cpu-check [--max-ulp=N] fusion.mlir|script.py case.bin\n");
     return 2;
   }
-  char *text = fuser_read_file("fuser-cpu-check", fusion, NULL);
+  size_t len;
+  char *text = fuser_read_file("fuser-cpu-check", fusion, &len);
   if (!text) return 1;
   FILE *cf = fopen(case_path, "rb");
   if (!cf) {
     fprintf(stderr, "fuser-cpu-check: error: cannot read '%s'\n", case_path);
     return 1;
   }
-  char err[1024];
+  char err[1024] = "";
   tensor_list in = {0}, expected = {0};
-  if (!read_case(cf, &in, &expected, err, sizeof err)) {
+  bool case_ok = read_case(cf, &in, &expected, err, sizeof err);
+  fclose(cf);
+  if (!case_ok) {
     fprintf(stderr, "fuser-cpu-check: error: %s: %s\n", case_path, err);
     return 1;
   }
-  fclose(cf);
   MlirContext ctx = fuser_context_create();
   fuser_diag_state diag = {.path = fusion, .source = text};
   fuser_diag_attach(ctx, &diag);
-  /* the plan model (needs the launches of the PTX pipeline) */
-  MlirModule a = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
+  /* the plan model (needs the launches of the PTX pipeline); a .py script
+   * goes through the importer like in every other tool */
+  MlirModule a = fuser_run_load(ctx, fusion, text, len);
   if (mlirModuleIsNull(a)) return 1;
   fuser_plan_model model = {0};
   char ptx_pipeline[2048];
@@ -182,12 +249,13 @@ int main(int argc, char **argv) {
       !fuser_plan_model_build(mlirModuleGetOperation(a), &model, err, sizeof err) ||
       !run_pipeline(ctx, mlirModuleGetOperation(a), ptx_pipeline) ||
       !fuser_plan_model_add_launches(&model, mlirModuleGetOperation(a), err, sizeof err)) {
-    fprintf(stderr, "fuser-cpu-check: error: cannot build the plan: %s\n", err);
+    /* a pass failure was reported as a located diagnostic; err holds the rest */
+    if (err[0]) fprintf(stderr, "fuser-cpu-check: error: cannot build the plan: %s\n", err);
     return 1;
   }
   /* the same kernels for the CPU */
-  MlirModule b = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
-  if (!run_pipeline(ctx, mlirModuleGetOperation(b), PLAN_PASSES)) return 1;
+  MlirModule b = fuser_run_load(ctx, fusion, text, len);
+  if (mlirModuleIsNull(b) || !run_pipeline(ctx, mlirModuleGetOperation(b), PLAN_PASSES)) return 1;
   fuser_cpu_module *jit = fuser_cpu_compile(b, err, sizeof err);
   if (!jit) {
     fprintf(stderr, "fuser-cpu-check: error: %s\n", err);
@@ -196,6 +264,10 @@ int main(int argc, char **argv) {
   if (in.n != model.num_inputs || expected.n != model.num_outputs) {
     fprintf(stderr, "fuser-cpu-check: error: the case has %d inputs and %d outputs, the fusion %d and %d\n", in.n,
             expected.n, model.num_inputs, model.num_outputs);
+    return 1;
+  }
+  if (!check_inputs(&model, &in, err, sizeof err)) {
+    fprintf(stderr, "fuser-cpu-check: error: %s: %s\n", case_path, err);
     return 1;
   }
   fuser_host_tensor *outs = calloc((size_t)model.num_outputs + 1, sizeof *outs);

@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "driver/checked_math.h"
 #include "driver/cuda_loader.h"
 #include "driver/fuser_runtime.h"
 #include "driver/half.h"
@@ -179,13 +180,20 @@ bool fuser_run_make_inputs(fuser_run_session *s, const char *text, size_t nargs_
     fuser_input_recipe *r = &s->recipes[i];
     if (!r->tensor) {
       bool is_float = r->dtype == FUSER_TYPE_F32 || r->dtype == FUSER_TYPE_F64;
-      s->args[i] = is_float ? fuser_arg_double(r->value) : fuser_arg_int((int64_t)r->value);
+      s->args[i] = is_float ? fuser_arg_double(r->value) : fuser_arg_int(r->is_int ? r->ivalue : (int64_t)r->value);
       continue;
     }
     size_t es = fuser_type_size(r->dtype);
-    size_t shift = r->rank ? (size_t)misalign : 0;
-    size_t bytes = ((size_t)r->numel + shift) * es;
+    size_t shift = r->rank ? (size_t)misalign : 0, bytes;
+    if (fuser_input_storage_bytes(r->numel, (int64_t)shift, es, &bytes, &err) != FUSER_OK) {
+      fprintf(stderr, "fuser-run: error: input %d: %s\n", i, err.message);
+      return false;
+    }
     s->host[i] = calloc(bytes ? bytes : 1, 1);
+    if (!s->host[i]) {
+      fprintf(stderr, "fuser-run: error: input %d: out of host memory for %zu bytes\n", i, bytes);
+      return false;
+    }
     if (fuser_recipe_fill(r, seed, i, (char *)s->host[i] + shift * es, &err) != FUSER_OK) {
       fprintf(stderr, "fuser-run: error: input %d: %s\n", i, err.message);
       return false;
@@ -214,10 +222,22 @@ static void *fetch_output(fuser_run_session *s, const fuser_output *out, DLTenso
   const DLTensor *t = &out->tensor;
   int dt = fuser_type_from_dlpack(t->dtype);
   size_t es = fuser_type_size(dt);
-  int64_t lo = 0, hi = 0, n = fuser_tensor_numel(t);
-  for (int d = 0; d < t->ndim && n > 0; d++) hi += (t->shape[d] - 1) * t->strides[d];
-  size_t span = n > 0 ? (size_t)(hi - lo + 1) * es : 0;
+  int64_t lo, hi, elems;
+  bool empty;
+  size_t span = 0;
+  /* the runtime proved the view inside its buffer (validate.c); a span that
+   * does not fit is still refused here rather than copied */
+  if (!fuser_view_span(0, t->shape, t->strides, t->ndim, &lo, &hi, &empty) || lo < 0 ||
+      (!empty && (!fuser_add_i64(hi, 1, &elems) || !fuser_bytes_of(elems, es, &span)))) {
+    fprintf(stderr, "fuser-run: error: output view of %d dims does not fit in memory\n", t->ndim);
+    return NULL;
+  }
+  if (empty) span = 0;
   void *buf = malloc(span ? span : 1);
+  if (!buf) {
+    fprintf(stderr, "fuser-run: error: out of host memory for an output of %zu bytes\n", span);
+    return NULL;
+  }
   if (span && !cu_ok(s, s->cu->cuMemcpyDtoH(buf, (CUdeviceptr)(uintptr_t)t->data + t->byte_offset, span), "cuMemcpyDtoH")) {
     free(buf);
     return NULL;
@@ -295,7 +315,10 @@ static void print_output(int k, const DLTensor *h) {
   printf("] strides [");
   for (int d = 0; d < h->ndim; d++) printf("%s%lld", d ? ", " : "", (long long)h->strides[d]);
   printf("]\n  checksum: sum %.17g fnv1a %016llx\n  first:", fuser_tensor_sum(h), (unsigned long long)fuser_tensor_fnv1a(h));
-  for (int64_t i = 0; i < 8 && i < fuser_tensor_numel(h); i++) printf(" %.6g", fuser_tensor_element(h, i));
+  bool is_int = dt == FUSER_TYPE_I64 || dt == FUSER_TYPE_I32 || dt == FUSER_TYPE_BOOL;
+  for (int64_t i = 0; i < 8 && i < fuser_tensor_numel(h); i++)
+    if (is_int) printf(" %lld", (long long)fuser_tensor_element_i64(h, i));
+    else printf(" %.6g", fuser_tensor_element(h, i));
   printf("\n");
 }
 

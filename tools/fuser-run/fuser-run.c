@@ -167,16 +167,18 @@ static void print_dims(const char *label, int n, const int64_t *v) {
   printf("]");
 }
 
-static void print_value(double v, fuser_dtype dt) {
-  if (fuser_dtype_is_float(dt)) printf(dt == FUSER_DTYPE_F64 ? "%.17g" : "%.9g", v);
-  else printf("%lld", (long long)v);
+/* Floats through a double; integers exactly, never through a double (an
+ * i64 such as INT64_MAX does not survive one). */
+static void print_value(double f, int64_t i, fuser_dtype dt) {
+  if (fuser_dtype_is_float(dt)) printf(dt == FUSER_DTYPE_F64 ? "%.17g" : "%.9g", f);
+  else printf("%lld", (long long)i);
 }
 
 static bool print_output(const options *o, int i, const fuser_ref_value *v, const char *npy_path) {
   const char *dname = fuser_dtype_mlir_name(v->dtype);
   if (!v->is_tensor) {
     printf("output #%d: %s scalar ", i, dname);
-    print_value(fuser_dtype_is_float(v->dtype) ? v->f : (double)v->i, v->dtype);
+    print_value(v->f, v->i, v->dtype);
     printf("\n");
     return true;
   }
@@ -190,7 +192,8 @@ static bool print_output(const options *o, int i, const fuser_ref_value *v, cons
   printf("  first %lld of %lld:", (long long)shown, (long long)n);
   for (int64_t k = 0; k < shown; k++) {
     printf(" ");
-    print_value(fuser_ref_tensor_get(t, k), v->dtype);
+    bool is_float = fuser_dtype_is_float(v->dtype);
+    print_value(is_float ? fuser_ref_tensor_get(t, k) : 0, is_float ? 0 : fuser_ref_tensor_get_i64(t, k), v->dtype);
   }
   printf("\n");
   if (!npy_path) return true;
