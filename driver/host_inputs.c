@@ -119,8 +119,8 @@ int fuser_input_storage_bytes(int64_t numel, int64_t extra, size_t elem_size, si
     if (err) {
       err->code = FUSER_ERR_INVALID_ARGUMENT;
       snprintf(err->message, sizeof err->message,
-               "a storage of %lld elements (%llu bytes) exceeds the generated-input cap of %llu bytes "
-               "(set FUSER_INPUT_MAX_BYTES to raise it)",
+               "a storage of %lld elements (%llu bytes) exceeds the input cap of %llu bytes "
+               "(FUSER_INPUT_MAX_BYTES raises it)",
                (long long)numel, (unsigned long long)b, (unsigned long long)cap);
     }
     return FUSER_ERR_INVALID_ARGUMENT;

@@ -200,6 +200,47 @@ static bool tensor_input(MlirAttribute dict, int i, uint64_t seed, fuser_ref_val
   return true;
 }
 
+static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
+}
+
+MlirAttribute fuser_ref_default_inputs(MlirOperation func, int64_t dynamic_extent) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (mlirBlockIsNull(body)) return (MlirAttribute){NULL};
+  intptr_t n = mlirBlockGetNumArguments(body);
+  MlirAttribute *entries = calloc((size_t)(n ? n : 1), sizeof *entries);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
+    bool tensor = mlirTypeIsARankedTensor(t);
+    MlirType elem = tensor ? mlirShapedTypeGetElementType(t) : t;
+    fuser_dtype dt = fuser_dtype_of_type(elem);
+    if (dt == FUSER_DTYPE_INVALID || (tensor && mlirShapedTypeGetRank(t) > FUSER_MAX_RANK)) {
+      free(entries);
+      return (MlirAttribute){NULL};
+    }
+    if (!tensor) {
+      MlirAttribute one = fuser_dtype_is_float(dt) ? mlirFloatAttrDoubleGet(ctx, elem, 1.0) : mlirIntegerAttrGet(elem, 1);
+      MlirNamedAttribute v = named(ctx, "value", one);
+      entries[i] = mlirDictionaryAttrGet(ctx, 1, &v);
+      continue;
+    }
+    int64_t shape[FUSER_MAX_RANK];
+    int rank = (int)mlirShapedTypeGetRank(t);
+    for (int d = 0; d < rank; d++) shape[d] = mlirShapedTypeIsDynamicDim(t, d) ? dynamic_extent : mlirShapedTypeGetDimSize(t, d);
+    const char *factory = fuser_dtype_is_float(dt) ? "randn" : dt == FUSER_DTYPE_I1 ? "ones" : "arange";
+    MlirNamedAttribute fields[3] = {
+        named(ctx, "dtype", mlirTypeAttrGet(elem)),
+        named(ctx, "factory", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(factory))),
+        named(ctx, "shape", mlirDenseI64ArrayGet(ctx, rank, shape)),
+    };
+    entries[i] = mlirDictionaryAttrGet(ctx, 3, fields);
+  }
+  MlirAttribute all = mlirArrayAttrGet(ctx, n, entries);
+  free(entries);
+  return all;
+}
+
 fuser_ref_status fuser_ref_make_inputs(MlirOperation func, uint64_t seed, fuser_ref_inputs *inputs,
                                        fuser_ref_error *err) {
   fuser_ref_error local;
@@ -228,8 +269,10 @@ fuser_ref_status fuser_ref_make_inputs(MlirOperation func, uint64_t seed, fuser_
     else if (!mlirAttributeIsNull(entry(d, "factory"))) ok = tensor_input(d, i, seed, &inputs->values[i], &inputs->storages[i], err);
     else if (!mlirAttributeIsNull(entry(d, "value"))) ok = scalar_input(d, i, &inputs->values[i], err);
     else ok = fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d] has neither 'factory' nor 'value'", i);
-    if (!ok) {
-      err->loc = mlirOperationGetLocation(func);
+    if (!ok) { /* at the argument's definition (a script's define_tensor line) */
+      MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+      bool has_arg = !mlirBlockIsNull(body) && i < mlirBlockGetNumArguments(body);
+      err->loc = has_arg ? mlirValueGetLocation(mlirBlockGetArgument(body, i)) : mlirOperationGetLocation(func);
       fuser_ref_inputs_free(inputs);
       return err->status;
     }

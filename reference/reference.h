@@ -57,6 +57,10 @@ typedef struct {
 
 typedef struct {
   bool f64; /* float64 mode: every float op in double; casts still round */
+  /* called (when set) after each op of the fusion's body: `done` of
+   * `total` ops evaluated (fuser-run shows progress on a terminal) */
+  void (*progress)(void *ctx, int done, int total);
+  void *progress_ctx;
 } fuser_ref_options;
 
 /* A fusion argument or result: a tensor, or a scalar of `dtype`
@@ -99,6 +103,12 @@ typedef struct {
   fuser_ref_value *values; /* tensors owned by this struct */
   void **storages;         /* one per value (NULL for scalars) */
 } fuser_ref_inputs;
+
+/* A fuser.inputs attribute for a fusion that has none (hand-written IR):
+ * per argument, a seeded `randn` storage of its declared shape (integer
+ * tensors `arange`, bool `ones`), every `?` extent `dynamic_extent`, and
+ * scalars 1. Null when an argument's type has no such input. */
+MlirAttribute fuser_ref_default_inputs(MlirOperation func, int64_t dynamic_extent);
 
 fuser_ref_status fuser_ref_make_inputs(MlirOperation func, uint64_t seed, fuser_ref_inputs *inputs,
                                        fuser_ref_error *err);

@@ -62,6 +62,8 @@ typedef struct {
 
 void fuser_diag_attach(MlirContext ctx, fuser_diag_state *st);
 void fuser_diag_reset(fuser_diag_state *st);
+/* Prints a located warning like a diagnostic (the C API emits errors only). */
+void fuser_diag_warning(fuser_diag_state *st, MlirLocation loc, const char *msg);
 void fuser_diag_free(fuser_diag_state *st);
 
 /* Checks the collected diagnostics against `// expected-<sev>[@loc] {{msg}}`
