@@ -8,11 +8,13 @@
 
 #include "dialects/fuser.h"
 #include "driver/checked_math.h"
+#include "driver/host_inputs.h"
 #include "lowering/lowering.h"
 #include "lowering/plan_artifact.h"
 #include "lowering/plan_model_build.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/Pass.h"
 #include "passes/ir_util.h"
 #include "passes/pass.h"
@@ -164,7 +166,9 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
     put(&t, " strides ");
     if (is_i64_array(strides)) put_list(&t, strides);
     else put_row_major(&t, sizes);
-    put(&t, " offset %lld", (long long)number(entry(d, "offset")));
+    put(&t, " offset ");
+    put_number(&t, mlirAttributeIsNull(entry(d, "offset")) ? mlirIntegerAttrGet(mlirIntegerTypeGet(mlirAttributeGetContext(d), 64), 0)
+                                                            : entry(d, "offset"));
     if (!mlirAttributeIsNull(entry(d, "fill_value"))) {
       put(&t, " value ");
       put_number(&t, entry(d, "fill_value"));
@@ -172,6 +176,18 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
     if (!mlirAttributeIsNull(entry(d, "start")))
       put(&t, " arange %.17g %.17g %.17g", number(entry(d, "start")), number(entry(d, "end")), number(entry(d, "step")));
     put(&t, "\n");
+  }
+  /* the runtime's own reading of the recipes (one rule: views inside their
+   * storage, no overflow) so that a bad fuser.inputs fails here, not at run time */
+  fuser_input_recipe *parsed = malloc(sizeof *parsed * (size_t)(mlirArrayAttrGetNumElements(inputs) + 1));
+  fuser_error perr = {0};
+  bool allocated = parsed != NULL;
+  int n = allocated ? fuser_recipes_parse(t.buf, parsed, (int)mlirArrayAttrGetNumElements(inputs) + 1, &perr) : -1;
+  free(parsed);
+  if (n < 0) {
+    fail(err, errlen, "fuser.inputs: %s", allocated ? perr.message : "out of memory");
+    free(t.buf);
+    return NULL;
   }
   return t.buf;
 }
@@ -190,7 +206,15 @@ int fuser_compile_module(MlirOperation module, const fuser_compile_options *opti
   MlirOperation fusion = first_fusion(module, &planned);
   if (mlirOperationIsNull(fusion)) return fail(err, errlen, "no fusion (func.func with fuser.fusion) in the module");
   char recipe_err[256];
-  char *recipes = fuser_input_recipes(fusion, recipe_err, sizeof recipe_err); /* optional */
+  /* optional, but a fuser.inputs that is there must make sense (U1: a
+   * wrapped element count used to give an artifact without inputs) */
+  char *recipes = fuser_input_recipes(fusion, recipe_err, sizeof recipe_err);
+  MlirStringRef inputs_key = mlirStringRefCreateFromCString("fuser.inputs");
+  if (!recipes && !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(fusion, inputs_key)))
+  { /* located like the other diagnostics of the fusion */
+    mlirEmitError(mlirOperationGetLocation(fusion), recipe_err);
+    return fail(err, errlen, "the fusion's fuser.inputs is invalid (the error above)");
+  }
   if (fuser_verify(module) != 0) return free(recipes), fail(err, errlen, "the fusion does not verify");
   if (!planned && !run_pipeline(module, FUSER_PLAN_PIPELINE, err, errlen))
     return free(recipes), 1;

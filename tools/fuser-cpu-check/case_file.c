@@ -20,6 +20,11 @@ static fuser_dtype dtype_named(const char *name) {
  * products must not overflow, and storages obey the generated-input cap. */
 bool fuser_case_read(FILE *f, fuser_case_list *in, fuser_case_list *out, char *err, size_t errlen) {
   char word[32], dt[16];
+  /* the file's size, when it has one: a storage claimed larger than what is
+   * left is truncated, refused before anything that large is allocated */
+  long start = ftell(f), end = -1;
+  if (start >= 0 && fseek(f, 0, SEEK_END) == 0) end = ftell(f);
+  if (start >= 0) fseek(f, start, SEEK_SET);
   for (int pass = 0; pass < 2; pass++) {
     fuser_case_list *l = pass ? out : in;
     if (fscanf(f, "%31s %d", word, &l->n) != 2 || strcmp(word, pass ? "outputs" : "inputs") != 0)
@@ -75,6 +80,10 @@ bool fuser_case_read(FILE *f, fuser_case_list *in, fuser_case_list *out, char *e
       fuser_error cap;
       if (fuser_input_storage_bytes(storage, 0, esize, &bytes, &cap) != FUSER_OK)
         return snprintf(err, errlen, "%s %d: %s", what, i, cap.message), false;
+      long at = ftell(f);
+      if (end >= 0 && at >= 0 && bytes > (size_t)(end - at))
+        return snprintf(err, errlen, "%s %d: truncated data (%zu bytes of storage, %ld left in the file)", what, i, bytes,
+                        end - at), false;
       /* 16 spare bytes, and the storage placed 64-byte aligned like an allocator's */
       char *buf = aligned_alloc(64, (bytes + 16 + 63) / 64 * 64);
       if (!buf) return snprintf(err, errlen, "%s %d: out of memory for %zu bytes", what, i, bytes), false;
