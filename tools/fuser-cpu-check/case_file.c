@@ -67,6 +67,9 @@ bool fuser_case_read(FILE *f, fuser_case_list *in, fuser_case_list *out, char *e
             return snprintf(err, errlen, "%s %d: bad strides (negative strides are not supported)", what, i), false;
         if (fscanf(f, "%" SCNd64 " %" SCNd64, &offset, &storage) != 2 || offset < 0 || storage < 0)
           return snprintf(err, errlen, "%s %d: bad offset or storage size", what, i), false;
+        if (offset > storage) /* also for an empty view: the data pointer stays inside */
+          return snprintf(err, errlen, "%s %d: offset %lld past the storage of %lld", what, i, (long long)offset,
+                          (long long)storage), false;
         if (!fuser_view_span(offset, t->sizes, t->strides, t->rank, &lo, &hi, &empty))
           return snprintf(err, errlen, "%s %d: offset and strides overflow 64 bits", what, i), false;
         if (!empty && (lo < 0 || hi >= storage))
