@@ -391,7 +391,7 @@ static bool run_body(ref_ctx *c, MlirOperation func, const ref_tensor *args, int
     for (intptr_t k = 0; ok && k < mlirOperationGetNumOperands(op); k++)
       if (!map_note_use(&m, mlirOperationGetOperand(op, k), index)) ok = ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
   MlirOperation ret = {NULL};
-  int total = index;
+  int total = index - 1; /* the ops before the func.return */
   index = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); ok && !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op), index++) {

@@ -31,6 +31,10 @@ if config.fuser_corpus_dir:
         config.available_features.add("repros")
         config.substitutions.append(("%repros", repros))
 config.substitutions.append(("%runtime_lib", os.path.join(config.fuser_obj_root, "driver", "libfuser_runtime.a")))
+# util-linux's script(1): runs a command on a pseudo-terminal (progress output).
+import shutil
+if shutil.which("script"):
+    config.available_features.add("pty")
 # NumPy for the system interpreter (tests that load fuser-run's .npy files).
 import subprocess
 if subprocess.run(["/usr/bin/python3", "-c", "import numpy"], capture_output=True).returncode == 0:
