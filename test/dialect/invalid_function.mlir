@@ -86,3 +86,26 @@ func.func @allocation_order_ok(%a: tensor<8x1xf32> {fuser.stride_order = array<i
 func.func @not_a_fusion(%a: tensor<4xi8> {fuser.contiguity = array<i64: 7>}) {
   return
 }
+
+// -----
+
+// A result's stride_order (the layout it is written in) must be a permutation
+// too (issue 17, found by fuzz_mlir: `array<i64: 0, 0>` crashed fuser-segment).
+// expected-error@+1 {{result #0: fuser.stride_order is not a permutation of [0, 2)}}
+func.func @result_order_repeated(%a: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.stride_order = array<i64: 0, 0>}) attributes {fuser.fusion} {
+  return %a : tensor<2x3xf32>
+}
+
+// -----
+
+// expected-error@+1 {{result #0: fuser.stride_order must be an array<i64> of 2 entries}}
+func.func @result_order_short(%a: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.stride_order = array<i64: 0>}) attributes {fuser.fusion} {
+  return %a : tensor<2x3xf32>
+}
+
+// -----
+
+// A valid result order verifies.
+func.func @result_order_ok(%a: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.stride_order = array<i64: 0, 1>}) attributes {fuser.fusion} {
+  return %a : tensor<2x3xf32>
+}
