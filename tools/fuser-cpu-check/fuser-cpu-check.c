@@ -130,30 +130,40 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: fuser-cpu-check [--max-ulp=N] fusion.mlir|script.py case.bin\n");
     return 2;
   }
+  /* every failure goes to `done`, which frees what was made (an ASan run
+   * of the error paths leaks nothing) */
+  int status = 1;
   size_t len;
+  char err[1024] = "";
+  fuser_case_list in = {0}, expected = {0};
+  MlirContext ctx = {NULL};
+  fuser_diag_state diag = {.path = fusion};
+  MlirModule a = {NULL}, b = {NULL};
+  fuser_plan_model model = {0};
+  fuser_cpu_module *jit = NULL;
+  fuser_host_tensor *outs = NULL;
+  const char **variants = NULL;
+  bool ran = false;
   char *text = fuser_read_file("fuser-cpu-check", fusion, &len);
-  if (!text) return 1;
+  if (!text) goto done;
   FILE *cf = fopen(case_path, "rb");
   if (!cf) {
     fprintf(stderr, "fuser-cpu-check: error: cannot read '%s'\n", case_path);
-    return 1;
+    goto done;
   }
-  char err[1024] = "";
-  fuser_case_list in = {0}, expected = {0};
   bool case_ok = fuser_case_read(cf, &in, &expected, err, sizeof err);
   fclose(cf);
   if (!case_ok) {
     fprintf(stderr, "fuser-cpu-check: error: %s: %s\n", case_path, err);
-    return 1;
+    goto done;
   }
-  MlirContext ctx = fuser_context_create();
-  fuser_diag_state diag = {.path = fusion, .source = text};
+  ctx = fuser_context_create();
+  diag.source = text;
   fuser_diag_attach(ctx, &diag);
   /* the plan model (needs the launches of the PTX pipeline); a .py script
    * goes through the importer like in every other tool */
-  MlirModule a = fuser_run_load(ctx, fusion, text, len);
-  if (mlirModuleIsNull(a)) return 1;
-  fuser_plan_model model = {0};
+  a = fuser_run_load(ctx, fusion, text, len);
+  if (mlirModuleIsNull(a)) goto done;
   char ptx_pipeline[2048];
   fuser_plan_to_ptx_pipeline("sm_90", ptx_pipeline, sizeof ptx_pipeline);
   if (!run_pipeline(ctx, mlirModuleGetOperation(a), PLAN_PASSES) ||
@@ -162,35 +172,36 @@ int main(int argc, char **argv) {
       !fuser_plan_model_add_launches(&model, mlirModuleGetOperation(a), err, sizeof err)) {
     /* a pass failure was reported as a located diagnostic; err holds the rest */
     if (err[0]) fprintf(stderr, "fuser-cpu-check: error: cannot build the plan: %s\n", err);
-    return 1;
+    goto done;
   }
   /* the same kernels for the CPU */
-  MlirModule b = fuser_run_load(ctx, fusion, text, len);
-  if (mlirModuleIsNull(b) || !run_pipeline(ctx, mlirModuleGetOperation(b), PLAN_PASSES)) return 1;
-  fuser_cpu_module *jit = fuser_cpu_compile(b, err, sizeof err);
+  b = fuser_run_load(ctx, fusion, text, len);
+  if (mlirModuleIsNull(b) || !run_pipeline(ctx, mlirModuleGetOperation(b), PLAN_PASSES)) goto done;
+  jit = fuser_cpu_compile(b, err, sizeof err);
   if (!jit) {
     fprintf(stderr, "fuser-cpu-check: error: %s\n", err);
-    return 1;
+    goto done;
   }
   if (in.n != model.num_inputs || expected.n != model.num_outputs) {
     fprintf(stderr, "fuser-cpu-check: error: the case has %d inputs and %d outputs, the fusion %d and %d\n", in.n,
             expected.n, model.num_inputs, model.num_outputs);
-    return 1;
+    goto done;
   }
   if (!check_inputs(&model, &in, err, sizeof err)) {
     fprintf(stderr, "fuser-cpu-check: error: %s: %s\n", case_path, err);
-    return 1;
+    goto done;
   }
-  fuser_host_tensor *outs = calloc((size_t)model.num_outputs + 1, sizeof *outs);
-  const char **variants = calloc((size_t)model.num_kernels + 1, sizeof *variants);
-  if (!fuser_cpu_plan_run(jit, &model, in.t, outs, variants, err, sizeof err)) {
+  outs = calloc((size_t)model.num_outputs + 1, sizeof *outs);
+  variants = calloc((size_t)model.num_kernels + 1, sizeof *variants);
+  ran = fuser_cpu_plan_run(jit, &model, in.t, outs, variants, err, sizeof err);
+  if (!ran) {
     fprintf(stderr, "fuser-cpu-check: error: %s\n", err);
-    return 1;
+    goto done;
   }
   printf("kernels:");
   for (int k = 0; k < model.num_kernels; k++) printf(" %s", variants[k]);
   printf("\n");
-  int status = 0;
+  status = 0;
   for (int o = 0; o < model.num_outputs; o++) {
     const fuser_host_tensor *got = &outs[o], *want = &expected.t[o];
     int64_t elems = 1;
@@ -217,18 +228,21 @@ int main(int argc, char **argv) {
            (long long)elems, worst, (long long)over, max_ulp);
     status |= over != 0;
   }
-  fuser_cpu_plan_free_outputs(&model, outs);
+  printf("%s\n", status ? "MISMATCH" : "MATCH");
+done:
+  if (outs && ran) fuser_cpu_plan_free_outputs(&model, outs);
   free(outs);
   free(variants);
-  fuser_cpu_destroy(jit);
+  if (jit) fuser_cpu_destroy(jit);
   fuser_plan_model_free(&model);
   fuser_case_free(&in);
   fuser_case_free(&expected);
-  mlirModuleDestroy(a);
-  mlirModuleDestroy(b);
-  fuser_diag_free(&diag);
-  mlirContextDestroy(ctx);
+  if (!mlirModuleIsNull(a)) mlirModuleDestroy(a);
+  if (!mlirModuleIsNull(b)) mlirModuleDestroy(b);
+  if (!mlirContextIsNull(ctx)) {
+    fuser_diag_free(&diag);
+    mlirContextDestroy(ctx);
+  }
   free(text);
-  printf("%s\n", status ? "MISMATCH" : "MATCH");
   return status;
 }
