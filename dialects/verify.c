@@ -118,8 +118,9 @@ static int array_attr(MlirAttribute a, int64_t *out, int cap) {
   return (int)n;
 }
 
-/* Checks one argument's layout attributes; `arg_attrs` is its dictionary. */
-static bool verify_layout(MlirType t, MlirAttribute dict, int argno, char *err, size_t errlen) {
+/* Checks one argument's or result's layout attributes (`what` names which);
+ * `dict` is its attribute dictionary. */
+static bool verify_layout(MlirType t, MlirAttribute dict, const char *what, int argno, char *err, size_t errlen) {
   if (mlirAttributeIsNull(dict) || !mlirAttributeIsADictionary(dict)) return true;
   MlirAttribute so = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.stride_order"));
   MlirAttribute co = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.contiguity"));
@@ -130,7 +131,7 @@ static bool verify_layout(MlirType t, MlirAttribute dict, int argno, char *err, 
   }
   if (mlirAttributeIsNull(so) && mlirAttributeIsNull(co)) return true;
   if (!mlirTypeIsARankedTensor(t)) {
-    snprintf(err, errlen, "argument #%d is a scalar but has a tensor layout", argno);
+    snprintf(err, errlen, "%s #%d is a scalar but has a tensor layout", what, argno);
     return false;
   }
   int rank = (int)mlirShapedTypeGetRank(t);
@@ -139,13 +140,13 @@ static bool verify_layout(MlirType t, MlirAttribute dict, int argno, char *err, 
   for (int i = 0; i < rank; i++) order[i] = rank - 1 - i;
   if (!mlirAttributeIsNull(so)) nso = array_attr(so, order, FUSER_MAX_RANK);
   if (nso != rank) {
-    snprintf(err, errlen, "argument #%d: fuser.stride_order must be an array<i64> of %d entries", argno, rank);
+    snprintf(err, errlen, "%s #%d: fuser.stride_order must be an array<i64> of %d entries", what, argno, rank);
     return false;
   }
   bool seen[FUSER_MAX_RANK] = {0};
   for (int i = 0; i < rank; i++) {
     if (order[i] < 0 || order[i] >= rank || seen[order[i]]) {
-      snprintf(err, errlen, "argument #%d: fuser.stride_order is not a permutation of [0, %d)", argno, rank);
+      snprintf(err, errlen, "%s #%d: fuser.stride_order is not a permutation of [0, %d)", what, argno, rank);
       return false;
     }
     seen[order[i]] = true;
@@ -153,7 +154,7 @@ static bool verify_layout(MlirType t, MlirAttribute dict, int argno, char *err, 
   if (mlirAttributeIsNull(co)) return true;
   nco = array_attr(co, contig, FUSER_MAX_RANK);
   if (nco != rank) {
-    snprintf(err, errlen, "argument #%d: fuser.contiguity must be an array<i64> of %d entries", argno, rank);
+    snprintf(err, errlen, "%s #%d: fuser.contiguity must be an array<i64> of %d entries", what, argno, rank);
     return false;
   }
   /* contiguity is listed in allocation order: position rank-1-order[d] holds dim d */
@@ -161,11 +162,11 @@ static bool verify_layout(MlirType t, MlirAttribute dict, int argno, char *err, 
     int64_t c = contig[rank - 1 - order[d]];
     int64_t extent = mlirShapedTypeGetDimSize(t, d);
     if (c < -1 || c > 1) {
-      snprintf(err, errlen, "argument #%d: fuser.contiguity entries are 1 (True), 0 (False) or -1 (None)", argno);
+      snprintf(err, errlen, "%s #%d: fuser.contiguity entries are 1 (True), 0 (False) or -1 (None)", what, argno);
       return false;
     }
     if (extent == 1 && c != -1) {
-      snprintf(err, errlen, "argument #%d: dim %d has extent 1 (a broadcast) so its contiguity must be None (-1)", argno, d);
+      snprintf(err, errlen, "%s #%d: dim %d has extent 1 (a broadcast) so its contiguity must be None (-1)", what, argno, d);
       return false;
     }
   }
@@ -190,7 +191,17 @@ bool fuser_verify_function(MlirOperation func, char *err, size_t errlen) {
       return false;
     }
     if (!mlirAttributeIsNull(arg_attrs) && mlirAttributeIsAArray(arg_attrs) && i < mlirArrayAttrGetNumElements(arg_attrs))
-      if (!verify_layout(t, mlirArrayAttrGetElement(arg_attrs, i), (int)i, err, errlen)) return false;
+      if (!verify_layout(t, mlirArrayAttrGetElement(arg_attrs, i), "argument", (int)i, err, errlen)) return false;
+  }
+  /* a result's fuser.stride_order (the layout it is written in) is a
+   * permutation too: the passes index by it (found by fuzz_mlir: `array<i64:
+   * 0, 0>` crashed fuser-segment) */
+  MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("res_attrs"));
+  for (intptr_t i = 0; !mlirAttributeIsNull(res_attrs) && mlirAttributeIsAArray(res_attrs) &&
+                       i < mlirFunctionTypeGetNumResults(fty) && i < mlirArrayAttrGetNumElements(res_attrs); i++) {
+    MlirType t = mlirFunctionTypeGetResult(fty, i);
+    if (mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) > FUSER_MAX_RANK) continue; /* refused elsewhere */
+    if (!verify_layout(t, mlirArrayAttrGetElement(res_attrs, i), "result", (int)i, err, errlen)) return false;
   }
   return true;
 }

@@ -11,11 +11,13 @@
  *           low + floor((high - low) * u(j)), an integer in [low, high). */
 #include "driver/host_inputs.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/checked_math.h"
 #include "driver/half.h"
 
 #define GOLDEN 0x9E3779B97F4A7C15ULL
@@ -46,10 +48,32 @@ void fuser_host_store(void *data, int dtype, int64_t i, double v) {
   case FUSER_TYPE_F32: ((float *)data)[i] = (float)v; break;
   case FUSER_TYPE_F64: ((double *)data)[i] = v; break;
   case FUSER_TYPE_BOOL: ((uint8_t *)data)[i] = v != 0; break;
-  case FUSER_TYPE_I32: ((int32_t *)data)[i] = (int32_t)v; break;
-  case FUSER_TYPE_I64: ((int64_t *)data)[i] = (int64_t)v; break;
+  /* saturating, NaN as 0: a double outside the range has no C conversion */
+  case FUSER_TYPE_I32: ((int32_t *)data)[i] = v != v ? 0 : v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v; break;
+  case FUSER_TYPE_I64:
+    ((int64_t *)data)[i] = v != v ? 0 : v >= 9223372036854775808.0 ? INT64_MAX : v < -9223372036854775808.0 ? INT64_MIN : (int64_t)v;
+    break;
   default: break;
   }
+}
+
+void fuser_host_store_i64(void *data, int dtype, int64_t i, int64_t v) {
+  switch (dtype) {
+  case FUSER_TYPE_BOOL: ((uint8_t *)data)[i] = v != 0; break;
+  case FUSER_TYPE_I32: ((int32_t *)data)[i] = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v; break;
+  case FUSER_TYPE_I64: ((int64_t *)data)[i] = v; break;
+  default: fuser_host_store(data, dtype, i, (double)v); break;
+  }
+}
+
+/* A recipe number: r->value, and r->ivalue exactly when it is an integer. */
+static void parse_number(const char *s, fuser_input_recipe *r) {
+  char *end;
+  r->value = strtod(s, NULL);
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  r->is_int = end != s && !*end && errno == 0;
+  r->ivalue = r->is_int ? v : 0;
 }
 
 double fuser_host_load(const void *data, int dtype, int64_t i) {
@@ -71,6 +95,42 @@ static int fail(fuser_error *err, int code, const char *fmt, const char *arg) {
     snprintf(err->message, sizeof err->message, fmt, arg);
   }
   return code;
+}
+
+uint64_t fuser_input_max_bytes(void) {
+  const char *env = getenv("FUSER_INPUT_MAX_BYTES");
+  if (env && *env) {
+    char *end;
+    unsigned long long v = strtoull(env, &end, 0);
+    if (!*end && v > 0) return v;
+  }
+  return FUSER_INPUT_MAX_BYTES_DEFAULT;
+}
+
+int fuser_input_storage_bytes(int64_t numel, int64_t extra, size_t elem_size, size_t *bytes, fuser_error *err) {
+  int64_t total;
+  size_t b;
+  if (numel < 0 || extra < 0 || !fuser_add_i64(numel, extra, &total) || !fuser_bytes_of(total, elem_size, &b)) {
+    if (err) {
+      err->code = FUSER_ERR_INVALID_ARGUMENT;
+      snprintf(err->message, sizeof err->message, "a storage of %lld elements of %zu bytes does not fit in memory",
+               (long long)numel, elem_size);
+    }
+    return FUSER_ERR_INVALID_ARGUMENT;
+  }
+  uint64_t cap = fuser_input_max_bytes();
+  if ((uint64_t)b > cap) {
+    if (err) {
+      err->code = FUSER_ERR_INVALID_ARGUMENT;
+      snprintf(err->message, sizeof err->message,
+               "a storage of %lld elements (%llu bytes) exceeds the input cap of %llu bytes "
+               "(FUSER_INPUT_MAX_BYTES raises it)",
+               (long long)numel, (unsigned long long)b, (unsigned long long)cap);
+    }
+    return FUSER_ERR_INVALID_ARGUMENT;
+  }
+  *bytes = b;
+  return FUSER_OK;
 }
 
 int fuser_recipe_fill(const fuser_input_recipe *r, uint64_t seed, int arg_index, void *storage, fuser_error *err) {
@@ -112,7 +172,10 @@ int fuser_recipe_fill(const fuser_input_recipe *r, uint64_t seed, int arg_index,
     double v;
     if (strcmp(f, "ones") == 0) v = 1;
     else if (strcmp(f, "zeros") == 0 || strcmp(f, "empty") == 0) v = 0;
-    else if (strcmp(f, "full") == 0) v = r->value;
+    else if (strcmp(f, "full") == 0 && r->is_int) {
+      fuser_host_store_i64(storage, r->dtype, j, r->ivalue);
+      continue;
+    } else if (strcmp(f, "full") == 0) v = r->value;
     else if (strcmp(f, "arange") == 0) v = r->start + (double)j * r->step;
     else return fail(err, FUSER_ERR_INVALID_ARGUMENT, "unknown input factory '%s'", f);
     fuser_host_store(storage, r->dtype, j, v);
@@ -141,6 +204,18 @@ static int parse_list(const char *s, int64_t *out, int cap) {
   return n;
 }
 
+/* The first bytes of a recipe line for a message, non-printable bytes as
+ * \xNN (a corrupted artifact must not write raw bytes to a terminal). */
+static void printable(const char *line, size_t len, char *out, size_t cap) {
+  size_t n = 0;
+  for (size_t i = 0; i < len && n + 5 < cap; i++) {
+    unsigned char c = (unsigned char)line[i];
+    if (c >= 0x20 && c < 0x7f) out[n++] = (char)c;
+    else n += (size_t)snprintf(out + n, cap - n, "\\x%02x", c);
+  }
+  out[n] = 0;
+}
+
 int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuser_error *err) {
   int n = 0;
   const char *line = text;
@@ -151,6 +226,8 @@ int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuse
     if (len >= sizeof buf) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "input recipe line too long%s", ""), -1;
     memcpy(buf, line, len);
     buf[len] = 0;
+    char shown[200];
+    printable(buf, len, shown, sizeof shown);
     line = eol ? eol + 1 : NULL;
     if (!buf[0]) continue;
     if (n == cap) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "too many input recipes%s", ""), -1;
@@ -160,26 +237,26 @@ int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuse
     if (tok && strcmp(tok, "scalar") == 0) {
       char *dt = strtok_r(NULL, " ", &save), *val = strtok_r(NULL, " ", &save);
       if (!dt || !val || !(r->dtype = dtype_named(dt)))
-        return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad scalar recipe '%.200s'", buf), -1;
-      r->value = strtod(val, NULL);
+        return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad scalar recipe '%s'", shown), -1;
+      parse_number(val, r);
       n++;
       continue;
     }
-    if (!tok || strcmp(tok, "tensor") != 0) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad input recipe '%.200s'", buf), -1;
+    if (!tok || strcmp(tok, "tensor") != 0) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad input recipe '%s'", shown), -1;
     r->tensor = true;
     char *factory = strtok_r(NULL, " ", &save), *dt = strtok_r(NULL, " ", &save);
     if (!factory || !dt || strlen(factory) >= sizeof r->factory || !(r->dtype = dtype_named(dt)))
-      return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad tensor recipe '%.200s'", buf), -1;
+      return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad tensor recipe '%s'", shown), -1;
     strcpy(r->factory, factory);
     int nsizes = -1, nstrides = -1;
     for (char *key; (key = strtok_r(NULL, " ", &save));) {
       char *val = strtok_r(NULL, " ", &save);
-      if (!val) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe key '%s' has no value", key), -1;
+      if (!val) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe key without a value in '%s'", shown), -1;
       if (strcmp(key, "numel") == 0) r->numel = strtoll(val, NULL, 10);
       else if (strcmp(key, "sizes") == 0) nsizes = parse_list(val, r->sizes, FUSER_TENSOR_MAX_RANK);
       else if (strcmp(key, "strides") == 0) nstrides = parse_list(val, r->strides, FUSER_TENSOR_MAX_RANK);
       else if (strcmp(key, "offset") == 0) r->offset = strtoll(val, NULL, 10);
-      else if (strcmp(key, "value") == 0) r->value = strtod(val, NULL);
+      else if (strcmp(key, "value") == 0) parse_number(val, r);
       else if (strcmp(key, "arange") == 0) {
         char *e2 = strtok_r(NULL, " ", &save), *e3 = strtok_r(NULL, " ", &save);
         if (!e2 || !e3) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "arange needs start end step%s", ""), -1;
@@ -188,20 +265,19 @@ int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuse
         char *hi = strtok_r(NULL, " ", &save);
         if (!hi) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "range needs low high%s", ""), -1;
         r->low = strtod(val, NULL), r->high = strtod(hi, NULL);
-      } else return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "unknown recipe key '%s'", key), -1;
+      } else return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "unknown recipe key in '%s'", shown), -1;
     }
     if (nsizes < 0 || nstrides != nsizes || r->numel < 0)
       return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "tensor recipe needs numel, sizes and strides of one rank%s", ""), -1;
     r->rank = nsizes;
     /* the view must stay inside the storage */
-    int64_t last = r->offset;
-    bool empty = false;
-    for (int d = 0; d < r->rank; d++) {
+    int64_t lo, hi;
+    bool empty;
+    for (int d = 0; d < r->rank; d++)
       if (r->sizes[d] < 0 || r->strides[d] < 0) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "negative size or stride%s", ""), -1;
-      empty |= r->sizes[d] == 0;
-      if (r->sizes[d] > 0) last += (r->sizes[d] - 1) * r->strides[d];
-    }
-    if (!empty && (r->offset < 0 || last >= r->numel))
+    if (!fuser_view_span(r->offset, r->sizes, r->strides, r->rank, &lo, &hi, &empty))
+      return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe view's extent overflows 64 bits%s", ""), -1;
+    if (!empty && (r->offset < 0 || hi >= r->numel))
       return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe view reaches outside its storage%s", ""), -1;
     n++;
   }

@@ -28,6 +28,8 @@ typedef struct {
   int rank;
   int64_t sizes[FUSER_TENSOR_MAX_RANK], strides[FUSER_TENSOR_MAX_RANK], offset;
   double value;              /* full's fill value; a scalar's value */
+  bool is_int;               /* the value was an integer literal: exactly ivalue */
+  int64_t ivalue;
   double start, end, step;   /* arange */
   double low, high;          /* make_tensor, randint: values in [low, high) */
 } fuser_input_recipe;
@@ -39,8 +41,23 @@ int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuse
  * `arg_index` with `seed`. Returns FUSER_OK or an error. */
 int fuser_recipe_fill(const fuser_input_recipe *r, uint64_t seed, int arg_index, void *storage, fuser_error *err);
 
+/* The generated-input cap: the most bytes one input's storage may take
+ * (8 GiB, or the environment's FUSER_INPUT_MAX_BYTES), so that a script
+ * asking for a 2^40-element input gets an error instead of exhausting the
+ * machine. */
+#define FUSER_INPUT_MAX_BYTES_DEFAULT (UINT64_C(1) << 33)
+uint64_t fuser_input_max_bytes(void);
+
+/* Bytes of a storage of `numel` elements of `elem_size` bytes plus `extra`
+ * spare elements. Returns FUSER_OK, or FUSER_ERR_INVALID_ARGUMENT with a
+ * message naming the count when it overflows or exceeds the cap. */
+int fuser_input_storage_bytes(int64_t numel, int64_t extra, size_t elem_size, size_t *bytes, fuser_error *err);
+
 /* Stores a double into element i of a buffer of `dtype`, rounding once. */
 void fuser_host_store(void *data, int dtype, int64_t i, double v);
+/* Stores an integer exactly into an integer or bool buffer (other dtypes:
+ * through fuser_host_store). */
+void fuser_host_store_i64(void *data, int dtype, int64_t i, int64_t v);
 /* Reads element i as a double. */
 double fuser_host_load(const void *data, int dtype, int64_t i);
 

@@ -17,6 +17,7 @@
  * So an error in 1-2 launches nothing and allocates nothing, and an error
  * in 3 frees what was allocated. */
 #include "driver/call_memo.h"
+#include "driver/checked_math.h"
 #include "driver/cuda_loader.h"
 #include "driver/runtime_internal.h"
 
@@ -379,8 +380,11 @@ static int plan_outputs(const fuser_artifact *a, const fuser_arg *args, size_t n
       int64_t offset;
       EVAL(&o->offset, &offset, "output %zu offset", i);
       for (int d = 0; d < o->rank; d++) EVAL(&o->strides[d], &out->strides[d], "output %zu stride of dim %d", i, d);
-      int64_t byte_offset = (int64_t)in->byte_offset + offset * (int64_t)elem;
-      if (byte_offset < 0)
+      int rc = fuser_check_alias_view_(a, i, in, offset, &out->tensor, err);
+      if (rc) return rc;
+      int64_t byte_offset; /* in range: the view lies inside the input's span */
+      if (!fuser_mul_i64(offset, (int64_t)elem, &byte_offset) ||
+          !fuser_add_i64((int64_t)in->byte_offset, byte_offset, &byte_offset) || byte_offset < 0)
         return fuser_set_error(err, FUSER_ERR_EXPRESSION, "output %zu: alias offset %lld points before input %d's data",
                                i, (long long)offset, o->input);
       out->tensor.data = in->data;

@@ -17,6 +17,10 @@ int fuser_select_variant_(const fuser_artifact *a, size_t k, const fuser_arg *ar
  * FUSER_ERR_INPUT_MISMATCH naming them and returns that; else returns
  * FUSER_ERR_NO_VARIANT and leaves err alone (mismatch.c). */
 int fuser_diagnose_mismatch_(const fuser_artifact *a, const fuser_arg *args, size_t nargs, fuser_error *err);
+/* Proves alias output i's view (out: shape and strides evaluated, offset
+ * in elements from input in's first element) inside input in's span. */
+int fuser_check_alias_view_(const fuser_artifact *a, size_t i, const DLTensor *in, int64_t offset, const DLTensor *out,
+                            fuser_error *err);
 /* Formats an evaluation failure of e at a place described by fmt. */
 int fuser_expr_fail_(fuser_error *err, int eval_rc, const fuser_expr *e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

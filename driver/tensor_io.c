@@ -55,6 +55,7 @@ typedef struct {
   int ok;
   int64_t want, at;
   double value;
+  const unsigned char *picked;
 } visit_state;
 
 static void add_value(const unsigned char *p, size_t es, void *user) {
@@ -69,7 +70,7 @@ static void hash_bytes(const unsigned char *p, size_t es, void *user) {
 
 static void pick(const unsigned char *p, size_t es, void *user) {
   visit_state *s = user;
-  if (s->at++ == s->want) s->value = fuser_host_load(p, s->dtype, 0);
+  if (s->at++ == s->want) s->value = fuser_host_load(p, s->dtype, 0), s->picked = p;
 }
 
 double fuser_tensor_sum(const DLTensor *t) {
@@ -104,6 +105,18 @@ double fuser_tensor_element(const DLTensor *t, int64_t i) {
   visit_state s = {.dtype = fuser_type_from_dlpack(t->dtype), .want = i};
   for_each(t, pick, &s);
   return s.value;
+}
+
+int64_t fuser_tensor_element_i64(const DLTensor *t, int64_t i) {
+  visit_state s = {.dtype = fuser_type_from_dlpack(t->dtype), .want = i};
+  for_each(t, pick, &s);
+  if (!s.picked) return 0;
+  switch (s.dtype) {
+  case FUSER_TYPE_I64: { int64_t v; memcpy(&v, s.picked, sizeof v); return v; }
+  case FUSER_TYPE_I32: { int32_t v; memcpy(&v, s.picked, sizeof v); return v; }
+  case FUSER_TYPE_BOOL: return *s.picked != 0;
+  default: return (int64_t)s.value;
+  }
 }
 
 static const char *npy_descr(int dt) {

@@ -22,6 +22,8 @@ void fuser_tensor_to_f64(const DLTensor *t, double *out);
 /* Element i (in logical row-major order) as a double: a walk over the
  * tensor, for a few elements only. */
 double fuser_tensor_element(const DLTensor *t, int64_t i);
+/* Element i of an integer or bool tensor, exactly (not through a double). */
+int64_t fuser_tensor_element_i64(const DLTensor *t, int64_t i);
 int fuser_tensor_save_npy(const DLTensor *t, const char *path, fuser_error *err);
 
 #endif

@@ -10,8 +10,18 @@
  * stride; a False dim may have any stride and the next expected stride is
  * its stride * size; a None (broadcast) dim must have size 1 or stride 0 and
  * is skipped. Size-1 dims may have any stride (they are never stepped), and
- * tensors with no elements are not checked for strides at all. */
+ * tensors with no elements are not checked for strides at all.
+ *
+ * Storage rule (check_storage): a non-empty tensor's first element address
+ * (data + byte_offset) is a multiple of its element size, no stride of a
+ * stepped dim is negative (DLPack producers such as PyTorch never make
+ * them; kernels index with non-negative offsets), and every byte the view
+ * reaches, [first, first + span * elem_size), lies below 2^64 without
+ * wrapping. A kernel would otherwise fault on the GPU. Alias outputs are
+ * proved inside their input's span the same way (fuser_check_alias_view_). */
 #include "driver/runtime_internal.h"
+
+#include "driver/checked_math.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,6 +43,61 @@ static void describe_dl_dtype(DLDataType t, char *buf, size_t size) {
   const char *code = t.code < sizeof codes / sizeof codes[0] ? codes[t.code] : "code?";
   if (t.lanes == 1) snprintf(buf, size, "%s%u", code, t.bits);
   else snprintf(buf, size, "%s%ux%u", code, t.bits, t.lanes);
+}
+
+/* The element span [*lo, *hi] of a tensor's view, in elements from its
+ * first element; false (message in err) on a negative stride or overflow. */
+static int tensor_span(const DLTensor *t, const char *what, int64_t *lo, int64_t *hi, bool *empty, fuser_error *err) {
+  int64_t strides[FUSER_TENSOR_MAX_RANK];
+  if (t->ndim < 0 || t->ndim > FUSER_TENSOR_MAX_RANK)
+    return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: rank %d out of range", what, t->ndim);
+  for (int d = 0; d < t->ndim; d++) {
+    strides[d] = fuser_dl_stride(t, d);
+    if (t->shape[d] > 1 && strides[d] < 0)
+      return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: negative stride %lld of dim %d", what,
+                             (long long)strides[d], d);
+  }
+  if (!fuser_view_span(0, t->shape, strides, t->ndim, lo, hi, empty))
+    return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: sizes and strides reach past 2^63 elements", what);
+  return FUSER_OK;
+}
+
+static int check_storage(const DLTensor *t, size_t es, const char *what, fuser_error *err) {
+  int64_t lo, hi, last;
+  bool empty;
+  int rc = tensor_span(t, what, &lo, &hi, &empty, err);
+  if (rc || empty) return rc;
+  uint64_t first, end, bytes;
+  if (t->byte_offset > (uint64_t)INT64_MAX || __builtin_add_overflow((uint64_t)(uintptr_t)t->data, t->byte_offset, &first))
+    return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: data %p + byte_offset %llu wraps past the address space",
+                           what, t->data, (unsigned long long)t->byte_offset);
+  if (es > 1 && first % es)
+    return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH,
+                           "%s: data + byte_offset = 0x%llx is not aligned to the %zu-byte element size", what,
+                           (unsigned long long)first, es);
+  if (!fuser_add_i64(hi, 1, &last) || __builtin_mul_overflow((uint64_t)last, (uint64_t)es, &bytes) ||
+      __builtin_add_overflow(first, bytes, &end))
+    return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: the %lld elements the view spans wrap past the address space",
+                           what, (long long)last);
+  return FUSER_OK;
+}
+
+int fuser_check_alias_view_(const fuser_artifact *a, size_t i, const DLTensor *in, int64_t offset, const DLTensor *out,
+                            fuser_error *err) {
+  int64_t lo, hi, in_lo, in_hi;
+  bool empty, in_empty;
+  char what[48];
+  snprintf(what, sizeof what, "output %zu (alias of input %d)", i, a->outputs[i].input);
+  int rc = tensor_span(out, what, &lo, &hi, &empty, err);
+  if (rc || empty) return rc;
+  rc = tensor_span(in, "its input", &in_lo, &in_hi, &in_empty, err);
+  if (rc) return rc;
+  if (in_empty || !fuser_add_i64(lo, offset, &lo) || !fuser_add_i64(hi, offset, &hi) || lo < in_lo || hi > in_hi)
+    return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH,
+                           "%s: the view at offset %lld reaches elements outside the input's [%lld, %lld] "
+                           "(an input extent smaller than the fusion's slice or view needs)",
+                           what, (long long)offset, (long long)in_lo, (long long)(in_empty ? -1 : in_hi));
+  return FUSER_OK;
 }
 
 static int check_tensor(const fuser_input *in, size_t i, const DLTensor *t, int device_id,
@@ -75,6 +140,8 @@ static int check_tensor(const fuser_input *in, size_t i, const DLTensor *t, int 
   if (!t->data)
     return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "%s: NULL data for a non-empty tensor",
                            input_label(in, i, label, sizeof label));
+  int rc = check_storage(t, fuser_type_size(in->dtype), input_label(in, i, label, sizeof label), err);
+  if (rc) return rc;
   int64_t expected = 1;
   for (int p = in->rank - 1; p >= 0; p--) {
     int d = in->alloc_order[p];

@@ -7,11 +7,14 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "driver/checked_math.h"
+#include "driver/host_inputs.h"
 #include "lowering/lowering.h"
 #include "lowering/plan_artifact.h"
 #include "lowering/plan_model_build.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/Pass.h"
 #include "passes/ir_util.h"
 #include "passes/pass.h"
@@ -79,7 +82,8 @@ static void put_row_major(text *t, MlirAttribute sizes) {
   }
   for (intptr_t i = n - 1; i >= 0; i--) {
     stride[i] = inner;
-    inner *= mlirDenseI64ArrayGetElement(sizes, i);
+    /* saturated on overflow: the recipe parser then refuses the view */
+    if (!fuser_mul_i64(inner, mlirDenseI64ArrayGetElement(sizes, i), &inner)) inner = INT64_MAX;
   }
   for (intptr_t i = 0; i < n; i++) put(t, "%s%lld", i ? "," : "", (long long)stride[i]);
 }
@@ -91,6 +95,14 @@ static double number(MlirAttribute a) {
   if (mlirAttributeIsAInteger(a)) return (double)mlirIntegerAttrGetValueInt(a);
   return 0;
 }
+
+/* A number attribute as recipe text: integers exactly (an int64 fill value
+ * such as INT64_MAX does not survive a double), floats with 17 digits. */
+static void put_number(text *t, MlirAttribute a) {
+  if (!mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)) put(t, "%lld", (long long)mlirIntegerAttrGetValueInt(a));
+  else put(t, "%.17g", number(a));
+}
+
 
 char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
   MlirAttribute inputs = mlirOperationGetDiscardableAttributeByName(fusion, mlirStringRefCreateFromCString("fuser.inputs"));
@@ -112,7 +124,9 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
     MlirAttribute factory = entry(d, "factory");
     if (mlirAttributeIsNull(factory)) { /* a scalar */
       MlirAttribute v = entry(d, "value");
-      put(&t, "scalar %s %.17g\n", runtime_dtype_name(fuser_dtype_of_type(at)), number(v));
+      put(&t, "scalar %s ", runtime_dtype_name(fuser_dtype_of_type(at)));
+      put_number(&t, v);
+      put(&t, "\n");
       continue;
     }
     MlirAttribute shape = entry(d, "shape"), dtype = entry(d, "dtype");
@@ -124,9 +138,17 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
     }
     MlirStringRef f = mlirStringAttrGetValue(factory);
     fuser_dtype dt = fuser_dtype_of_type(mlirTypeAttrGetValue(dtype));
-    long long numel = 1;
-    for (intptr_t k = 0; k < mlirDenseArrayGetNumElements(shape); k++) numel *= mlirDenseI64ArrayGetElement(shape, k);
-    put(&t, "tensor %.*s %s numel %lld sizes ", (int)f.length, f.data, runtime_dtype_name(dt), numel);
+    int64_t numel = 1;
+    for (intptr_t k = 0; k < mlirDenseArrayGetNumElements(shape); k++) {
+      int64_t e = mlirDenseI64ArrayGetElement(shape, k);
+      if (e < 0 || !fuser_mul_i64(numel, e, &numel)) {
+        fail(err, errlen, "fuser.inputs entry %ld: shape %s (more than 2^63 elements)", (long)i,
+             e < 0 ? "has a negative extent" : "overflows 64 bits");
+        free(t.buf);
+        return NULL;
+      }
+    }
+    put(&t, "tensor %.*s %s numel %lld sizes ", (int)f.length, f.data, runtime_dtype_name(dt), (long long)numel);
     /* sizes and strides default to the factory's shape, row-major (what the
      * reference evaluator assumes for a hand-written fuser.inputs) */
     MlirAttribute sizes = entry(d, "sizes"), strides = entry(d, "strides");
@@ -135,13 +157,30 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
     put(&t, " strides ");
     if (is_i64_array(strides)) put_list(&t, strides);
     else put_row_major(&t, sizes);
-    put(&t, " offset %lld", (long long)number(entry(d, "offset")));
-    if (!mlirAttributeIsNull(entry(d, "fill_value"))) put(&t, " value %.17g", number(entry(d, "fill_value")));
+    put(&t, " offset ");
+    put_number(&t, mlirAttributeIsNull(entry(d, "offset")) ? mlirIntegerAttrGet(mlirIntegerTypeGet(mlirAttributeGetContext(d), 64), 0)
+                                                            : entry(d, "offset"));
+    if (!mlirAttributeIsNull(entry(d, "fill_value"))) {
+      put(&t, " value ");
+      put_number(&t, entry(d, "fill_value"));
+    }
     if (!mlirAttributeIsNull(entry(d, "start")))
       put(&t, " arange %.17g %.17g %.17g", number(entry(d, "start")), number(entry(d, "end")), number(entry(d, "step")));
     if (!mlirAttributeIsNull(entry(d, "low")))
       put(&t, " range %.17g %.17g", number(entry(d, "low")), number(entry(d, "high")));
     put(&t, "\n");
+  }
+  /* the runtime's own reading of the recipes (one rule: views inside their
+   * storage, no overflow) so that a bad fuser.inputs fails here, not at run time */
+  fuser_input_recipe *parsed = malloc(sizeof *parsed * (size_t)(mlirArrayAttrGetNumElements(inputs) + 1));
+  fuser_error perr = {0};
+  bool allocated = parsed != NULL;
+  int n = allocated ? fuser_recipes_parse(t.buf, parsed, (int)mlirArrayAttrGetNumElements(inputs) + 1, &perr) : -1;
+  free(parsed);
+  if (n < 0) {
+    fail(err, errlen, "fuser.inputs: %s", allocated ? perr.message : "out of memory");
+    free(t.buf);
+    return NULL;
   }
   return t.buf;
 }
@@ -160,7 +199,15 @@ int fuser_compile_module(MlirOperation module, const fuser_compile_options *opti
   MlirOperation fusion = first_fusion(module, &planned);
   if (mlirOperationIsNull(fusion)) return fail(err, errlen, "no fusion (func.func with fuser.fusion) in the module");
   char recipe_err[256];
-  char *recipes = fuser_input_recipes(fusion, recipe_err, sizeof recipe_err); /* optional */
+  /* optional, but a fuser.inputs that is there must make sense (U1: a
+   * wrapped element count used to give an artifact without inputs) */
+  char *recipes = fuser_input_recipes(fusion, recipe_err, sizeof recipe_err);
+  MlirStringRef inputs_key = mlirStringRefCreateFromCString("fuser.inputs");
+  if (!recipes && !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(fusion, inputs_key)))
+  { /* located like the other diagnostics of the fusion */
+    mlirEmitError(mlirOperationGetLocation(fusion), recipe_err);
+    return fail(err, errlen, "the fusion's fuser.inputs is invalid (the error above)");
+  }
   if (fuser_verify(module) != 0) return free(recipes), fail(err, errlen, "the fusion does not verify");
   if (!planned && !fuser_run_pipeline(module, FUSER_PLAN_PIPELINE, err, errlen))
     return free(recipes), 1;

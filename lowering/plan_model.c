@@ -537,7 +537,14 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
   /* outputs that are inputs or views of them */
   for (int i = 0; i < m->num_outputs; i++) {
     value_desc *d = desc_of(st, mlirOperationGetOperand(ret, i));
-    if (!d || !d->tensor) return fail(err, errlen, "output %d is not a tensor the plan defines", i);
+    for (int j = 0; j < i; j++) /* one buffer per value: a second output of it would be left without one */
+      if (mlirValueEqual(mlirOperationGetOperand(ret, j), mlirOperationGetOperand(ret, i)))
+        return fail(err, errlen, "outputs %d and %d are the same value (fd.add_output of one tensor twice): not supported, "
+                    "add it once", j, i);
+    if ((d && !d->tensor) || !mlirTypeIsATensor(mlirValueGetType(mlirOperationGetOperand(ret, i))))
+      return fail(err, errlen, "output %d is a scalar: compiled fusions return tensors only (fuser-run --cpu evaluates "
+                  "scalar outputs)", i);
+    if (!d) return fail(err, errlen, "output %d is not a tensor the plan defines", i);
     if (d->buffer != FPM_INPUT) continue;
     fpm_output *o = &m->outputs[i];
     o->alias_input = d->index;

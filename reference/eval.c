@@ -391,6 +391,7 @@ static bool run_body(ref_ctx *c, MlirOperation func, const ref_tensor *args, int
     for (intptr_t k = 0; ok && k < mlirOperationGetNumOperands(op); k++)
       if (!map_note_use(&m, mlirOperationGetOperand(op, k), index)) ok = ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
   MlirOperation ret = {NULL};
+  int total = index - 1; /* the ops before the func.return */
   index = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); ok && !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op), index++) {
@@ -400,6 +401,7 @@ static bool run_body(ref_ctx *c, MlirOperation func, const ref_tensor *args, int
     }
     ok = run_op(c, &m, op, depth);
     if (ok) map_release_dead(&m, op, index);
+    if (ok && depth == 0 && c->options.progress) c->options.progress(c->options.progress_ctx, index + 1, total);
   }
   if (ok && mlirOperationIsNull(ret)) ok = ref_fail(c, FUSER_REF_ERR_FUSION, "the function has no func.return");
   *nresults = 0;

@@ -25,6 +25,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "driver/checked_math.h"
 #include "driver/host_inputs.h"
 #include "reference/tensor.h"
 
@@ -143,6 +144,13 @@ static bool fill_storage(const char *factory, MlirAttribute dict, fuser_dtype dt
   }
   if (strcmp(factory, "ones") && strcmp(factory, "full"))
     return fail(err, FUSER_REF_ERR_UNSUPPORTED, "fuser.inputs[%d]: unknown factory '%s'", i, factory);
+  MlirAttribute fv = entry(dict, "fill_value");
+  int rt = runtime_type(dt);
+  if (!strcmp(factory, "full") && mlirAttributeIsAInteger(fv) && (rt == FUSER_TYPE_I64 || rt == FUSER_TYPE_I32 || rt == FUSER_TYPE_BOOL)) {
+    int64_t iv = mlirIntegerAttrGetValueInt(fv); /* exactly: INT64_MAX does not survive a double */
+    for (int64_t j = 0; j < count; j++) fuser_host_store_i64(data, rt, j, iv);
+    return true;
+  }
   for (int64_t j = 0; j < count; j++) ref_put_f64(data, dt, j, value);
   return true;
 }
@@ -175,22 +183,24 @@ static bool tensor_input(MlirAttribute dict, int i, uint64_t seed, fuser_ref_val
     if (!mlirAttributeIsAInteger(off)) return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: 'offset' must be an integer", i);
     offset = mlirIntegerAttrGetValueInt(off);
   }
-  int64_t count = 1, lo = offset, hi = offset, view = 1;
-  for (int k = 0; k < ns; k++) {
+  int64_t count, lo, hi;
+  bool empty;
+  for (int k = 0; k < ns; k++)
     if (shape[k] < 0) return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: negative extent in 'shape'", i);
-    count *= shape[k];
-  }
-  for (int k = 0; k < nz; k++) {
+  for (int k = 0; k < nz; k++)
     if (sizes[k] < 0) return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: negative extent in 'sizes'", i);
-    view *= sizes[k];
-    if (sizes[k] > 0 && strides[k] < 0) lo += strides[k] * (sizes[k] - 1);
-    else if (sizes[k] > 0) hi += strides[k] * (sizes[k] - 1);
-  }
-  if (view > 0 && (lo < 0 || hi >= count))
+  if (!fuser_numel_i64(shape, ns, &count))
+    return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: 'shape' has more than 2^63 elements", i);
+  if (!fuser_view_span(offset, sizes, strides, nz, &lo, &hi, &empty))
+    return fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d]: the view's offset, sizes and strides overflow 64 bits", i);
+  if (!empty && (lo < 0 || hi >= count))
     return fail(err, FUSER_REF_ERR_INPUTS_ATTR,
                 "fuser.inputs[%d]: the view (offset %lld) reaches elements [%lld, %lld] outside the storage of %lld",
                 i, (long long)offset, (long long)lo, (long long)hi, (long long)count);
-  if (count > (INT64_C(1) << 36)) return fail(err, FUSER_REF_ERR_MEMORY, "fuser.inputs[%d]: storage too large", i);
+  size_t bytes;
+  fuser_error cap_err;
+  if (fuser_input_storage_bytes(count, 0, fuser_dtype_size(dt), &bytes, &cap_err) != FUSER_OK)
+    return fail(err, FUSER_REF_ERR_MEMORY, "fuser.inputs[%d]: %s", i, cap_err.message);
   *storage = calloc((size_t)(count ? count : 1), fuser_dtype_size(dt));
   if (!*storage) return fail(err, FUSER_REF_ERR_MEMORY, "fuser.inputs[%d]: out of memory", i);
   if (!fill_storage(factory, dict, dt, seed, i, *storage, count, err)) return false;
@@ -200,6 +210,47 @@ static bool tensor_input(MlirAttribute dict, int i, uint64_t seed, fuser_ref_val
   v->tensor = fuser_ref_tensor_view(*storage, dt, nz, sizes, strides, offset);
   if (!v->tensor) return fail(err, FUSER_REF_ERR_MEMORY, "out of memory");
   return true;
+}
+
+static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
+}
+
+MlirAttribute fuser_ref_default_inputs(MlirOperation func, int64_t dynamic_extent) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (mlirBlockIsNull(body)) return (MlirAttribute){NULL};
+  intptr_t n = mlirBlockGetNumArguments(body);
+  MlirAttribute *entries = calloc((size_t)(n ? n : 1), sizeof *entries);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirType t = mlirValueGetType(mlirBlockGetArgument(body, i));
+    bool tensor = mlirTypeIsARankedTensor(t);
+    MlirType elem = tensor ? mlirShapedTypeGetElementType(t) : t;
+    fuser_dtype dt = fuser_dtype_of_type(elem);
+    if (dt == FUSER_DTYPE_INVALID || (tensor && mlirShapedTypeGetRank(t) > FUSER_MAX_RANK)) {
+      free(entries);
+      return (MlirAttribute){NULL};
+    }
+    if (!tensor) {
+      MlirAttribute one = fuser_dtype_is_float(dt) ? mlirFloatAttrDoubleGet(ctx, elem, 1.0) : mlirIntegerAttrGet(elem, 1);
+      MlirNamedAttribute v = named(ctx, "value", one);
+      entries[i] = mlirDictionaryAttrGet(ctx, 1, &v);
+      continue;
+    }
+    int64_t shape[FUSER_MAX_RANK];
+    int rank = (int)mlirShapedTypeGetRank(t);
+    for (int d = 0; d < rank; d++) shape[d] = mlirShapedTypeIsDynamicDim(t, d) ? dynamic_extent : mlirShapedTypeGetDimSize(t, d);
+    const char *factory = fuser_dtype_is_float(dt) ? "randn" : dt == FUSER_DTYPE_I1 ? "ones" : "arange";
+    MlirNamedAttribute fields[3] = {
+        named(ctx, "dtype", mlirTypeAttrGet(elem)),
+        named(ctx, "factory", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(factory))),
+        named(ctx, "shape", mlirDenseI64ArrayGet(ctx, rank, shape)),
+    };
+    entries[i] = mlirDictionaryAttrGet(ctx, 3, fields);
+  }
+  MlirAttribute all = mlirArrayAttrGet(ctx, n, entries);
+  free(entries);
+  return all;
 }
 
 fuser_ref_status fuser_ref_make_inputs(MlirOperation func, uint64_t seed, fuser_ref_inputs *inputs,
@@ -230,8 +281,10 @@ fuser_ref_status fuser_ref_make_inputs(MlirOperation func, uint64_t seed, fuser_
     else if (!mlirAttributeIsNull(entry(d, "factory"))) ok = tensor_input(d, i, seed, &inputs->values[i], &inputs->storages[i], err);
     else if (!mlirAttributeIsNull(entry(d, "value"))) ok = scalar_input(d, i, &inputs->values[i], err);
     else ok = fail(err, FUSER_REF_ERR_INPUTS_ATTR, "fuser.inputs[%d] has neither 'factory' nor 'value'", i);
-    if (!ok) {
-      err->loc = mlirOperationGetLocation(func);
+    if (!ok) { /* at the argument's definition (a script's define_tensor line) */
+      MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+      bool has_arg = !mlirBlockIsNull(body) && i < mlirBlockGetNumArguments(body);
+      err->loc = has_arg ? mlirValueGetLocation(mlirBlockGetArgument(body, i)) : mlirOperationGetLocation(func);
       fuser_ref_inputs_free(inputs);
       return err->status;
     }

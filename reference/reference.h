@@ -57,6 +57,10 @@ typedef struct {
 
 typedef struct {
   bool f64; /* float64 mode: every float op in double; casts still round */
+  /* called (when set) after each op of the fusion's body: `done` of
+   * `total` ops evaluated (fuser-run shows progress on a terminal) */
+  void (*progress)(void *ctx, int done, int total);
+  void *progress_ctx;
 } fuser_ref_options;
 
 /* A fusion argument or result: a tensor, or a scalar of `dtype`
@@ -100,6 +104,12 @@ typedef struct {
   void **storages;         /* one per value (NULL for scalars) */
 } fuser_ref_inputs;
 
+/* A fuser.inputs attribute for a fusion that has none (hand-written IR):
+ * per argument, a seeded `randn` storage of its declared shape (integer
+ * tensors `arange`, bool `ones`), every `?` extent `dynamic_extent`, and
+ * scalars 1. Null when an argument's type has no such input. */
+MlirAttribute fuser_ref_default_inputs(MlirOperation func, int64_t dynamic_extent);
+
 fuser_ref_status fuser_ref_make_inputs(MlirOperation func, uint64_t seed, fuser_ref_inputs *inputs,
                                        fuser_ref_error *err);
 void fuser_ref_inputs_free(fuser_ref_inputs *inputs);
@@ -128,6 +138,9 @@ void fuser_ref_tensor_free(DLTensor *t);
 /* Element `index` (row-major over the logical sizes) as a double (integers
  * and bool converted). */
 double fuser_ref_tensor_get(const DLTensor *t, int64_t index);
+/* The same element of an integer or bool tensor, exactly (an i64 beyond
+ * 2^53 does not survive a double). */
+int64_t fuser_ref_tensor_get_i64(const DLTensor *t, int64_t index);
 int64_t fuser_ref_tensor_numel(const DLTensor *t);
 
 /* ---- checksums and files ------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* Resize ops: pad and cat, exactly as torch.nn.functional.pad and
  * torch.cat. Both allocate the result and copy the operands' overlapping
  * regions into it through views. */
+#include "driver/checked_math.h"
 #include "reference/ops.h"
 
 /* pad_widths lists (left, right) pairs starting from the last dim; a
@@ -19,7 +20,8 @@ bool ref_eval_pad(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   for (int p = 0; p < nw / 2; p++) {
     int d = in->rank - 1 - p;
     left[d] = w[2 * p];
-    sizes[d] += w[2 * p] + w[2 * p + 1];
+    if (!fuser_add_i64(sizes[d], w[2 * p], &sizes[d]) || !fuser_add_i64(sizes[d], w[2 * p + 1], &sizes[d]))
+      return ref_fail(c, FUSER_REF_ERR_SHAPE, "pad widths of dim %d overflow 64 bits", d);
     if (sizes[d] < 0)
       return ref_fail(c, FUSER_REF_ERR_SHAPE, "pad widths make dim %d negative (%lld)", d, (long long)sizes[d]);
   }

@@ -426,8 +426,8 @@ DLTensor *ref_to_dl(ref_ctx *c, const ref_tensor *t, fuser_dtype dt, const int *
   return d;
 }
 
-double fuser_ref_tensor_get(const DLTensor *t, int64_t index) {
-  fuser_dtype dt = fuser_ref_dtype_from_dl(t->dtype);
+/* Storage element of logical row-major element `index` of t. */
+static int64_t dl_element(const DLTensor *t, fuser_dtype dt, int64_t index) {
   int64_t off = (int64_t)(t->byte_offset / (fuser_dtype_size(dt) ? fuser_dtype_size(dt) : 1));
   for (int d = t->ndim - 1; d >= 0; d--) {
     int64_t e = t->shape[d] ? t->shape[d] : 1, i = index % e;
@@ -439,5 +439,15 @@ double fuser_ref_tensor_get(const DLTensor *t, int64_t index) {
     }
     off += i * stride;
   }
-  return get_f64(t->data, dt, off);
+  return off;
+}
+
+double fuser_ref_tensor_get(const DLTensor *t, int64_t index) {
+  fuser_dtype dt = fuser_ref_dtype_from_dl(t->dtype);
+  return get_f64(t->data, dt, dl_element(t, dt, index));
+}
+
+int64_t fuser_ref_tensor_get_i64(const DLTensor *t, int64_t index) {
+  fuser_dtype dt = fuser_ref_dtype_from_dl(t->dtype);
+  return get_i64(t->data, dt, dl_element(t, dt, index));
 }

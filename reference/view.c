@@ -6,6 +6,7 @@
  * fuser.size and fuser.stride. */
 #include <string.h>
 
+#include "driver/checked_math.h"
 #include "reference/ops.h"
 
 static bool broadcast_in_dim(ref_ctx *c, const ref_tensor *in, const int64_t *sizes, int rank, ref_tensor *v) {
@@ -50,15 +51,15 @@ static bool reshape(ref_ctx *c, const ref_tensor *in, const int64_t *want, int r
       infer = d;
     } else if (want[d] < 0) {
       return ref_fail(c, FUSER_REF_ERR_SHAPE, "reshape to negative extent %lld", (long long)want[d]);
-    } else {
-      known *= want[d];
+    } else if (!fuser_mul_i64(known, want[d], &known)) {
+      return ref_fail(c, FUSER_REF_ERR_SHAPE, "reshape to extents whose product overflows 64 bits");
     }
   }
   if (infer >= 0) {
     if (known == 0 || numel % known)
       return ref_fail(c, FUSER_REF_ERR_SHAPE, "reshape cannot infer dim %d from %lld elements", infer, (long long)numel);
     sizes[infer] = numel / known;
-    known *= sizes[infer];
+    known *= sizes[infer]; /* == numel: cannot overflow */
   }
   if (known != numel)
     return ref_fail(c, FUSER_REF_ERR_SHAPE, "reshape of %lld elements into %lld", (long long)numel, (long long)known);
@@ -186,21 +187,19 @@ static bool strided_view(ref_ctx *c, const ref_tensor *ops, int n, const ref_typ
   if (k != n) return ref_fail(c, FUSER_REF_ERR_FUSION, "view has %d operands, its layout uses %d", n, k);
   /* stay inside the input's memory: [first, last] element of the view within
    * the span the input itself covers */
-  int64_t lo = 0, hi = 0, in_lo = 0, in_hi = 0, count = 1;
-  for (int d = 0; d < rt->rank; d++) {
+  int64_t lo, hi, in_lo, in_hi, first;
+  bool empty, in_empty;
+  for (int d = 0; d < rt->rank; d++)
     if (sizes[d] < 0) return ref_fail(c, FUSER_REF_ERR_SHAPE, "view extent %lld is negative", (long long)sizes[d]);
-    count *= sizes[d];
-    if (sizes[d] > 0 && strides[d] < 0) lo += strides[d] * (sizes[d] - 1);
-    else if (sizes[d] > 0) hi += strides[d] * (sizes[d] - 1);
-  }
-  for (int d = 0; d < ops[0].rank; d++)
-    if (ops[0].sizes[d] > 0 && ops[0].strides[d] < 0) in_lo += ops[0].strides[d] * (ops[0].sizes[d] - 1);
-    else if (ops[0].sizes[d] > 0) in_hi += ops[0].strides[d] * (ops[0].sizes[d] - 1);
-  if (count > 0 && (ref_numel(&ops[0]) == 0 || offset + lo < in_lo || offset + hi > in_hi))
+  if (!fuser_view_span(offset, sizes, strides, rt->rank, &lo, &hi, &empty) ||
+      !fuser_view_span(0, ops[0].sizes, ops[0].strides, ops[0].rank, &in_lo, &in_hi, &in_empty) ||
+      !fuser_add_i64(ops[0].offset, offset, &first))
+    return ref_fail(c, FUSER_REF_ERR_SHAPE, "view offset, extents or strides overflow 64 bits");
+  if (!empty && (in_empty || lo < in_lo || hi > in_hi))
     return ref_fail(c, FUSER_REF_ERR_SHAPE, "view reaches elements [%lld, %lld] outside its input's [%lld, %lld]",
-                    (long long)(offset + lo), (long long)(offset + hi), (long long)in_lo, (long long)in_hi);
+                    (long long)lo, (long long)hi, (long long)in_lo, (long long)in_hi);
   v->rank = rt->rank;
-  v->offset = ops[0].offset + offset;
+  v->offset = first;
   for (int d = 0; d < rt->rank; d++) v->sizes[d] = sizes[d], v->strides[d] = strides[d];
   return true;
 }
@@ -258,6 +257,9 @@ bool ref_eval_view(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   case FUSER_OP_segment_set: ok = true; break;
   default: ok = ref_fail(c, FUSER_REF_ERR_UNSUPPORTED, "no view semantics for '%s'", fuser_op_full_name(id)); break;
   }
+  int64_t count;
+  if (ok && !fuser_numel_i64(v.sizes, v.rank, &count))
+    ok = ref_fail(c, FUSER_REF_ERR_SHAPE, "'%s' makes a tensor of more than 2^63 elements", fuser_op_full_name(id));
   if (!ok) { /* (rank and extents are checked against the type by the caller) */
     ref_release(&v);
     return false;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh: installs what is missing, builds, and runs every test through
-# ctest (lit is one ctest test, each C unit test another). Exits non-zero on
-# any failure.
+# ctest (lit is one ctest test, each C unit test another), then each fuzz
+# target for a short budget under ASan+UBSan (scripts/fuzz-smoke.sh; skipped
+# without libFuzzer). Exits non-zero on any failure.
 #
 # Quiet when all is well: each step's full output goes to a log under
 # <build>/test-logs/ and is shown only when the step fails. The last lines
@@ -53,6 +54,16 @@ if [ $rc -ne 0 ]; then
   echo "test.sh: FAILED. The failures (everything: $logs/ctest.log):" >&2
   bash scripts/test-summary.sh --failures "$logs/ctest.log" | head -n -2 >&2
 fi
+# every fuzz target briefly under ASan+UBSan (docs/fuzzing.md)
+fuzz_rc=0
+if bash scripts/fuzz-smoke.sh > "$logs/fuzz-smoke.log" 2>&1; then
+  echo "fuzz: $(tail -n 1 "$logs/fuzz-smoke.log")"
+else
+  fuzz_rc=1
+  echo "test.sh: fuzz-smoke FAILED; the end of $logs/fuzz-smoke.log:" >&2
+  tail -n "${FUSER_TEST_LOG_LINES:-60}" "$logs/fuzz-smoke.log" >&2
+fi
 corpus_warning
 bash scripts/test-summary.sh "$logs/ctest.log" | tail -n 2
-exit $rc
+[ $rc -ne 0 ] && exit $rc
+exit $fuzz_rc

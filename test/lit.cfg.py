@@ -23,6 +23,18 @@ config.substitutions.append(("%corpus", config.fuser_corpus_dir))
 config.substitutions.append(("%src", config.fuser_src_root))
 if config.fuser_corpus_dir and os.path.isdir(config.fuser_corpus_dir):
     config.available_features.add("corpus")
+# The reproducers of the reliability audit (issue 17): ../shared/repros next
+# to the corpus. Tests that run them say `REQUIRES: repros`.
+if config.fuser_corpus_dir:
+    repros = os.path.join(os.path.dirname(config.fuser_corpus_dir), "repros")
+    if os.path.isdir(repros):
+        config.available_features.add("repros")
+        config.substitutions.append(("%repros", repros))
+config.substitutions.append(("%runtime_lib", os.path.join(config.fuser_obj_root, "driver", "libfuser_runtime.a")))
+# util-linux's script(1): runs a command on a pseudo-terminal (progress output).
+import shutil
+if shutil.which("script"):
+    config.available_features.add("pty")
 # NumPy for the system interpreter (tests that load fuser-run's .npy files).
 import subprocess
 if subprocess.run(["/usr/bin/python3", "-c", "import numpy"], capture_output=True).returncode == 0:

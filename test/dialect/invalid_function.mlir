@@ -97,6 +97,29 @@ func.func @cpu_tensor_with_dims(%a: tensor<4xf32> {fuser.is_cpu}) attributes {fu
 
 // -----
 
+// A result's stride_order (the layout it is written in) must be a permutation
+// too (issue 17, found by fuzz_mlir: `array<i64: 0, 0>` crashed fuser-segment).
+// expected-error@+1 {{result #0: fuser.stride_order is not a permutation of [0, 2)}}
+func.func @result_order_repeated(%a: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.stride_order = array<i64: 0, 0>}) attributes {fuser.fusion} {
+  return %a : tensor<2x3xf32>
+}
+
+// -----
+
 func.func @cpu_scalar_tensor_ok(%a: tensor<f64> {fuser.is_cpu, fuser.contiguity = array<i64>}) attributes {fuser.fusion} {
   return
+}
+
+// -----
+
+// expected-error@+1 {{result #0: fuser.stride_order must be an array<i64> of 2 entries}}
+func.func @result_order_short(%a: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.stride_order = array<i64: 0>}) attributes {fuser.fusion} {
+  return %a : tensor<2x3xf32>
+}
+
+// -----
+
+// A valid result order verifies.
+func.func @result_order_ok(%a: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.stride_order = array<i64: 0, 1>}) attributes {fuser.fusion} {
+  return %a : tensor<2x3xf32>
 }

@@ -131,8 +131,15 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   return 0;
 }
 
+/* The fake device has 16 GiB, like a real one it refuses more (found by
+ * fuzz_artifact: a corrupted artifact's output size reached 2^57 bytes) */
+#define FAKE_DEVICE_BYTES ((size_t)1 << 34)
+
 CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
-  *ptr = (uint64_t)(uintptr_t)aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (bytes > FAKE_DEVICE_BYTES) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  void *p = aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!p) return 2;
+  *ptr = (uint64_t)(uintptr_t)p;
   return 0;
 }
 CUresult cuMemFree_v2(uint64_t ptr) {

@@ -326,6 +326,51 @@ static void test_launch_failure(void) {
   fuser_function_destroy(fn);
 }
 
+/* Issue 17, C5/C6: an alias output (a view of an input made by pointer
+ * arithmetic) must lie inside its input's span. A view whose extent, stride
+ * or offset reaches past it (a slice end past a `?` extent, a corrupted
+ * artifact) was returned and read out of bounds; now the call is refused
+ * before any launch. A view inside still works, and so does an input
+ * returned as an output (legal in nvFuser). */
+static void test_alias_bounds(void) {
+  fuser_builder *b = fuser_builder_create();
+  fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
+  int64_t sizes[2] = {-1, -1}, contig[2] = {1, 1}, order[2] = {1, 0};
+  fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_F32, 2, sizes, contig, order);
+  fuser_builder_add_scalar_input(b, "end", FUSER_TYPE_I64);
+  fuser_builder_add_scalar_input(b, "offset", FUSER_TYPE_I64);
+  const char *osz[2] = {"size(0, 0)", "scalar(1)"}, *ost[2] = {"stride(0, 0)", "1"};
+  fuser_builder_add_alias_output(b, 0, 2, "scalar(2)", osz, ost);
+  const char *isz[2] = {"size(0, 0)", "size(0, 1)"}, *ist[2] = {"stride(0, 0)", "stride(0, 1)"};
+  fuser_builder_add_alias_output(b, 0, 2, "0", isz, ist);
+  fuser_artifact *a;
+  CHECK_EQ_INT(fuser_builder_finish(b, &a, &err), FUSER_OK);
+  if (!a) return;
+  fuser_function *fn = load(a);
+  fuser_artifact_release(a);
+  if (!fn) return;
+  int64_t shape[2] = {4, 8};
+  DLTensor x = example_tensor(xs, 2, shape, NULL);
+  fuser_arg args[3] = {fuser_arg_tensor(&x), fuser_arg_int(8), fuser_arg_int(0)};
+  fuser_output out[2];
+  CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_OK); /* [4, 8] of [4, 8] */
+  CHECK(out[0].alias_of == 0 && out[1].alias_of == 0 && out[1].tensor.data == xs);
+  fuser_output_release(rt, &out[0]), fuser_output_release(rt, &out[1]);
+  args[1] = fuser_arg_int(4), args[2] = fuser_arg_int(4); /* the right half */
+  CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_OK);
+  CHECK(out[0].tensor.byte_offset == 16);
+  fuser_output_release(rt, &out[0]), fuser_output_release(rt, &out[1]);
+  args[1] = fuser_arg_int(800), args[2] = fuser_arg_int(0); /* C5: a slice to 800 of an extent of 8 */
+  CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_ERR_INPUT_MISMATCH);
+  CHECK(contains(err.message, "output 0 (alias of input 0): the view at offset 0 reaches elements outside the input's [0, 31]"));
+  args[1] = fuser_arg_int(8), args[2] = fuser_arg_int(8388608); /* C6: a corrupted offset */
+  CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_ERR_INPUT_MISMATCH);
+  CHECK(contains(err.message, "the view at offset 8388608 reaches elements outside"));
+  args[1] = fuser_arg_int(5), args[2] = fuser_arg_int(4); /* one element past the end */
+  CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_ERR_INPUT_MISMATCH);
+  fuser_function_destroy(fn);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: unit_driver_execute PATH_TO_FAKE_LIBCUDA\n");
@@ -352,6 +397,7 @@ int main(int argc, char **argv) {
   test_pipeline();
   test_load_errors();
   test_launch_failure();
+  test_alias_bounds();
   fuser_runtime_destroy(rt);
   UNIT_MAIN_END();
 }

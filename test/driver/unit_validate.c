@@ -299,7 +299,58 @@ static void test_doc_example(void) {
   fuser_artifact_release(a);
 }
 
+/* Issue 17, G1: a tensor must lie in memory a kernel can address: its first
+ * element aligned to the element size, no stride of a stepped dim negative,
+ * and no byte of its span past 2^64 (each was accepted, and each is a fault
+ * on a real GPU). The outer dim is contiguity False, so its stride is free. */
+static void test_storage(void) {
+  fuser_builder *b = fuser_builder_create();
+  int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
+  int64_t sizes[2] = {-1, -1}, contig[2] = {0, 1}, order[2] = {1, 0};
+  fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_F32, 2, sizes, contig, order);
+  const char *osz[2] = {"size(0, 0)", "size(0, 1)"};
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 2, osz, order);
+  int k = fuser_builder_add_kernel(b, "neg");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_OUTPUT, 0, "0");
+  fuser_builder_add_variant(b, k, m, "add_v1", "1", 256, 0, NULL);
+  fuser_artifact *a;
+  CHECK_EQ_INT(fuser_builder_finish(b, &a, &err), FUSER_OK);
+  if (!a) return;
+  int64_t shape[2] = {8, 16}, strides[2] = {16, 1};
+  DLTensor x = example_tensor(ALIGNED_A, 2, shape, strides);
+  fuser_arg args[1] = {fuser_arg_tensor(&x)};
+  CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 1, NULL, &err), FUSER_OK);
+  struct {
+    uintptr_t data;
+    uint64_t byte_offset;
+    int64_t stride0;
+    const char *why;
+  } bad[] = {
+      {0x7f0000001001, 0, 16, "is not aligned to the 4-byte element size"},
+      {0x7f0000001000, 2, 16, "is not aligned to the 4-byte element size"},
+      {0x7f0000001000, UINT64_C(1) << 63, 16, "wraps past the address space"},
+      {UINT64_C(0xfffffffffffffff0), 0x20, 16, "wraps past the address space"},
+      {UINT64_C(0xffffffffffffff00), 0, 16, "the 128 elements the view spans wrap past the address space"},
+      {0x7f0000001000, 0, -16, "negative stride -16 of dim 0"},
+      {0x7f0000001000, 0, INT64_MIN, "negative stride"},
+      {0x7f0000001000, 0, INT64_C(1) << 62, "sizes and strides reach past 2^63 elements"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    x.data = (void *)bad[i].data;
+    x.byte_offset = bad[i].byte_offset;
+    strides[0] = bad[i].stride0;
+    CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 1, NULL, &err), FUSER_ERR_INPUT_MISMATCH);
+    CHECK(contains(err.message, bad[i].why));
+  }
+  /* a size-1 dim is never stepped: any stride, even negative */
+  x.data = ALIGNED_A, x.byte_offset = 0, shape[0] = 1, strides[0] = -5;
+  CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 1, NULL, &err), FUSER_OK);
+  fuser_artifact_release(a);
+}
+
 int main(void) {
+  test_storage();
   test_doc_example();
   test_add_signature();
   test_no_fallback();

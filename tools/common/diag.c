@@ -97,6 +97,19 @@ static void print_diag(fuser_diag_state *st, MlirDiagnostic d, int severity, cha
   }
 }
 
+void fuser_diag_warning(fuser_diag_state *st, MlirLocation loc, const char *msg) {
+  MlirStringRef file;
+  int line = 0, col = 0;
+  if (!file_loc(loc, &file, &line, &col)) {
+    fprintf(stderr, "%s: warning: %s\n", st->path, msg);
+    return;
+  }
+  bool ours = (file.length == 1 && file.data[0] == '-') ||
+              (file.length == strlen(st->path) && memcmp(file.data, st->path, file.length) == 0);
+  if (ours) fprintf(stderr, "%s:%d:%d: warning: %s\n", st->path, line, col, msg), print_source_line(st->source, line, col);
+  else fprintf(stderr, "%.*s:%d:%d: warning: %s\n", (int)file.length, file.data, line, col, msg);
+}
+
 static void record(fuser_diag_state *st, MlirDiagnostic d, int severity, char *msg) {
   if (st->count == st->cap) {
     st->cap = st->cap ? st->cap * 2 : 16;

@@ -48,6 +48,13 @@ char *fuser_read_file(const char *tool, const char *path, size_t *len) {
     return NULL;
   }
   buf[n] = 0;
+  size_t pl = strlen(path);
+  bool script = pl > 3 && strcmp(path + pl - 3, ".py") == 0;
+  const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+  if (!script && (!fuser_screen_mlir(shown, buf) || !fuser_check_nesting(shown, buf, FUSER_MAX_NESTING))) {
+    free(buf);
+    return NULL;
+  }
   if (len) *len = n;
   return buf;
 }

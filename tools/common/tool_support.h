@@ -11,7 +11,10 @@
 #include "mlir-c/IR.h"
 
 /* Reads a whole file ("-" is stdin) into a NUL-terminated buffer. On error
- * prints "<tool>: error: cannot read '<path>': <reason>" and returns NULL. */
+ * prints "<tool>: error: cannot read '<path>': <reason>" and returns NULL.
+ * MLIR input (any path not ending in .py) is screened before any parser
+ * sees it (fuser_screen_mlir, fuser_check_nesting): a located error and
+ * NULL for text that would crash libMLIR. */
 char *fuser_read_file(const char *tool, const char *path, size_t *len);
 
 /* Whether a buffer is MLIR bytecode (starts with its magic "ML\xefR");
@@ -23,6 +26,12 @@ bool fuser_is_bytecode(const char *data, size_t len);
  * recursive parser. Prints `path:line:col: error: ...` and returns false. */
 #define FUSER_MAX_NESTING 1000
 bool fuser_check_nesting(const char *path, const char *text, int limit);
+
+/* Refuses MLIR text that would crash libMLIR's parser (a dense array of
+ * `index` elements, also through a type alias): prints
+ * `path:line:col: error: ...` and returns false. fuser_read_file runs it,
+ * with fuser_check_nesting, on every input that is not a .py script. */
+bool fuser_screen_mlir(const char *path, const char *text);
 
 /* One chunk of a split input: text padded with newlines so that line
  * numbers match the whole file. */
@@ -65,6 +74,8 @@ void fuser_diag_attach(MlirContext ctx, fuser_diag_state *st);
  * comes with the verifier's "see current operation" note. */
 char *fuser_irdl_error_with_context(const char *message, const char *op_name);
 void fuser_diag_reset(fuser_diag_state *st);
+/* Prints a located warning like a diagnostic (the C API emits errors only). */
+void fuser_diag_warning(fuser_diag_state *st, MlirLocation loc, const char *msg);
 void fuser_diag_free(fuser_diag_state *st);
 
 /* Checks the collected diagnostics against `// expected-<sev>[@loc] {{msg}}`

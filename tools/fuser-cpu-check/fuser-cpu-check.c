@@ -2,7 +2,7 @@
  * vectorize, lowering), on the CPU JIT and compares its outputs with
  * expected ones.
  *
- *   fuser-cpu-check [--max-ulp=N] fusion.mlir case.bin
+ *   fuser-cpu-check [--max-ulp=N] fusion.mlir|script.py case.bin
  *
  * case.bin (written by test/lowering/Inputs/torch_oracle.py) holds the inputs
  * (storage bytes with sizes, strides and storage offset, so views keep
@@ -15,6 +15,7 @@
  * Prints per output the number of elements, the largest difference in
  * units in the last place of the output dtype and the kernels' variants;
  * exits 1 when a difference exceeds --max-ulp (default 0). */
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,15 +23,21 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "driver/checked_math.h"
+#include "driver/host_inputs.h"
 #include "lowering/cpu_jit.h"
 #include "lowering/cpu_plan.h"
 #include "lowering/lowering.h"
+#include "lowering/plan_artifact.h"
 #include "lowering/plan_model_build.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"
 #include "tools/common/tool_support.h"
+#include "tools/fuser-cpu-check/case_file.h"
+#include "tools/fuser-run/load.h"
 
 #define PLAN_PASSES FUSER_PLAN_PIPELINE
+#define FPM_MAX_KERNELS_CHECKED 4096
 
 static bool run_pipeline(MlirContext ctx, MlirOperation op, const char *text) {
   char err[1024];
@@ -43,73 +50,41 @@ static bool run_pipeline(MlirContext ctx, MlirOperation op, const char *text) {
   return ok;
 }
 
-static fuser_dtype dtype_named(const char *name) {
-  for (int d = 0; d < FUSER_DTYPE_COUNT; d++)
-    if (strcmp(fuser_dtype_mlir_name((fuser_dtype)d), name) == 0) return (fuser_dtype)d;
-  return FUSER_DTYPE_INVALID;
-}
 
-typedef struct {
-  int n;
-  fuser_host_tensor *t;
-  void **storage;
-} tensor_list;
-
-static bool read_case(FILE *f, tensor_list *in, tensor_list *out, char *err, size_t errlen) {
-  char word[32], dt[16];
-  for (int pass = 0; pass < 2; pass++) {
-    tensor_list *l = pass ? out : in;
-    if (fscanf(f, "%31s %d", word, &l->n) != 2 || strcmp(word, pass ? "outputs" : "inputs") != 0) {
-      snprintf(err, errlen, "expected '%s <n>'", pass ? "outputs" : "inputs");
-      return false;
+/* The case's inputs against the fusion's signature, with the runtime's
+ * own rule (driver/validate.c: dtype, rank, static extents, contiguity,
+ * alignment, strides), through the artifact the plan model makes. The
+ * host buffers stand in for device memory: the validator never reads them. */
+static bool check_inputs(const fuser_plan_model *model, const fuser_case_list *in, char *err, size_t errlen) {
+  fuser_artifact *art = NULL;
+  if (fuser_plan_to_artifact(model, 0, NULL, NULL, NULL, &art, err, errlen) != 0) return false;
+  DLTensor *dl = calloc((size_t)in->n + 1, sizeof *dl);
+  fuser_arg *args = calloc((size_t)in->n + 1, sizeof *args);
+  static const int runtime_type[] = {[FUSER_DTYPE_BF16] = FUSER_TYPE_BF16, [FUSER_DTYPE_F16] = FUSER_TYPE_F16,
+                                     [FUSER_DTYPE_F32] = FUSER_TYPE_F32,   [FUSER_DTYPE_F64] = FUSER_TYPE_F64,
+                                     [FUSER_DTYPE_I1] = FUSER_TYPE_BOOL,   [FUSER_DTYPE_I32] = FUSER_TYPE_I32,
+                                     [FUSER_DTYPE_I64] = FUSER_TYPE_I64};
+  for (int i = 0; i < in->n; i++) {
+    fuser_host_tensor *t = &in->t[i];
+    if (t->rank < 0) {
+      args[i] = fuser_dtype_is_float(t->dtype) ? fuser_arg_double(t->scalar.f) : fuser_arg_int(t->scalar.i);
+      continue;
     }
-    l->t = calloc((size_t)l->n + 1, sizeof *l->t);
-    l->storage = calloc((size_t)l->n + 1, sizeof *l->storage);
-    for (int i = 0; i < l->n; i++) {
-      fuser_host_tensor *t = &l->t[i];
-      if (fscanf(f, "%31s %15s", word, dt) != 2) return snprintf(err, errlen, "truncated case"), false;
-      t->dtype = dtype_named(dt);
-      if (t->dtype == FUSER_DTYPE_INVALID) return snprintf(err, errlen, "unknown dtype '%s'", dt), false;
-      if (strcmp(word, "scalar") == 0) {
-        double v;
-        if (fscanf(f, "%lf", &v) != 1) return snprintf(err, errlen, "bad scalar"), false;
-        t->rank = -1;
-        t->scalar.i = (int64_t)v;
-        if (fuser_dtype_is_float(t->dtype)) t->scalar.f = v;
-        continue;
-      }
-      if (fscanf(f, "%d", &t->rank) != 1 || t->rank < 0 || t->rank > FUSER_MAX_RANK)
-        return snprintf(err, errlen, "bad rank"), false;
-      int64_t elems = 1, offset = 0, storage = 0;
-      for (int d = 0; d < t->rank; d++) {
-        if (fscanf(f, "%lld", (long long *)&t->sizes[d]) != 1) return snprintf(err, errlen, "bad sizes"), false;
-        elems *= t->sizes[d];
-      }
-      if (!pass) {
-        for (int d = 0; d < t->rank; d++)
-          if (fscanf(f, "%lld", (long long *)&t->strides[d]) != 1) return snprintf(err, errlen, "bad strides"), false;
-        if (fscanf(f, "%lld %lld", (long long *)&offset, (long long *)&storage) != 2)
-          return snprintf(err, errlen, "bad offset"), false;
-      } else {
-        storage = elems;
-      }
-      fgetc(f); /* the newline before the bytes */
-      size_t esize = pass ? 8 : fuser_dtype_size(t->dtype);
-      /* 16 spare bytes, and the storage placed 64-byte aligned like an allocator's */
-      char *buf = aligned_alloc(64, ((size_t)storage * esize + 16 + 63) / 64 * 64);
-      if (fread(buf, esize, (size_t)storage, f) != (size_t)storage) return snprintf(err, errlen, "truncated data"), false;
-      l->storage[i] = buf;
-      t->data = buf + offset * (int64_t)esize;
-    }
+    dl[i] = (DLTensor){.data = t->data, .device = {kDLCUDA, 0}, .ndim = t->rank,
+                       .dtype = fuser_type_to_dlpack(runtime_type[t->dtype]), .shape = t->sizes, .strides = t->strides};
+    args[i] = fuser_arg_tensor(&dl[i]);
   }
-  return true;
+  fuser_error e;
+  int variants[FPM_MAX_KERNELS_CHECKED];
+  bool ok = fuser_artifact_num_kernels(art) <= FPM_MAX_KERNELS_CHECKED &&
+            fuser_artifact_check_inputs(art, args, (size_t)in->n, variants, &e) == FUSER_OK;
+  if (!ok) snprintf(err, errlen, "%s", fuser_artifact_num_kernels(art) > FPM_MAX_KERNELS_CHECKED ? "too many kernels" : e.message);
+  fuser_artifact_release(art);
+  free(dl);
+  free(args);
+  return ok;
 }
 
-static void free_list(tensor_list *l) {
-  for (int i = 0; l->storage && i < l->n; i++) free(l->storage[i]);
-  free(l->storage);
-  free(l->t);
-}
 
 static double to_double(const void *p, fuser_dtype dt) {
   uint32_t u;
@@ -153,62 +128,81 @@ int main(int argc, char **argv) {
     else case_path = argv[i];
   }
   if (!fusion || !case_path) {
-    fprintf(stderr, "usage: fuser-cpu-check [--max-ulp=N] fusion.mlir case.bin\n");
+    fprintf(stderr, "usage: fuser-cpu-check [--max-ulp=N] fusion.mlir|script.py case.bin\n");
     return 2;
   }
-  char *text = fuser_read_file("fuser-cpu-check", fusion, NULL);
-  if (!text) return 1;
+  /* every failure goes to `done`, which frees what was made (an ASan run
+   * of the error paths leaks nothing) */
+  int status = 1;
+  size_t len;
+  char err[1024] = "";
+  fuser_case_list in = {0}, expected = {0};
+  MlirContext ctx = {NULL};
+  fuser_diag_state diag = {.path = fusion};
+  MlirModule a = {NULL}, b = {NULL};
+  fuser_plan_model model = {0};
+  fuser_cpu_module *jit = NULL;
+  fuser_host_tensor *outs = NULL;
+  const char **variants = NULL;
+  bool ran = false;
+  char *text = fuser_read_file("fuser-cpu-check", fusion, &len);
+  if (!text) goto done;
   FILE *cf = fopen(case_path, "rb");
   if (!cf) {
     fprintf(stderr, "fuser-cpu-check: error: cannot read '%s'\n", case_path);
-    return 1;
+    goto done;
   }
-  char err[1024];
-  tensor_list in = {0}, expected = {0};
-  if (!read_case(cf, &in, &expected, err, sizeof err)) {
-    fprintf(stderr, "fuser-cpu-check: error: %s: %s\n", case_path, err);
-    return 1;
-  }
+  bool case_ok = fuser_case_read(cf, &in, &expected, err, sizeof err);
   fclose(cf);
-  MlirContext ctx = fuser_context_create();
-  fuser_diag_state diag = {.path = fusion, .source = text};
+  if (!case_ok) {
+    fprintf(stderr, "fuser-cpu-check: error: %s: %s\n", case_path, err);
+    goto done;
+  }
+  ctx = fuser_context_create();
+  diag.source = text;
   fuser_diag_attach(ctx, &diag);
-  /* the plan model (needs the launches of the PTX pipeline) */
-  MlirModule a = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
-  if (mlirModuleIsNull(a)) return 1;
-  fuser_plan_model model = {0};
+  /* the plan model (needs the launches of the PTX pipeline); a .py script
+   * goes through the importer like in every other tool */
+  a = fuser_run_load(ctx, fusion, text, len);
+  if (mlirModuleIsNull(a)) goto done;
   char ptx_pipeline[2048];
   fuser_plan_to_ptx_pipeline("sm_90", ptx_pipeline, sizeof ptx_pipeline);
   if (!run_pipeline(ctx, mlirModuleGetOperation(a), PLAN_PASSES) ||
       !fuser_plan_model_build(mlirModuleGetOperation(a), &model, err, sizeof err) ||
       !run_pipeline(ctx, mlirModuleGetOperation(a), ptx_pipeline) ||
       !fuser_plan_model_add_launches(&model, mlirModuleGetOperation(a), err, sizeof err)) {
-    fprintf(stderr, "fuser-cpu-check: error: cannot build the plan: %s\n", err);
-    return 1;
+    /* a pass failure was reported as a located diagnostic; err holds the rest */
+    if (err[0]) fprintf(stderr, "fuser-cpu-check: error: cannot build the plan: %s\n", err);
+    goto done;
   }
   /* the same kernels for the CPU */
-  MlirModule b = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
-  if (!run_pipeline(ctx, mlirModuleGetOperation(b), PLAN_PASSES)) return 1;
-  fuser_cpu_module *jit = fuser_cpu_compile(b, err, sizeof err);
+  b = fuser_run_load(ctx, fusion, text, len);
+  if (mlirModuleIsNull(b) || !run_pipeline(ctx, mlirModuleGetOperation(b), PLAN_PASSES)) goto done;
+  jit = fuser_cpu_compile(b, err, sizeof err);
   if (!jit) {
     fprintf(stderr, "fuser-cpu-check: error: %s\n", err);
-    return 1;
+    goto done;
   }
   if (in.n != model.num_inputs || expected.n != model.num_outputs) {
     fprintf(stderr, "fuser-cpu-check: error: the case has %d inputs and %d outputs, the fusion %d and %d\n", in.n,
             expected.n, model.num_inputs, model.num_outputs);
-    return 1;
+    goto done;
   }
-  fuser_host_tensor *outs = calloc((size_t)model.num_outputs + 1, sizeof *outs);
-  const char **variants = calloc((size_t)model.num_kernels + 1, sizeof *variants);
-  if (!fuser_cpu_plan_run(jit, &model, in.t, outs, variants, err, sizeof err)) {
+  if (!check_inputs(&model, &in, err, sizeof err)) {
+    fprintf(stderr, "fuser-cpu-check: error: %s: %s\n", case_path, err);
+    goto done;
+  }
+  outs = calloc((size_t)model.num_outputs + 1, sizeof *outs);
+  variants = calloc((size_t)model.num_kernels + 1, sizeof *variants);
+  ran = fuser_cpu_plan_run(jit, &model, in.t, outs, variants, err, sizeof err);
+  if (!ran) {
     fprintf(stderr, "fuser-cpu-check: error: %s\n", err);
-    return 1;
+    goto done;
   }
   printf("kernels:");
   for (int k = 0; k < model.num_kernels; k++) printf(" %s", variants[k]);
   printf("\n");
-  int status = 0;
+  status = 0;
   for (int o = 0; o < model.num_outputs; o++) {
     const fuser_host_tensor *got = &outs[o], *want = &expected.t[o];
     int64_t elems = 1;
@@ -235,18 +229,21 @@ int main(int argc, char **argv) {
            (long long)elems, worst, (long long)over, max_ulp);
     status |= over != 0;
   }
-  fuser_cpu_plan_free_outputs(&model, outs);
+  printf("%s\n", status ? "MISMATCH" : "MATCH");
+done:
+  if (outs && ran) fuser_cpu_plan_free_outputs(&model, outs);
   free(outs);
   free(variants);
-  fuser_cpu_destroy(jit);
+  if (jit) fuser_cpu_destroy(jit);
   fuser_plan_model_free(&model);
-  free_list(&in);
-  free_list(&expected);
-  mlirModuleDestroy(a);
-  mlirModuleDestroy(b);
-  fuser_diag_free(&diag);
-  mlirContextDestroy(ctx);
+  fuser_case_free(&in);
+  fuser_case_free(&expected);
+  if (!mlirModuleIsNull(a)) mlirModuleDestroy(a);
+  if (!mlirModuleIsNull(b)) mlirModuleDestroy(b);
+  if (!mlirContextIsNull(ctx)) {
+    fuser_diag_free(&diag);
+    mlirContextDestroy(ctx);
+  }
   free(text);
-  printf("%s\n", status ? "MISMATCH" : "MATCH");
   return status;
 }

@@ -25,12 +25,14 @@
 #include "tools/fuser-run/artifact_run.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
+#include "driver/checked_math.h"
 #include "driver/cuda_loader.h"
 #include "driver/fuser_runtime.h"
 #include "driver/half.h"
@@ -60,10 +62,25 @@ static double median(double *v, int n) {
   return n ? v[n / 2] : 0;
 }
 
+/* Every error of a session goes through here: the session's reporter
+ * (fuser-run's GPU mode locates it in the user's file) or plain stderr. */
+static bool session_fail(fuser_run_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool session_fail(fuser_run_session *s, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (s->report) s->report(s->report_ctx, msg);
+  else fprintf(stderr, "fuser-run: error: %s\n", msg);
+  return false;
+}
+
 static bool cu_ok(fuser_run_session *s, CUresult r, const char *what) {
   if (r == FUSER_CUDA_SUCCESS) return true;
   char buf[256];
-  fprintf(stderr, "fuser-run: error: %s: %s\n", what, fuser_cuda_describe(s->cu, r, buf, sizeof buf));
+  session_fail(s, "%s: %s", what, fuser_cuda_describe(s->cu, r, buf, sizeof buf));
   return false;
 }
 
@@ -134,8 +151,9 @@ bool fuser_run_open(fuser_run_session *s) {
   char msg[256];
   fuser_error err = {0};
   s->cu = fuser_cuda_get(&status, msg, sizeof msg);
-  if (!s->cu) {
+  if (!s->cu) { /* about the machine, not the user's file: not located */
     fprintf(stderr, "fuser-run: error: %s\n", msg);
+    if (s->no_driver_hint) fprintf(stderr, "fuser-run: note: %s\n", s->no_driver_hint);
     return false;
   }
   fuser_allocator allocator = {0};
@@ -145,7 +163,7 @@ bool fuser_run_open(fuser_run_session *s) {
     allocator = (fuser_allocator){s->cache, cache_alloc, cache_free};
   }
   if (fuser_runtime_create(0, NULL, s->caching_allocator ? &allocator : NULL, &s->rt, &err) != FUSER_OK) {
-    fprintf(stderr, "fuser-run: error: %s\n", err.message);
+    session_fail(s, "%s", err.message);
     return false;
   }
   if (!cu_ok(s, s->cu->cuStreamCreate(&s->stream, FUSER_CU_STREAM_NON_BLOCKING), "cuStreamCreate")) return false;
@@ -171,7 +189,7 @@ bool fuser_run_make_inputs(fuser_run_session *s, const char *text, size_t nargs_
   fuser_error err = {0};
   s->nargs = fuser_recipes_parse(text, s->recipes, FUSER_RUN_MAX_ARGS, &err);
   if (s->nargs < 0 || (size_t)s->nargs != nargs_expected) {
-    fprintf(stderr, "fuser-run: error: input recipes: %s\n", s->nargs < 0 ? err.message : "count differs from the signature");
+    session_fail(s, "input recipes: %s", s->nargs < 0 ? err.message : "count differs from the signature");
     if (s->nargs < 0) s->nargs = 0;
     return false;
   }
@@ -179,15 +197,22 @@ bool fuser_run_make_inputs(fuser_run_session *s, const char *text, size_t nargs_
     fuser_input_recipe *r = &s->recipes[i];
     if (!r->tensor) {
       bool is_float = r->dtype == FUSER_TYPE_F32 || r->dtype == FUSER_TYPE_F64;
-      s->args[i] = is_float ? fuser_arg_double(r->value) : fuser_arg_int((int64_t)r->value);
+      s->args[i] = is_float ? fuser_arg_double(r->value) : fuser_arg_int(r->is_int ? r->ivalue : (int64_t)r->value);
       continue;
     }
     size_t es = fuser_type_size(r->dtype);
-    size_t shift = r->rank ? (size_t)misalign : 0;
-    size_t bytes = ((size_t)r->numel + shift) * es;
+    size_t shift = r->rank ? (size_t)misalign : 0, bytes;
+    if (fuser_input_storage_bytes(r->numel, (int64_t)shift, es, &bytes, &err) != FUSER_OK) {
+      session_fail(s, "input %d: %s", i, err.message);
+      return false;
+    }
     s->host[i] = calloc(bytes ? bytes : 1, 1);
+    if (!s->host[i]) {
+      session_fail(s, "input %d: out of host memory for %zu bytes", i, bytes);
+      return false;
+    }
     if (fuser_recipe_fill(r, seed, i, (char *)s->host[i] + shift * es, &err) != FUSER_OK) {
-      fprintf(stderr, "fuser-run: error: input %d: %s\n", i, err.message);
+      session_fail(s, "input %d: %s", i, err.message);
       return false;
     }
     if (!cu_ok(s, s->cu->cuMemAlloc(&s->device[i], bytes ? bytes : 16), "cuMemAlloc") ||
@@ -210,14 +235,26 @@ bool fuser_run_make_inputs(fuser_run_session *s, const char *text, size_t nargs_
 }
 
 /* The output copied to the host (its span of memory, strides kept). */
-static void *fetch_output(fuser_run_session *s, const fuser_output *out, DLTensor *host) {
+static void *fetch_output(fuser_run_session *s, size_t k, const fuser_output *out, DLTensor *host) {
   const DLTensor *t = &out->tensor;
   int dt = fuser_type_from_dlpack(t->dtype);
   size_t es = fuser_type_size(dt);
-  int64_t lo = 0, hi = 0, n = fuser_tensor_numel(t);
-  for (int d = 0; d < t->ndim && n > 0; d++) hi += (t->shape[d] - 1) * t->strides[d];
-  size_t span = n > 0 ? (size_t)(hi - lo + 1) * es : 0;
+  int64_t lo, hi, elems;
+  bool empty;
+  size_t span = 0;
+  /* the runtime proved the view inside its buffer (validate.c); a span that
+   * does not fit is still refused here rather than copied */
+  if (!fuser_view_span(0, t->shape, t->strides, t->ndim, &lo, &hi, &empty) || lo < 0 ||
+      (!empty && (!fuser_add_i64(hi, 1, &elems) || !fuser_bytes_of(elems, es, &span)))) {
+    session_fail(s, "output %zu: its view of %d dims does not fit in memory", k, t->ndim);
+    return NULL;
+  }
+  if (empty) span = 0;
   void *buf = malloc(span ? span : 1);
+  if (!buf) {
+    session_fail(s, "output %zu: out of host memory for %zu bytes", k, span);
+    return NULL;
+  }
   if (span && !cu_ok(s, s->cu->cuMemcpyDtoH(buf, (CUdeviceptr)(uintptr_t)t->data + t->byte_offset, span), "cuMemcpyDtoH")) {
     free(buf);
     return NULL;
@@ -295,16 +332,19 @@ static void print_output(int k, const DLTensor *h) {
   printf("] strides [");
   for (int d = 0; d < h->ndim; d++) printf("%s%lld", d ? ", " : "", (long long)h->strides[d]);
   printf("]\n  checksum: sum %.17g fnv1a %016llx\n  first:", fuser_tensor_sum(h), (unsigned long long)fuser_tensor_fnv1a(h));
-  for (int64_t i = 0; i < 8 && i < fuser_tensor_numel(h); i++) printf(" %.6g", fuser_tensor_element(h, i));
+  bool is_int = dt == FUSER_TYPE_I64 || dt == FUSER_TYPE_I32 || dt == FUSER_TYPE_BOOL;
+  for (int64_t i = 0; i < 8 && i < fuser_tensor_numel(h); i++)
+    if (is_int) printf(" %lld", (long long)fuser_tensor_element_i64(h, i));
+    else printf(" %.6g", fuser_tensor_element(h, i));
   printf("\n");
 }
 
-static bool save_npy(const DLTensor *t, const char *dir, const char *stem, int k) {
+static bool save_npy(fuser_run_session *s, const DLTensor *t, const char *dir, const char *stem, int k) {
   char path[1024];
   fuser_error err = {0};
   snprintf(path, sizeof path, "%s/%s_%d.npy", dir, stem, k);
   if (fuser_tensor_save_npy(t, path, &err) == FUSER_OK) return true;
-  fprintf(stderr, "fuser-run: error: %s\n", err.message);
+  session_fail(s, "%s", err.message);
   return false;
 }
 
@@ -312,11 +352,11 @@ bool fuser_run_outputs(fuser_run_session *s, size_t nout, const fuser_run_output
   fuser_output outs[FUSER_RUN_MAX_OUTPUTS];
   fuser_error err = {0};
   if (nout > FUSER_RUN_MAX_OUTPUTS) {
-    fprintf(stderr, "fuser-run: error: more than %d outputs\n", FUSER_RUN_MAX_OUTPUTS);
+    session_fail(s, "more than %d outputs", FUSER_RUN_MAX_OUTPUTS);
     return false;
   }
   if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) {
-    fprintf(stderr, "fuser-run: error: %s\n", err.message);
+    session_fail(s, "%s", err.message);
     return false;
   }
   if (!cu_ok(s, s->cu->cuStreamSynchronize(s->stream), "cuStreamSynchronize")) return false;
@@ -326,12 +366,12 @@ bool fuser_run_outputs(fuser_run_session *s, size_t nout, const fuser_run_output
   if (plan->save_dir) mkdir(plan->save_dir, 0755);
   for (; k < nout; k++) {
     DLTensor host;
-    void *buf = fetch_output(s, &outs[k], &host);
+    void *buf = fetch_output(s, k, &outs[k], &host);
     if (!buf) break;
     *out_bytes += (size_t)fuser_tensor_numel(&host) * fuser_type_size(fuser_type_from_dlpack(host.dtype));
     print_output((int)k, &host);
     if (plan->check) all_ok &= plan->check(plan->check_ctx, (int)k, &host);
-    if (plan->save_dir) all_ok &= save_npy(&host, plan->save_dir, "output", (int)k);
+    if (plan->save_dir) all_ok &= save_npy(s, &host, plan->save_dir, "output", (int)k);
     free(buf);
     fuser_output_release(s->rt, &outs[k]);
   }
@@ -342,7 +382,7 @@ bool fuser_run_outputs(fuser_run_session *s, size_t nout, const fuser_run_output
     DLTensor h = s->tensors[i];
     h.data = s->host[i];
     h.device = (DLDevice){kDLCPU, 0};
-    all_ok &= save_npy(&h, plan->save_dir, "input", i);
+    all_ok &= save_npy(s, &h, plan->save_dir, "input", i);
   }
   return all_ok;
 }
@@ -351,7 +391,7 @@ bool fuser_run_outputs(fuser_run_session *s, size_t nout, const fuser_run_output
 static bool call_once(fuser_run_session *s, fuser_output *outs, size_t nout) {
   fuser_error err = {0};
   if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) {
-    fprintf(stderr, "fuser-run: error: %s\n", err.message);
+    session_fail(s, "%s", err.message);
     return false;
   }
   for (size_t k = 0; k < nout; k++) fuser_output_release(s->rt, &outs[k]);
@@ -399,7 +439,7 @@ bool fuser_run_bench(fuser_run_session *s, const char *name, size_t nkernels, si
     cu->cuEventRecord(e0, st);
     double h0 = now_us();
     if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) {
-      fprintf(stderr, "fuser-run: error: %s\n", err.message);
+      session_fail(s, "%s", err.message);
       free(dev);
       free(host);
       return false;

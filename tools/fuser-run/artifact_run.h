@@ -44,6 +44,11 @@ typedef struct {
    * across calls (as a framework's caching allocator), not cuMemAllocAsync */
   bool caching_allocator;
   struct fuser_run_block_cache *cache;
+  /* where errors go: NULL prints "fuser-run: error: <msg>"; fuser-run's GPU
+   * mode locates each in the user's file (gpu_run.c) */
+  void (*report)(void *ctx, const char *msg);
+  void *report_ctx;
+  const char *no_driver_hint; /* a note printed after "no CUDA driver" */
 } fuser_run_session;
 
 /* Opens the driver, creates the runtime on device 0 (with the caching

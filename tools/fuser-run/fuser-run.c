@@ -2,7 +2,7 @@
  *
  *   fuser-run [--gpu] [--check] [--bench N] [--artifact-out F] [--seed N]
  *             [--save DIR] [--misalign K] [--specialize-sizes] fusion.mlir|script.py
- *   fuser-run --cpu [--seed N] [--f64] [--save DIR] [--first N] fusion.mlir|script.py
+ *   fuser-run --cpu [--seed N] [--f64] [--save DIR] [--first N] [--dynamic-extent N] fusion.mlir|script.py
  *   fuser-run --artifact F [...]     a compiled fusion, on the GPU (artifact_run.c)
  *
  * The fusion runs on inputs made from its fuser.inputs attribute (the
@@ -10,7 +10,10 @@
  * compiles it in this process through libfuser and runs it on the GPU
  * (gpu_run.c); --check compares every output with the CPU reference.
  * --cpu runs every fusion of the input on the reference evaluator
- * (reference/reference.h). For each output it prints the dtype, shape, strides, a checksum
+ * (reference/reference.h); a fusion without fuser.inputs (hand-written IR)
+ * gets seeded randn inputs of its declared shapes, every `?` extent
+ * --dynamic-extent (default 8). On a terminal, a long --cpu run shows its
+ * progress (ops evaluated) on stderr. For each output it prints the dtype, shape, strides, a checksum
  * (sum in double and FNV-1a of the bytes) and the first values; --save
  * writes the outputs and the inputs as NumPy .npy files, so that anyone can
  * rerun the fusion elsewhere (PyTorch: scripts/compare_torch.py) on the same
@@ -20,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
@@ -39,6 +44,7 @@ typedef struct {
   uint64_t seed;
   bool f64, check, specialize_sizes;
   int first;
+  int64_t dynamic_extent;
   const char *cpu_only, *gpu_only; /* an option given that the other mode lacks */
 } options;
 
@@ -63,7 +69,9 @@ static void usage(FILE *f) {
         "  --misalign K   (with --save-case) shift tensor inputs by K elements\n"
         "  --save DIR     write each output as DIR/out<i>.npy and each input as\n"
         "                 DIR/in<i>.npy (NumPy format 1.0; bf16 as float32)\n"
-        "  --first N      print the first N values of each output (default 8)\n",
+        "  --first N      print the first N values of each output (default 8)\n"
+        "  --dynamic-extent N  for IR without fuser.inputs: the extent of every `?`\n"
+        "                 dim of the generated inputs (default 8)\n",
         f);
 }
 
@@ -117,6 +125,14 @@ static bool parse_args(int argc, char **argv, options *o) {
       }
       o->first = (int)n;
       o->cpu_only = argv[i - 1];
+    } else if (strcmp(a, "-dynamic-extent") == 0 && has_value) {
+      uint64_t n;
+      if (!parse_uint(argv[++i], &n) || n > (UINT64_C(1) << 32)) {
+        fprintf(stderr, "fuser-run: error: --dynamic-extent needs an extent, got '%s'\n", argv[i]);
+        return false;
+      }
+      o->dynamic_extent = (int64_t)n;
+      o->cpu_only = argv[i - 1];
     } else if (strcmp(a, "-save") == 0 && has_value) o->save_dir = argv[++i];
     else if (strcmp(a, "-save-case") == 0 && has_value) o->cpu_only = argv[i], o->save_case = argv[++i];
     else if (strcmp(a, "-misalign") == 0 && has_value) {
@@ -167,16 +183,18 @@ static void print_dims(const char *label, int n, const int64_t *v) {
   printf("]");
 }
 
-static void print_value(double v, fuser_dtype dt) {
-  if (fuser_dtype_is_float(dt)) printf(dt == FUSER_DTYPE_F64 ? "%.17g" : "%.9g", v);
-  else printf("%lld", (long long)v);
+/* Floats through a double; integers exactly, never through a double (an
+ * i64 such as INT64_MAX does not survive one). */
+static void print_value(double f, int64_t i, fuser_dtype dt) {
+  if (fuser_dtype_is_float(dt)) printf(dt == FUSER_DTYPE_F64 ? "%.17g" : "%.9g", f);
+  else printf("%lld", (long long)i);
 }
 
 static bool print_output(const options *o, int i, const fuser_ref_value *v, const char *npy_path) {
   const char *dname = fuser_dtype_mlir_name(v->dtype);
   if (!v->is_tensor) {
     printf("output #%d: %s scalar ", i, dname);
-    print_value(fuser_dtype_is_float(v->dtype) ? v->f : (double)v->i, v->dtype);
+    print_value(v->f, v->i, v->dtype);
     printf("\n");
     return true;
   }
@@ -190,7 +208,8 @@ static bool print_output(const options *o, int i, const fuser_ref_value *v, cons
   printf("  first %lld of %lld:", (long long)shown, (long long)n);
   for (int64_t k = 0; k < shown; k++) {
     printf(" ");
-    print_value(fuser_ref_tensor_get(t, k), v->dtype);
+    bool is_float = fuser_dtype_is_float(v->dtype);
+    print_value(is_float ? fuser_ref_tensor_get(t, k) : 0, is_float ? 0 : fuser_ref_tensor_get_i64(t, k), v->dtype);
   }
   printf("\n");
   if (!npy_path) return true;
@@ -232,18 +251,56 @@ static bool save_inputs(const options *o, const fuser_ref_inputs *in, const char
   return true;
 }
 
+/* Progress of a long --cpu run, on a terminal only: after the first second,
+ * "op K of N" at most four times a second, erased at the end. */
+typedef struct {
+  double start, last;
+  bool shown;
+} progress_state;
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void show_progress(void *ctx, int done, int total) {
+  progress_state *p = ctx;
+  double t = now_s();
+  if (done < total && (t - p->start < 1.0 || t - p->last < 0.25)) return;
+  p->last = t;
+  if (done < total) {
+    fprintf(stderr, "\rfuser-run: op %d of %d, %.0f s", done, total, t - p->start);
+    p->shown = true;
+  } else if (p->shown) {
+    fprintf(stderr, "\r\033[K");
+  }
+  fflush(stderr);
+}
+
 static bool run_cpu(const options *o, MlirOperation func, int nfusions) {
   char name[256], path[4096];
   func_name(func, name, sizeof name);
   printf("fusion @%s: cpu reference, %s, seed %llu\n", name, o->f64 ? "float64 mode" : "nvFuser precision",
          (unsigned long long)o->seed);
+  MlirStringRef key = mlirStringRefCreateFromCString("fuser.inputs");
+  if (mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(func, key))) {
+    MlirAttribute made = fuser_ref_default_inputs(func, o->dynamic_extent);
+    if (!mlirAttributeIsNull(made)) {
+      mlirOperationSetDiscardableAttributeByName(func, key, made);
+      printf("  no fuser.inputs: seeded inputs of the declared shapes, every ? extent %lld (--dynamic-extent)\n",
+             (long long)o->dynamic_extent);
+    }
+  }
   fuser_ref_error err;
   fuser_ref_inputs inputs;
   if (fuser_ref_make_inputs(func, o->seed, &inputs, &err) != FUSER_REF_OK) {
     report_error(&err);
     return false;
   }
+  progress_state progress = {.start = now_s()};
   fuser_ref_options ropt = {.f64 = o->f64};
+  if (isatty(STDERR_FILENO)) ropt.progress = show_progress, ropt.progress_ctx = &progress;
   fuser_ref_outputs outs;
   bool ran = fuser_ref_run(func, inputs.values, inputs.count, &ropt, &outs, &err) == FUSER_REF_OK, ok = ran;
   if (!ran) report_error(&err);
@@ -258,6 +315,15 @@ static bool run_cpu(const options *o, MlirOperation func, int nfusions) {
   return ok;
 }
 
+/* nvFuser runs a fusion without outputs and returns nothing; so do we, but
+ * not silently: it is almost always a forgotten fd.add_output. */
+static void warn_if_no_outputs(fuser_diag_state *diag, MlirOperation func) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  MlirOperation ret = mlirBlockIsNull(body) ? (MlirOperation){NULL} : mlirBlockGetTerminator(body);
+  if (!mlirOperationIsNull(ret) && mlirOperationGetNumOperands(ret) == 0)
+    fuser_diag_warning(diag, mlirOperationGetLocation(func), "the fusion has no outputs (no fd.add_output): it computes nothing");
+}
+
 static bool is_fusion(MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   return n.length == 9 && memcmp(n.data, "func.func", 9) == 0 &&
@@ -267,7 +333,7 @@ static bool is_fusion(MlirOperation op) {
 int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) /* a compiled artifact runs with the runtime alone */
     if (strcmp(argv[i], "--artifact") == 0 || strcmp(argv[i], "-artifact") == 0) return fuser_run_artifact_main(argc, argv);
-  options o = {.first = 8};
+  options o = {.first = 8, .dynamic_extent = 8};
   if (!parse_args(argc, argv, &o)) return 1;
   if (o.save_dir) {
     struct stat st;
@@ -300,7 +366,7 @@ int main(int argc, char **argv) {
     fuser_run_gpu_options gpu = {o.seed, o.misalign, o.bench, o.check, o.specialize_sizes, o.save_dir, o.artifact_out};
     for (MlirOperation op = mlirBlockGetFirstOperation(body); ok && !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
-      if (is_fusion(op)) ok = o.mode == MODE_CPU ? run_cpu(&o, op, nfusions) : fuser_run_gpu(&gpu, o.input, text, len, op);
+      if (is_fusion(op)) ok = (warn_if_no_outputs(&diag, op), true) && o.mode == MODE_CPU ? run_cpu(&o, op, nfusions) : fuser_run_gpu(&gpu, o.input, text, len, op);
     mlirModuleDestroy(module);
   }
   fuser_diag_free(&diag);

@@ -19,6 +19,7 @@
 #include "libfuser/fuser.h"
 #include "lowering/compile.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
 #include "reference/reference.h"
 #include "tools/fuser-run/artifact_run.h"
 
@@ -51,21 +52,48 @@ static bool run_reference(MlirOperation func, uint64_t seed, fuser_ref_outputs *
   fuser_ref_inputs in;
   fuser_ref_error err;
   if (fuser_ref_make_inputs(func, seed, &in, &err) != FUSER_REF_OK) {
-    fprintf(stderr, "fuser-run: error: --check: %s\n", err.message);
+    if (!mlirLocationIsNull(err.loc)) mlirEmitError(err.loc, err.message);
+    else fprintf(stderr, "fuser-run: error: --check: %s\n", err.message);
     return false;
   }
   fuser_ref_options opts = {0};
   bool ok = fuser_ref_run(func, in.values, in.count, &opts, out, &err) == FUSER_REF_OK;
-  if (!ok) fprintf(stderr, "fuser-run: error: --check: the CPU reference failed: %s\n", err.message);
+  if (!ok && !mlirLocationIsNull(err.loc)) mlirEmitError(err.loc, err.message);
+  else if (!ok) fprintf(stderr, "fuser-run: error: --check: the CPU reference failed: %s\n", err.message);
   fuser_ref_inputs_free(&in);
   return ok;
 }
 
-static void report(const fuser_error *err) {
-  /* libfuser's compile messages are located already ("path:l:c: error: ...") */
-  if (err->code == FUSER_ERR_COMPILE && strstr(err->message, ": error: ")) fprintf(stderr, "%s\n", err->message);
-  else fprintf(stderr, "fuser-run: error: %s\n", err->message);
+/* Every error of the GPU mode is located in the user's file: a message
+ * about "input N" at the definition of argument N (its define_tensor
+ * line), one about "output N" at the op that makes output N, any other at
+ * the fusion. */
+static MlirLocation locate(MlirOperation func, const char *msg) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  int n;
+  if (sscanf(msg, "input %d", &n) == 1 && n >= 0 && n < mlirBlockGetNumArguments(body))
+    return mlirValueGetLocation(mlirBlockGetArgument(body, n));
+  if (sscanf(msg, "output %d", &n) == 1 && n >= 0) {
+    MlirOperation ret = mlirBlockGetTerminator(body);
+    if (!mlirOperationIsNull(ret) && n < mlirOperationGetNumOperands(ret)) {
+      MlirValue v = mlirOperationGetOperand(ret, n);
+      if (mlirValueIsAOpResult(v)) return mlirOperationGetLocation(mlirOpResultGetOwner(v));
+      return mlirValueGetLocation(v);
+    }
+  }
+  return mlirOperationGetLocation(func);
 }
+
+static void report_at(void *ctx, const char *msg) {
+  MlirOperation func = {ctx};
+  /* libfuser's compile messages are located already ("path:l:c: error: ...") */
+  if (strstr(msg, ": error: ")) fprintf(stderr, "%s\n", msg);
+  else mlirEmitError(locate(func, msg), msg);
+}
+
+static MlirOperation current_func;
+
+static void report(const fuser_error *err) { report_at(current_func.ptr, err->message); }
 
 /* Compiles the entry for the session's inputs and describes it. */
 static bool compile_entry(fuser_fusion *f, fuser_run_session *s, const fuser_run_gpu_options *o, const char *name,
@@ -98,6 +126,12 @@ bool fuser_run_gpu(const fuser_run_gpu_options *o, const char *path, const char 
   fuser_ref_outputs ref = {0};
   bool have_ref = false, ok = false;
   fuser_error err = {0};
+  current_func = func;
+  s.report = report_at;
+  s.report_ctx = func.ptr;
+  char hint[1200];
+  snprintf(hint, sizeof hint, "without a GPU, run the fusion on the CPU reference evaluator: fuser-run --cpu %s", path);
+  s.no_driver_hint = hint;
   if (!fuser_run_open(&s)) goto done;
   fuser_fusion_options fo = {.specialize_sizes = o->specialize_sizes};
   if (fuser_fusion_create(s.rt, is_python(path) ? FUSER_SOURCE_NVFUSER : FUSER_SOURCE_MLIR, text, len, path, &fo, &f, &err) !=
@@ -109,7 +143,7 @@ bool fuser_run_gpu(const fuser_run_gpu_options *o, const char *path, const char 
   if (!recipes) { /* why: the compiler's reading of fuser.inputs says */
     char why[256] = "no input recipes";
     free(fuser_input_recipes(func, why, sizeof why));
-    fprintf(stderr, "fuser-run: error: '%s': %s\n", path, why);
+    report_at(func.ptr, why);
     goto done;
   }
   size_t nkernels;

@@ -1,0 +1,106 @@
+/* A guard in front of MLIR's parser for input that crashes it (issue 17,
+ * C8): a dense array of `index` elements, `array<index: 1>` or `array<index>`,
+ * reaches `Type::getIntOrFloatBitWidth` on an IndexType inside
+ * `Parser::parseDenseArrayAttr` (libMLIR 22 accepts index as "int or
+ * float" there, then asks it for a bit width) and the process dies. The
+ * same holds through a type alias (`!t = index` ... `array<!t: 1>`), so
+ * aliases are followed. Strings and `//` comments are skipped; the error is
+ * located at the element type, like the parser's own errors. No fuser IR
+ * has index dense arrays (our arrays are i64), so nothing valid is refused.
+ *
+ * Also refused: a fuser op in custom syntax (`%0 = fuser.neg %a`, found by
+ * fuzz_mlir). fuser ops are IRDL-defined and parse in generic form only;
+ * libMLIR's parser fails on the custom form without any diagnostic, so the
+ * tool would exit 1 silently. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/common/tool_support.h"
+
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
+
+/* Skips whitespace and `//` comments (the lexer allows both between tokens). */
+static const char *skip_space(const char *p) {
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (p[0] != '/' || p[1] != '/') return p;
+    while (*p && *p != '\n') p++;
+  }
+}
+
+/* Is `p` (a type's first character) `index`, or an alias that resolves to
+ * it? An alias is looked up textually: a line `!name = <type>`. */
+static bool is_index_type(const char *text, const char *p, int depth) {
+  if (strncmp(p, "index", 5) == 0 && !ident_char(p[5])) return true;
+  if (*p != '!' || depth > 16) return false;
+  size_t n = 1;
+  while (ident_char(p[n])) n++;
+  for (const char *line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+    const char *l = line;
+    while (*l == ' ' || *l == '\t') l++;
+    if (strncmp(l, p, n) != 0 || ident_char(l[n])) continue;
+    const char *eq = l + n;
+    while (*eq == ' ' || *eq == '\t') eq++;
+    if (*eq == '=') return is_index_type(text, skip_space(eq + 1), depth + 1);
+  }
+  return false;
+}
+
+/* At the start of a line: is the op there a fuser op in custom syntax?
+ * Returns its first character or NULL. `%results =` are skipped; an
+ * attribute of a dictionary spread over lines (`fuser.inputs = [...]`) is
+ * followed by '=' and is not an op. */
+static const char *custom_fuser_op(const char *p) {
+  while (*p == ' ' || *p == '\t') p++;
+  if (*p == '%') {
+    const char *q = p;
+    while (*q && *q != '\n' && *q != '=' && *q != '"' && *q != '(') q++;
+    if (*q != '=') return NULL;
+    p = q + 1;
+    while (*p == ' ' || *p == '\t') p++;
+  }
+  if (strncmp(p, "fuser.", 6) != 0 || !ident_char(p[6])) return NULL;
+  const char *q = p + 6;
+  while (ident_char(*q)) q++;
+  while (*q == ' ' || *q == '\t') q++;
+  return *q == '=' || *q == ':' ? NULL : p;
+}
+
+bool fuser_screen_mlir(const char *path, const char *text) {
+  int line = 1, col = 1;
+  for (const char *p = text; *p; p++, col++) {
+    char c = *p;
+    if (p == text || p[-1] == '\n') {
+      const char *op = custom_fuser_op(p);
+      if (op) {
+        fprintf(stderr, "%s:%d:%d: error: fuser ops parse in generic form only: \"%.*s\"(...)\n", path, line,
+                (int)(op - p) + 1, (int)(strcspn(op, " \t\n(<{@%")), op);
+        return false;
+      }
+    }
+    if (c == '\n') {
+      line++, col = 0;
+    } else if (c == '/' && p[1] == '/') {
+      while (p[1] && p[1] != '\n') p++, col++;
+    } else if (c == '"') {
+      while (p[1] && p[1] != '"' && p[1] != '\n') {
+        if (p[1] == '\\' && p[2] && p[2] != '\n') p++, col++;
+        p++, col++;
+      }
+      if (p[1] == '"') p++, col++;
+    } else if (c == 'a' && strncmp(p, "array", 5) == 0 && (p == text || !ident_char(p[-1]))) {
+      const char *q = skip_space(p + 5);
+      if (*q != '<') continue;
+      const char *t = skip_space(q + 1);
+      if (is_index_type(text, t, 0)) {
+        int l = line, k = col; /* the element type's position */
+        for (const char *r = p; r < t; r++, k++)
+          if (*r == '\n') l++, k = 0;
+        fprintf(stderr, "%s:%d:%d: error: a dense array of 'index' elements is not supported (use i64)\n", path, l, k);
+        return false;
+      }
+    }
+  }
+  return true;
+}
