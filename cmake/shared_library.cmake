@@ -64,13 +64,14 @@ target_include_directories(fuser_shared PRIVATE ${PROJECT_SOURCE_DIR})
 target_include_directories(fuser_shared SYSTEM PRIVATE ${MLIR_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS} ${FUSER_DLPACK_INCLUDE})
 target_include_directories(fuser_shared INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
-add_dependencies(fuser_shared fuser_runtime fuser_compiler fuser_static_registration)
+add_dependencies(fuser_shared fuser_runtime fuser_compiler fuser_passes fuser_dialect fuser_static_registration)
 # The runtime whole (its public functions are not all referenced by
 # libfuser), the compiler and MLIR/LLVM as needed. -z defs: nothing may be
 # left undefined for the consumer to supply.
 target_link_libraries(fuser_shared PRIVATE
   -Wl,--whole-archive $<TARGET_FILE:fuser_runtime> -Wl,--no-whole-archive
-  $<TARGET_FILE:fuser_compiler> $<TARGET_FILE:fuser_static_registration>
+  -Wl,--start-group $<TARGET_FILE:fuser_compiler> $<TARGET_FILE:fuser_passes> $<TARGET_FILE:fuser_dialect> -Wl,--end-group
+  $<TARGET_FILE:fuser_static_registration>
   -Wl,--start-group ${_fuser_static_archives} -Wl,--end-group
   ${_fuser_so_system} ${CMAKE_DL_LIBS} Threads::Threads m)
 target_link_options(fuser_shared PRIVATE
