@@ -7,11 +7,8 @@
  * aliases are followed. Strings and `//` comments are skipped; the error is
  * located at the element type, like the parser's own errors. No fuser IR
  * has index dense arrays (our arrays are i64), so nothing valid is refused.
- *
- * Also refused: a fuser op in custom syntax (`%0 = fuser.neg %a`, found by
- * fuzz_mlir). fuser ops are IRDL-defined and parse in generic form only;
- * libMLIR's parser fails on the custom form without any diagnostic, so the
- * tool would exit 1 silently. */
+ * (A fuser op in custom syntax, which the parser refuses silently, gets its
+ * error after the parse: tools/common/pretty_form.c.) */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,34 +48,11 @@ static bool is_index_type(const char *text, const char *p, int depth) {
  * Returns its first character or NULL. `%results =` are skipped; an
  * attribute of a dictionary spread over lines (`fuser.inputs = [...]`) is
  * followed by '=' and is not an op. */
-static const char *custom_fuser_op(const char *p) {
-  while (*p == ' ' || *p == '\t') p++;
-  if (*p == '%') {
-    const char *q = p;
-    while (*q && *q != '\n' && *q != '=' && *q != '"' && *q != '(') q++;
-    if (*q != '=') return NULL;
-    p = q + 1;
-    while (*p == ' ' || *p == '\t') p++;
-  }
-  if (strncmp(p, "fuser.", 6) != 0 || !ident_char(p[6])) return NULL;
-  const char *q = p + 6;
-  while (ident_char(*q)) q++;
-  while (*q == ' ' || *q == '\t') q++;
-  return *q == '=' || *q == ':' ? NULL : p;
-}
 
 bool fuser_screen_mlir(const char *path, const char *text) {
   int line = 1, col = 1;
   for (const char *p = text; *p; p++, col++) {
     char c = *p;
-    if (p == text || p[-1] == '\n') {
-      const char *op = custom_fuser_op(p);
-      if (op) {
-        fprintf(stderr, "%s:%d:%d: error: fuser ops parse in generic form only: \"%.*s\"(...)\n", path, line,
-                (int)(op - p) + 1, (int)(strcspn(op, " \t\n(<{@%")), op);
-        return false;
-      }
-    }
     if (c == '\n') {
       line++, col = 0;
     } else if (c == '/' && p[1] == '/') {

@@ -9,6 +9,7 @@
 
 #include "dialects/fuser.h"
 #include "frontend/nvfuser_import.h"
+#include "tools/common/pretty_form.h"
 
 static bool is_python(const char *path) {
   size_t n = strlen(path);
@@ -21,6 +22,8 @@ MlirModule fuser_run_load(MlirContext ctx, const char *path, const char *text, s
     module = fuser_import_nvfuser(ctx, text, len, path);
   } else {
     module = mlirModuleCreateParse(ctx, mlirStringRefCreate(text, len));
+    /* the parser rejects custom-form fuser ops without a message */
+    if (mlirModuleIsNull(module)) fuser_report_pretty_form(ctx, NULL, text);
   }
   if (mlirModuleIsNull(module)) return module;
   if (fuser_verify(mlirModuleGetOperation(module)) != 0) {
