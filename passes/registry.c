@@ -10,6 +10,7 @@ extern const fuser_pass_info fuser_segment_pass;
 extern const fuser_pass_info fuser_remove_empty_pass;
 extern const fuser_pass_info fuser_specialize_shapes_pass;
 extern const fuser_pass_info fuser_report_pass;
+extern const fuser_pass_info fuser_schedule_reductions_pass;
 extern const fuser_pass_info fuser_vectorize_pass;
 extern const fuser_pass_info fuser_lower_kernels_pass;
 extern const fuser_pass_info fuser_kernels_to_gpu_pass;
@@ -23,6 +24,7 @@ static const fuser_pass_info *const registry[] = {
     &fuser_allocation_order_pass,
     &fuser_segment_pass,
     &fuser_report_pass,
+    &fuser_schedule_reductions_pass,
     &fuser_vectorize_pass,
     &fuser_lower_kernels_pass,
     &fuser_kernels_to_gpu_pass,

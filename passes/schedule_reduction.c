@@ -1,0 +1,286 @@
+/* schedule_reduction.c: the reduction schedule of a kernel (see
+ * schedule_reduction.h), and the pass `fuser-schedule-reductions` that
+ * writes it on every kernel as `fuser.schedule`.
+ *
+ * Before:
+ *   func.func private @f_k0(%arg0: tensor<16384x4096xbf16> {fuser.strides = array<i64: 4096, 1>}) -> ...
+ *       attributes {fuser.kernel} {
+ *     %0 = "fuser.cast"(%arg0) ... %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} ...
+ * After: the same, with
+ *       attributes {fuser.kernel, fuser.schedule = {kind = "inner_persistent", rows = 16384 : i64,
+ *         row_length = 4096 : i64, variants = [{rows_per_block = 1 : i64, threads = 256 : i64,
+ *         vectors = 2 : i64, width = 8 : i64}, ...]}} */
+#include "passes/schedule_reduction.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dialects/fuser.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "passes/dim_graph.h"
+#include "passes/ir_util.h"
+#include "passes/pass.h"
+
+#define DYN INT64_MIN
+
+const char *fuser_sched_kind_name(fuser_sched_kind k) {
+  switch (k) {
+  case FUSER_SCHED_INNER_PERSISTENT: return "inner_persistent";
+  case FUSER_SCHED_INNER_REDUCE: return "inner_reduce";
+  case FUSER_SCHED_OUTER: return "outer";
+  default: return "none";
+  }
+}
+
+static bool is_reduction(MlirOperation op) {
+  fuser_op_kind k = fuser_op_kind_of(fuser_op_id_of(op));
+  return k == FUSER_KIND_REDUCTION || k == FUSER_KIND_VAR_MEAN;
+}
+
+/* The stride order of a value: the `fuser.stride_order` of its producer,
+ * the fusion/kernel argument's attribute, or none (row-major). */
+static int stride_order_of(MlirValue v, int64_t *order, int rank) {
+  if (mlirValueIsABlockArgument(v)) {
+    MlirOperation f = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+    MlirAttribute a = fuser_func_arg_attr(f, (int)mlirBlockArgumentGetArgNumber(v), "fuser.stride_order");
+    if (!mlirAttributeIsNull(a) && mlirAttributeIsADenseI64Array(a) && mlirDenseArrayGetNumElements(a) == rank) {
+      for (int d = 0; d < rank; d++) order[d] = mlirDenseI64ArrayGetElement(a, d);
+      return rank;
+    }
+    /* a kernel argument: its strides say the order */
+    MlirAttribute s = fuser_func_arg_attr(f, (int)mlirBlockArgumentGetArgNumber(v), "fuser.strides");
+    if (!mlirAttributeIsNull(s) && mlirAttributeIsADenseI64Array(s) && mlirDenseArrayGetNumElements(s) == rank) {
+      /* innermost = smallest non-zero static stride; dynamic strides: unknown */
+      for (int d = 0; d < rank; d++) {
+        int64_t sd = mlirDenseI64ArrayGetElement(s, d);
+        if (sd == DYN) return -1;
+        int r = 0;
+        for (int e = 0; e < rank; e++) {
+          int64_t se = mlirDenseI64ArrayGetElement(s, e);
+          if (se < sd || (se == sd && e > d)) r++;
+        }
+        order[d] = r;
+      }
+      return rank;
+    }
+    return -1;
+  }
+  return fuser_get_i64_array(mlirOpResultGetOwner(v), "fuser.stride_order", order, rank);
+}
+
+bool fuser_reduction_is_inner(MlirOperation red, int *num_reduced) {
+  MlirValue in = mlirOperationGetOperand(red, 0);
+  MlirType t = mlirValueGetType(in);
+  if (!mlirTypeIsARankedTensor(t)) return false;
+  int rank = (int)mlirShapedTypeGetRank(t);
+  int64_t dims[8], order[8];
+  int nd = fuser_get_i64_array(red, "dims", dims, 8);
+  if (nd <= 0 || rank > 8) return false;
+  bool reduced[8] = {0};
+  for (int q = 0; q < nd; q++) {
+    int64_t d = dims[q] < 0 ? dims[q] + rank : dims[q];
+    if (d < 0 || d >= rank) return false;
+    reduced[d] = true;
+  }
+  int k = 0;
+  for (int d = 0; d < rank; d++) k += reduced[d];
+  /* the reduced dims are the trailing logical dims ... */
+  for (int d = 0; d < rank; d++)
+    if (reduced[d] != (d >= rank - k)) return false;
+  /* ... and the innermost in allocation order, in the same order (a dim of
+   * extent 1 may sit anywhere) */
+  if (stride_order_of(in, order, rank) == rank)
+    for (int d = rank - k; d < rank; d++)
+      if (order[d] != rank - 1 - d && mlirShapedTypeGetDimSize(t, d) != 1) return false;
+  if (num_reduced) *num_reduced = k;
+  return true;
+}
+
+/* Product of dims [from, to) of v, with the static extents the dim graph
+ * knows for `?` dims; DYN when one stays symbolic. */
+static int64_t product(fuser_dim_graph *g, MlirValue v, int from, int to) {
+  int64_t p = 1;
+  for (int d = from; d < to; d++) {
+    int64_t e = fuser_dim_static_extent(g, fuser_dim_node(g, v, d));
+    if (e == DYN || e < 0) return DYN;
+    p *= e;
+  }
+  return p;
+}
+
+static bool pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/* Elements per 16-byte vector of the widest tensor the kernel reads or writes. */
+static int vector_width(MlirOperation kernel) {
+  MlirType ft = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(kernel, mlirStringRefCreateFromCString("function_type")));
+  size_t widest = 1;
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(ft) + mlirFunctionTypeGetNumResults(ft); i++) {
+    MlirType t = i < mlirFunctionTypeGetNumInputs(ft) ? mlirFunctionTypeGetInput(ft, i)
+                                                      : mlirFunctionTypeGetResult(ft, i - mlirFunctionTypeGetNumInputs(ft));
+    if (!mlirTypeIsARankedTensor(t)) continue;
+    size_t b = fuser_dtype_size(fuser_dtype_of_type(mlirShapedTypeGetElementType(t)));
+    if (b > widest) widest = b;
+  }
+  int w = (int)(16 / widest);
+  return w > 8 ? 8 : w < 1 ? 1 : w;
+}
+
+/* Registers hold at most this many vectors of a row per thread. */
+#define MAX_VECTORS 16
+/* Threads per row of the looped variants. */
+#define LOOPED_THREADS 512
+/* Fewest threads per block when short rows share a block. */
+#define MIN_BLOCK 128
+
+/* The persistent variant for a static row of N elements, if one fits. */
+static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
+  if (n % w) return false;
+  int64_t nvec = n / w;
+  static const int prefer[] = {2, 4, 1, 8, 16, 3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15};
+  for (size_t i = 0; i < sizeof prefer / sizeof prefer[0]; i++) {
+    int vv = prefer[i];
+    if (nvec % vv) continue;
+    int64_t t = nvec / vv;
+    if (!pow2(t) || t > 1024) continue;
+    /* short rows: prefer more vectors per thread over fewer than a warp */
+    if (t < 32 && vv < 2 && nvec >= 2) continue;
+    v->width = w;
+    v->vectors = vv;
+    v->threads = (int)t;
+    v->rows_per_block = t >= MIN_BLOCK ? 1 : (int)(MIN_BLOCK / t);
+    return true;
+  }
+  return false;
+}
+
+void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s) {
+  memset(s, 0, sizeof *s);
+  s->rows = s->row_len = DYN;
+  MlirBlock body = fuser_func_body(kernel);
+  MlirType space = {NULL};
+  MlirValue space_value = {NULL};
+  int nred = 0, k = -1;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    fuser_op_id id = fuser_op_id_of(op);
+    if (id == FUSER_OP_reshape || id == FUSER_OP_cat || id == FUSER_OP_pad || id == FUSER_OP_iota || id == FUSER_OP_slice) {
+      snprintf(s->why, sizeof s->why, "%s in a reduction kernel", fuser_op_mnemonic(id));
+      s->kind = FUSER_SCHED_NONE;
+    }
+    if (!is_reduction(op)) continue;
+    nred++;
+    int kr = 0;
+    MlirType in = mlirValueGetType(mlirOperationGetOperand(op, 0));
+    if (!fuser_reduction_is_inner(op, &kr)) {
+      snprintf(s->why, sizeof s->why, "%s reduces other than its input's innermost dims", fuser_op_mnemonic(id));
+      s->kind = FUSER_SCHED_OUTER;
+      return;
+    }
+    if (k < 0) {
+      k = kr;
+      space = in;
+      space_value = mlirOperationGetOperand(op, 0);
+    } else {
+      bool same = k == kr && mlirShapedTypeGetRank(in) == mlirShapedTypeGetRank(space);
+      for (intptr_t d = 0; same && d < mlirShapedTypeGetRank(in); d++)
+        same = mlirShapedTypeGetDimSize(in, d) == mlirShapedTypeGetDimSize(space, d) ||
+               mlirShapedTypeIsDynamicDim(in, d) || mlirShapedTypeIsDynamicDim(space, d);
+      if (!same) {
+        snprintf(s->why, sizeof s->why, "reductions over different row spaces");
+        return;
+      }
+    }
+  }
+  if (nred == 0) {
+    snprintf(s->why, sizeof s->why, "no reduction");
+    return;
+  }
+  if (s->why[0]) return;
+  s->rank = (int)mlirShapedTypeGetRank(space);
+  s->outer = s->rank - k;
+  /* the results: the row space (normalization) or the reduced shape */
+  MlirType r0 = mlirValueGetType(mlirOperationGetOperand(mlirBlockGetTerminator(body), 0));
+  int rr = (int)mlirShapedTypeGetRank(r0);
+  bool full = rr == s->rank, reduced = rr == s->outer || rr == s->rank;
+  for (int d = 0; d < rr; d++) {
+    int64_t e = mlirShapedTypeGetDimSize(r0, d);
+    bool dyn = mlirShapedTypeIsDynamicDim(r0, d);
+    if (rr == s->rank) {
+      int64_t se = mlirShapedTypeGetDimSize(space, d);
+      bool sdyn = mlirShapedTypeIsDynamicDim(space, d);
+      if (d >= s->outer) {
+        full = full && (dyn || sdyn || e == se) && !(e == 1 && se != 1 && !sdyn);
+        reduced = reduced && !dyn && e == 1;
+      } else {
+        full = full && (dyn || sdyn || e == se);
+        reduced = reduced && (dyn || sdyn || e == se);
+      }
+    }
+  }
+  if (rr == s->rank && full) reduced = false;
+  if (!full && !reduced) {
+    snprintf(s->why, sizeof s->why, "results neither of the row space nor of the reduced shape");
+    return;
+  }
+  s->kind = full ? FUSER_SCHED_INNER_PERSISTENT : FUSER_SCHED_INNER_REDUCE;
+  fuser_dim_graph g;
+  fuser_dim_graph_build(&g, kernel);
+  s->rows = product(&g, space_value, 0, s->outer);
+  s->row_len = product(&g, space_value, s->outer, s->rank);
+  fuser_dim_graph_free(&g);
+  int w = vector_width(kernel);
+  fuser_row_variant v;
+  if (s->row_len != DYN && persistent_variant(s->row_len, w, &v)) s->variants[s->num_variants++] = v;
+  if (w > 1 && (s->row_len == DYN || s->row_len % w == 0) && s->num_variants == 0)
+    s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
+  if (s->num_variants == 0 || s->row_len == DYN)
+    s->variants[s->num_variants++] = (fuser_row_variant){.width = 1, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
+}
+
+void fuser_schedule_attach(MlirOperation kernel, const fuser_reduction_schedule *s) {
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  MlirNamedAttribute e[8];
+  int n = 0;
+  e[n++] = fuser_named(ctx, "kind", fuser_str_attr(ctx, fuser_sched_kind_name(s->kind)));
+  if (s->kind == FUSER_SCHED_NONE || s->kind == FUSER_SCHED_OUTER) {
+    e[n++] = fuser_named(ctx, "reason", fuser_str_attr(ctx, s->why));
+  } else {
+    e[n++] = fuser_named(ctx, "outer_dims", fuser_i64_attr(ctx, s->outer));
+    if (s->rows != DYN) e[n++] = fuser_named(ctx, "rows", fuser_i64_attr(ctx, s->rows));
+    if (s->row_len != DYN) e[n++] = fuser_named(ctx, "row_length", fuser_i64_attr(ctx, s->row_len));
+    MlirAttribute vs[FUSER_SCHED_MAX_VARIANTS];
+    for (int i = 0; i < s->num_variants; i++) {
+      const fuser_row_variant *v = &s->variants[i];
+      MlirNamedAttribute f[4] = {
+          fuser_named(ctx, "width", fuser_i64_attr(ctx, v->width)),
+          fuser_named(ctx, "vectors", fuser_i64_attr(ctx, v->vectors)),
+          fuser_named(ctx, "threads", fuser_i64_attr(ctx, v->threads)),
+          fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, v->rows_per_block)),
+      };
+      vs[i] = mlirDictionaryAttrGet(ctx, 4, f);
+    }
+    e[n++] = fuser_named(ctx, "variants", mlirArrayAttrGet(ctx, s->num_variants, vs));
+  }
+  mlirOperationSetDiscardableAttributeByName(kernel, mlirStringRefCreateFromCString("fuser.schedule"),
+                                             mlirDictionaryAttrGet(ctx, n, e));
+}
+
+static bool run(MlirOperation module, const fuser_pass_options *options) {
+  (void)options;
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.kernel"))))
+      continue;
+    fuser_reduction_schedule s;
+    fuser_schedule_reduction_kernel(op, &s);
+    if (strcmp(s.why, "no reduction") != 0) fuser_schedule_attach(op, &s);
+  }
+  return true;
+}
+
+const fuser_pass_info fuser_schedule_reductions_pass = {
+    .argument = "fuser-schedule-reductions",
+    .description = "Choose each reduction kernel's schedule (inner persistent, inner reduce, outer) and write fuser.schedule",
+    .anchor = "builtin.module",
+    .run = run,
+};
