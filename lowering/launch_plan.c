@@ -34,6 +34,11 @@ void fuser_launch_dict_text(MlirOperation f, const char *binary, const char *ent
   print_attr_or_empty(b, fattr(f, "fuser.params"));
   sb_append(b, ", conditions = ");
   print_attr_or_empty(b, fattr(f, "fuser.vector_conditions"));
+  MlirAttribute rg = fattr(f, "fuser.row_grid");
+  if (!mlirAttributeIsNull(rg)) {
+    sb_append(b, ", row_grid = ");
+    mlirAttributePrint(rg, fuser_print_to_strbuf, b);
+  }
   sb_append(b, "}");
 }
 
@@ -119,6 +124,10 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
     l->param_bits = (int)int_field(d, "param_bits", 64);
     l->block_size = (int)int_field(d, "block_size", 256);
     l->num_args = (int)int_field(d, "num_args", 0);
+    MlirAttribute rg = field(d, "row_grid");
+    l->grid_tensor = mlirAttributeIsNull(rg) ? -1 : (int)int_field(rg, "tensor", -1);
+    l->grid_dims = mlirAttributeIsNull(rg) ? 0 : (int)int_field(rg, "dims", 0);
+    l->rows_per_block = mlirAttributeIsNull(rg) ? 1 : (int)int_field(rg, "rows_per_block", 1);
     MlirAttribute params = field(d, "params");
     for (intptr_t p = 0; p < mlirArrayAttrGetNumElements(params) && l->num_params < FK_MAX_PARAMS; p++) {
       MlirStringRef s = mlirStringAttrGetValue(mlirArrayAttrGetElement(params, p));
@@ -204,6 +213,7 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
     fprintf(out, "launch %s binary %s kernel %s variant %s width %d unroll %d index_bits %d param_bits %d block %d num_args %d\n",
             l->entry, l->binary, l->kernel, l->variant, l->vector_width, l->unroll, l->index_bits, l->param_bits,
             l->block_size, l->num_args);
+    if (l->grid_tensor >= 0) fprintf(out, "row_grid %d %d %d\n", l->grid_tensor, l->grid_dims, l->rows_per_block);
     for (int p = 0; p < l->num_params; p++) {
       const fk_param *q = &l->params[p];
       if (q->kind == FK_PARAM_SIZE || q->kind == FK_PARAM_STRIDE) fprintf(out, "param %s %d %d\n", pk[q->kind], q->tensor, q->dim);

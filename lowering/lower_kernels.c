@@ -38,6 +38,8 @@
 #include "mlir-c/Diagnostics.h"
 #include "passes/pass.h"
 #include "passes/vectorize.h"
+#include "lowering/row_gen.h"
+#include "passes/schedule_reduction.h"
 
 static MlirAttribute attr(MlirOperation op, const char *name) {
   return mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
@@ -140,6 +142,27 @@ static int auto_unroll(MlirOperation func) {
   return bytes > 0 && cost >= COMPUTE_BOUND_COST_PER_BYTE * bytes ? 4 : 1;
 }
 
+/* A kernel with a row schedule (inner persistent or inner reduce) gets its
+ * row variants (lowering/row_gen.h); *done says whether it did. */
+static bool lower_row_kernel(MlirOperation func, bool gpu, bool *done) {
+  *done = false;
+  fuser_reduction_schedule s;
+  fuser_schedule_reduction_kernel(func, &s);
+  if (s.kind != FUSER_SCHED_INNER_PERSISTENT && s.kind != FUSER_SCHED_INNER_REDUCE) return true;
+  fuser_schedule_attach(func, &s);
+  MlirOperation after = func;
+  bool unsupported = false;
+  if (fuser_row_kernel_lower(func, &s, gpu, &after, &unsupported)) return *done = true;
+  return unsupported; /* else a located error */
+}
+
+bool fuser_lower_kernel_for(MlirOperation func, int unroll, int scalar_unroll, bool gpu) {
+  bool done = false;
+  if (!lower_row_kernel(func, gpu, &done)) return false;
+  if (done) return true;
+  return fuser_lower_kernel(func, unroll, scalar_unroll);
+}
+
 bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
   if (mlirAttributeIsNull(attr(func, "fuser.vector_width")) && !fuser_vectorize_kernel(func, 16)) return false;
   bool chosen = unroll == 0;
@@ -216,6 +239,11 @@ bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll) {
 static bool run(MlirOperation module, const fuser_pass_options *options) {
   int unroll = (int)fuser_pass_option_int(options, "unroll");
   int scalar_unroll = (int)fuser_pass_option_int(options, "scalar-unroll");
+  const char *target = fuser_pass_option_str(options, "target");
+  if (strcmp(target, "gpu") != 0 && strcmp(target, "cpu") != 0) {
+    mlirEmitError(mlirOperationGetLocation(module), "fuser-lower-kernels: target must be gpu or cpu");
+    return false;
+  }
   if (unroll < 0 || scalar_unroll < 1) {
     mlirEmitError(mlirOperationGetLocation(module),
                   "fuser-lower-kernels: unroll must be >= 0 (0: chosen per kernel) and scalar-unroll >= 1");
@@ -224,7 +252,7 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (fuser_is_kernel(op)) ok &= fuser_lower_kernel(op, unroll, scalar_unroll);
+    if (fuser_is_kernel(op)) ok &= fuser_lower_kernel_for(op, unroll, scalar_unroll, strcmp(target, "gpu") == 0);
   return ok;
 }
 
@@ -233,6 +261,7 @@ const fuser_pass_info fuser_lower_kernels_pass = {
     .description = "Lower kernel functions to loop-level functions (scf/vector/memref/arith/math), one per variant",
     .anchor = "builtin.module",
     .options = {{"unroll", "0", "vectors per thread in the vector variant (0: 1, or 4 for compute-bound kernels)"},
-                {"scalar-unroll", "1", "elements per thread in the scalar variant"}},
+                {"scalar-unroll", "1", "elements per thread in the scalar variant"},
+                {"target", "gpu", "gpu or cpu: the form of the row schedules' block reductions (row_gen.h)"}},
     .run = run,
 };

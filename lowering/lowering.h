@@ -20,6 +20,9 @@ extern "C" {
 
 /* Lowers one kernel function (vectorizing it first if needed). */
 bool fuser_lower_kernel(MlirOperation func, int unroll, int scalar_unroll);
+/* The same, first trying the kernel's row schedule (lowering/row_gen.h) in
+ * its GPU or CPU form. */
+bool fuser_lower_kernel_for(MlirOperation func, int unroll, int scalar_unroll, bool gpu);
 
 /* The upstream pipeline from gpu.module to PTX, for a chip ("sm_90"):
  * writes into buf (at least 512 bytes, plus the FUSER_LIBDEVICE path).

@@ -32,6 +32,7 @@
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/pass.h"
+#include "lowering/row_gen.h"
 
 static MlirAttribute attr(MlirOperation op, const char *name) {
   return mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
@@ -137,7 +138,10 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
     if (has_name(op, "func.func") && !mlirAttributeIsNull(attr(op, "fuser.loops"))) {
       MlirAttribute bits = attr(op, "fuser.index_bits");
       MlirOperation gmod = module_for(module, mods, !mlirAttributeIsNull(bits) && mlirIntegerAttrGetValueInt(bits) == 32 ? 32 : 64);
-      if (!convert(op, gmod, block, &launches)) {
+      MlirStringRef mn = mlirStringAttrGetValue(mlirOperationGetAttributeByName(gmod, mlirStringRefCreateFromCString("sym_name")));
+      char binary[64];
+      snprintf(binary, sizeof binary, "%.*s", (int)mn.length, mn.data);
+      if (fuser_is_row_kernel(op) ? !fuser_row_kernel_to_gpu(op, gmod, binary, &launches) : !convert(op, gmod, block, &launches)) {
         mlirEmitError(mlirOperationGetLocation(op), "fuser-kernels-to-gpu: cannot build the gpu.func (a bug)");
         ok = false;
       } else {

@@ -133,16 +133,26 @@ static int vector_width(MlirOperation kernel) {
 /* Fewest threads per block when short rows share a block. */
 #define MIN_BLOCK 128
 
-/* The persistent variant for a static row of N elements, if one fits. */
+static int64_t next_pow2(int64_t x) {
+  int64_t p = 1;
+  while (p < x) p *= 2;
+  return p;
+}
+
+/* The persistent variant for a static row of N elements, if one fits: V
+ * vectors per thread in the order of preference, T = the power of two
+ * covering the row, accepted when the slots past the row's end (a ragged
+ * last chunk, masked) are at most 1/8 of it. */
 static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
   if (n % w) return false;
   int64_t nvec = n / w;
   static const int prefer[] = {2, 4, 1, 8, 16, 3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15};
   for (size_t i = 0; i < sizeof prefer / sizeof prefer[0]; i++) {
     int vv = prefer[i];
-    if (nvec % vv) continue;
-    int64_t t = nvec / vv;
+    if (vv > nvec) continue;
+    int64_t t = next_pow2((nvec + vv - 1) / vv);
     if (!pow2(t) || t > 1024) continue;
+    if (8 * (vv * t - nvec) > nvec) continue;
     /* short rows: prefer more vectors per thread over fewer than a warp */
     if (t < 32 && vv < 2 && nvec >= 2) continue;
     v->width = w;
@@ -233,7 +243,8 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   if (s->row_len != DYN && persistent_variant(s->row_len, w, &v)) s->variants[s->num_variants++] = v;
   if (w > 1 && (s->row_len == DYN || s->row_len % w == 0) && s->num_variants == 0)
     s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
-  if (s->num_variants == 0 || s->row_len == DYN)
+  /* the last variant has no conditions: any alignment, any stride */
+  if (w > 1 || s->num_variants == 0)
     s->variants[s->num_variants++] = (fuser_row_variant){.width = 1, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
 }
 
