@@ -148,12 +148,25 @@ static bool lower_row_kernel(MlirOperation func, bool gpu, bool *done) {
   *done = false;
   fuser_reduction_schedule s;
   fuser_schedule_reduction_kernel(func, &s);
-  if (s.kind != FUSER_SCHED_INNER_PERSISTENT && s.kind != FUSER_SCHED_INNER_REDUCE) return true;
+  if (s.kind == FUSER_SCHED_NONE) return true;
   fuser_schedule_attach(func, &s);
   MlirOperation after = func;
   bool unsupported = false;
-  if (fuser_row_kernel_lower(func, &s, gpu, &after, &unsupported)) return *done = true;
-  return unsupported; /* else a located error */
+  if (!fuser_row_kernel_lower(func, &s, gpu, &after, &unsupported)) return unsupported; /* else a located error */
+  *done = true;
+  if (s.kind != FUSER_SCHED_OUTER) return true;
+  /* outer: the per-point variants follow as the fallback for strides that
+   * do not merge (they go right after the kernel: move them after ours) */
+  MlirOperation first = mlirOperationGetNextInBlock(func);
+  if (!fuser_lower_kernel(func, 0, 1)) return false;
+  MlirOperation op = mlirOperationGetNextInBlock(func);
+  while (!mlirOperationEqual(op, first)) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    mlirOperationMoveAfter(op, after);
+    after = op;
+    op = next;
+  }
+  return true;
 }
 
 bool fuser_lower_kernel_for(MlirOperation func, int unroll, int scalar_unroll, bool gpu) {

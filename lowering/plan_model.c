@@ -725,7 +725,7 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
         /* a row kernel: a block per rows_per_block rows */
         const value_desc *gt = &c->t[l->grid_tensor];
         char rows[2048] = "1";
-        for (int q = 0; q < l->grid_dims && q < gt->rank; q++) {
+        for (int q = l->grid_first; q < l->grid_first + l->grid_dims && q < gt->rank; q++) {
           poly_text(&gt->size[q], s, sizeof s);
           size_t len = strlen(rows);
           snprintf(rows + len, sizeof rows - len, " * (%s)", s);

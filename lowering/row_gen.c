@@ -69,6 +69,11 @@ typedef struct {
   /* per thread context */
   MlirValue tid, lane, rib, row, valid, outer_idx[FK_R], col[MAX_CHUNKS];
   MlirValue chunk_ok[MAX_CHUNKS]; /* ragged rows: the chunk lies inside the row (else NULL: always) */
+  /* outer schedule: the reduced (leading) dims merge into one row index,
+   * the chunks are the rows in flight, the column vector is the thread's */
+  bool outer_mode;
+  MlirValue rowc[MAX_CHUNKS], rg, cv, col_ok;
+  MlirValue count; /* elements each reduction combines (as index) */
   int nchunks;
   rmemo *memo;
   int nmemo, capmemo, depth;
@@ -167,9 +172,13 @@ static MlirValue offset_of(rgen *g, int t, const int8_t *map, int chunk, bool *i
   int outer = g->s->outer;
   MlirValue off = idx(g, 0);
   int first_inner = -1, ninner = 0;
+  int nrow = 0, last_row = -1;
   for (int d = 0; d < ft->rank; d++) {
     if (map[d] < 0) continue;
-    if (map[d] < outer) {
+    if (map[d] < outer && g->outer_mode) {
+      nrow++; /* merged below */
+      last_row = d;
+    } else if (map[d] < outer) {
       off = fb_addi(&g->b, off, fb_muli(&g->b, g->outer_idx[map[d]], g->stride[t][d]));
     } else {
       if (first_inner < 0) first_inner = d;
@@ -180,6 +189,14 @@ static MlirValue offset_of(rgen *g, int t, const int8_t *map, int chunk, bool *i
       }
       ninner++;
     }
+  }
+  if (g->outer_mode && nrow > 0) {
+    /* the reduced dims merge (their strides nest: conditions()) */
+    if (nrow != outer || last_row != outer - 1) {
+      unsupported(g, "a tensor walks only some of the reduced dims");
+      return off;
+    }
+    off = fb_addi(&g->b, off, fb_muli(&g->b, g->rowc[chunk < 0 ? 0 : chunk], g->stride[t][last_row]));
   }
   *inner = ninner > 0;
   if (!*inner) return off;
@@ -201,7 +218,7 @@ static MlirValue offset_of(rgen *g, int t, const int8_t *map, int chunk, bool *i
     }
     expect *= e;
   }
-  return fb_addi(&g->b, off, g->col[chunk]);
+  return fb_addi(&g->b, off, g->col[chunk < 0 ? 0 : chunk]);
 }
 
 static int64_t align_of(rgen *g, int t) { return (int64_t)g->W * (int64_t)fuser_dtype_size(g->k->t[t].dtype); }
@@ -463,7 +480,8 @@ static MlirValue eval_op(rgen *g, MlirOperation op, MlirValue v, const int8_t *m
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
       if (mlirValueEqual(mlirOperationGetResult(op, r), v)) which = (int)r;
     MlirValue s = g->red[ri].val[which];
-    return convert(g, fb_broadcast(&g->b, s, vec_type(g, g->red[ri].acc)), g->red[ri].acc, out);
+    if (!g->outer_mode) s = fb_broadcast(&g->b, s, vec_type(g, g->red[ri].acc));
+    return convert(g, s, g->red[ri].acc, out);
   }
   unsupported(g, "an op the row generator lacks");
   return idx(g, 0);
@@ -474,7 +492,8 @@ static MlirValue eval(rgen *g, MlirValue v, const int8_t *map, int chunk) {
   /* a value that does not walk the row is the same for every chunk */
   bool walks = false;
   if (fuser_value_is_tensor(v))
-    for (int d = 0; d < (int)mlirShapedTypeGetRank(mlirValueGetType(v)); d++) walks |= map[d] >= g->s->outer;
+    for (int d = 0; d < (int)mlirShapedTypeGetRank(mlirValueGetType(v)); d++)
+      walks |= g->outer_mode ? map[d] >= 0 && map[d] < g->s->outer : map[d] >= g->s->outer;
   int c = walks ? chunk : -1;
   MlirValue r;
   if (memo_get(g, v.ptr, map, c, &r)) return r;
@@ -607,7 +626,8 @@ static MlirValue thread_partial(rgen *g, const phase *ph) {
   memset(map, -1, sizeof map);
   for (int d = 0; d < g->s->rank; d++) map[d] = (int8_t)d;
   MlirValue mean = {NULL};
-  if (ph->pass == 1) mean = fb_broadcast(b, g->red[g->nred - 1].val[1], vec_type(g, ph->acc));
+  if (ph->pass == 1)
+    mean = g->outer_mode ? g->red[g->nred - 1].val[1] : fb_broadcast(b, g->red[g->nred - 1].val[1], vec_type(g, ph->acc));
   MlirValue acc = {NULL};
   if (g->var->vectors > 0) {
     for (int c = 0; c < g->nchunks; c++) {
@@ -641,9 +661,15 @@ static MlirValue thread_partial(rgen *g, const phase *ph) {
   return lanes_tree(g, ph->id, ph->acc, fb_result(loop, 0));
 }
 
-/* The row length as a value of the accumulation type. */
-static MlirValue row_len_as(rgen *g, fuser_dtype acc) {
-  MlirValue n = fb_cast(&g->b, "arith.index_cast", g->row_len, mlirIntegerTypeGet(ctx_of(g), 64));
+/* A scalar of the accumulation type in the shape of `like` (outer: a
+ * vector of columns). */
+static MlirValue like_shape(rgen *g, MlirValue x, MlirValue like) {
+  return fb_is_vector(mlirValueGetType(like)) ? fb_broadcast(&g->b, x, mlirValueGetType(like)) : x;
+}
+
+/* The number of reduced elements as a value of the accumulation type. */
+static MlirValue count_as(rgen *g, fuser_dtype acc) {
+  MlirValue n = fb_cast(&g->b, "arith.index_cast", g->count, mlirIntegerTypeGet(ctx_of(g), 64));
   return is_float(acc) ? fb_cast(&g->b, "arith.sitofp", n, elem_type(g, acc)) : n;
 }
 
@@ -655,15 +681,17 @@ static void finish_phase(rgen *g, const phase *ph, MlirValue total) {
     r->op = ph->red;
     r->acc = ph->acc;
     r->val[0] = total;
-    if (fuser_op_kind_of(fuser_op_id_of(ph->red)) == FUSER_KIND_VAR_MEAN) r->val[1] = fb_binary(b, "arith.divf", total, row_len_as(g, ph->acc));
+    if (fuser_op_kind_of(fuser_op_id_of(ph->red)) == FUSER_KIND_VAR_MEAN)
+      r->val[1] = fb_binary(b, "arith.divf", total, like_shape(g, count_as(g, ph->acc), total));
     return;
   }
   int64_t corr = 0;
   fuser_get_i64(ph->red, "correction", &corr);
-  MlirValue n = fb_cast(b, "arith.index_cast", g->row_len, mlirIntegerTypeGet(ctx_of(g), 64));
+  MlirValue n = fb_cast(b, "arith.index_cast", g->count, mlirIntegerTypeGet(ctx_of(g), 64));
   MlirValue dof = fb_binary(b, "arith.maxsi", fb_subi(b, n, fb_const_int(b, mlirIntegerTypeGet(ctx_of(g), 64), corr)),
                             fb_const_int(b, mlirIntegerTypeGet(ctx_of(g), 64), 0));
-  g->red[g->nred - 1].val[0] = fb_binary(b, "arith.divf", total, fb_cast(b, "arith.sitofp", dof, elem_type(g, ph->acc)));
+  g->red[g->nred - 1].val[0] =
+      fb_binary(b, "arith.divf", total, like_shape(g, fb_cast(b, "arith.sitofp", dof, elem_type(g, ph->acc)), total));
 }
 
 /* CPU form: the row results of phases [0, n) for the current thread,
@@ -671,6 +699,11 @@ static void finish_phase(rgen *g, const phase *ph, MlirValue total) {
  * row's first slot). */
 static void reload_row_results(rgen *g, const phase *ph, int n) {
   g->nred = 0;
+  if (g->outer_mode) {
+    MlirValue base = fb_muli(&g->b, g->cv, idx(g, g->W));
+    for (int p = 0; p < n; p++) finish_phase(g, &ph[p], fb_vector_load(&g->b, vec_type(g, ph[p].acc), g->wg[p], base, 0));
+    return;
+  }
   MlirValue base = fb_muli(&g->b, g->rib, idx(g, g->T));
   for (int p = 0; p < n; p++) finish_phase(g, &ph[p], fb_load(&g->b, g->wg[p], base));
 }
@@ -749,6 +782,133 @@ static void epilogue(rgen *g) {
   fb_set_ip(b, save);
 }
 
+/* ---- the outer schedule ------------------------------------------------------ */
+
+/* Thread t of a block: column vector cv = t mod CW of the block's tile,
+ * row group rg = t / CW; a column past the end reads the last vector and
+ * stores nothing. (rows_per_block holds CW, threads the row groups.) */
+static void outer_thread_context(rgen *g, MlirValue tid, MlirValue bid) {
+  fb_builder *b = &g->b;
+  int cw = g->RPB;
+  g->tid = tid;
+  g->cv = fb_remui(b, tid, idx(g, cw));
+  g->rg = fb_divui(b, tid, idx(g, cw));
+  g->lane = idx(g, 0);
+  g->rib = idx(g, 0);
+  MlirValue col = fb_muli(b, fb_addi(b, fb_muli(b, bid, idx(g, cw)), g->cv), idx(g, g->W));
+  g->col_ok = fb_cmpi(b, FB_CMPI_ULT, col, g->row_len);
+  g->col[0] = fb_select(b, g->col_ok, col, fb_subi(b, g->row_len, idx(g, g->W)));
+  for (int c = 1; c < MAX_CHUNKS; c++) g->col[c] = g->col[0];
+  g->valid = g->col_ok;
+  g->nchunks = 1;
+}
+
+/* The thread's partial over its rows rg, rg + G, ...: U rows in flight per
+ * step while whole steps fit, then one row at a time. */
+static MlirValue outer_partial(rgen *g, const phase *ph) {
+  fb_builder *b = &g->b;
+  MlirValue in = mlirOperationGetOperand(ph->red, 0);
+  fuser_dtype in_dt = fuser_value_dtype(in);
+  int8_t map[FK_R];
+  memset(map, -1, sizeof map);
+  for (int d = 0; d < g->s->rank; d++) map[d] = (int8_t)d;
+  int U = g->var->vectors, G = g->T;
+  MlirValue mean = ph->pass == 1 ? g->red[g->nred - 1].val[1] : (MlirValue){NULL};
+  MlirValue acc = fb_broadcast(b, neutral_const(g, ph->id, ph->acc), vec_type(g, ph->acc));
+  MlirValue step = idx(g, (int64_t)U * G);
+  MlirValue full = fb_muli(b, fb_divui(b, g->rows, step), step);
+  for (int pass = 0; pass < 2; pass++) {
+    int n = pass == 0 ? U : 1;
+    MlirValue lb = pass == 0 ? idx(g, 0) : fb_addi(b, full, g->rg), ub = pass == 0 ? full : g->rows;
+    MlirOperation loop = fb_for(b, lb, ub, pass == 0 ? step : idx(g, G), 1, &acc);
+    fb_ip save = fb_get_ip(b);
+    fb_set_ip(b, fb_ip_end(fb_body(loop)));
+    scope_push(g);
+    MlirValue a = fb_for_iter_arg(loop, 0), x[MAX_CHUNKS];
+    for (int u = 0; u < n; u++) {
+      g->rowc[u] = pass == 0 ? fb_addi(b, fb_for_iv(loop), fb_addi(b, g->rg, idx(g, (int64_t)u * G))) : fb_for_iv(loop);
+      x[u] = convert(g, eval(g, in, map, u), in_dt, ph->acc); /* every load of the step first */
+    }
+    for (int u = 0; u < n; u++) {
+      MlirValue v = x[u];
+      if (ph->pass == 1) {
+        MlirValue d = fb_binary(b, "arith.subf", v, mean);
+        v = fb_binary(b, "arith.mulf", d, d);
+      }
+      a = combine(g, ph->id, ph->acc, a, v);
+    }
+    fb_yield(b, 1, &a);
+    scope_pop(g);
+    fb_set_ip(b, save);
+    acc = fb_result(loop, 0);
+  }
+  return acc;
+}
+
+/* The row groups' partials combined in a fixed tree through buffer p
+ * (block x W elements): step s adds group rg + s into rg for rg < s. GPU
+ * form: every thread stores, barriers between steps; then every thread
+ * reads its column's total. */
+static MlirValue outer_tree_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue p) {
+  fb_builder *b = &g->b;
+  int cw = g->RPB;
+  MlirType vt = vec_type(g, acc);
+  MlirValue mine = fb_muli(b, g->tid, idx(g, g->W));
+  fb_vector_store(b, x, p, mine, 0);
+  fb_barrier(b);
+  for (int s = g->T / 2; s >= 1; s /= 2) {
+    MlirOperation ifop = fb_if(b, fb_cmpi(b, FB_CMPI_ULT, g->rg, idx(g, s)), 0, NULL, false);
+    fb_ip save = fb_get_ip(b);
+    fb_set_ip(b, fb_ip_in(fb_then(ifop)));
+    MlirValue other = fb_addi(b, mine, idx(g, (int64_t)s * cw * g->W));
+    fb_vector_store(b, combine(g, id, acc, fb_vector_load(b, vt, p, mine, 0), fb_vector_load(b, vt, p, other, 0)), p, mine, 0);
+    fb_set_ip(b, save);
+    fb_barrier(b);
+  }
+  return fb_vector_load(b, vt, p, fb_muli(b, g->cv, idx(g, g->W)), 0);
+}
+
+/* The CPU form's replay of the same tree over the block's partials. */
+static void outer_tree_cpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue p) {
+  fb_builder *b = &g->b;
+  int cw = g->RPB;
+  MlirType vt = vec_type(g, acc);
+  for (int s = g->T / 2; s >= 1; s /= 2) {
+    MlirOperation loop = fb_for(b, idx(g, 0), idx(g, (int64_t)s * cw), idx(g, 1), 0, NULL);
+    fb_ip save = fb_get_ip(b);
+    fb_set_ip(b, fb_ip_in(fb_body(loop)));
+    MlirValue mine = fb_muli(b, fb_for_iv(loop), idx(g, g->W));
+    MlirValue other = fb_addi(b, mine, idx(g, (int64_t)s * cw * g->W));
+    fb_vector_store(b, combine(g, id, acc, fb_vector_load(b, vt, p, mine, 0), fb_vector_load(b, vt, p, other, 0)), p, mine, 0);
+    fb_set_ip(b, save);
+  }
+}
+
+/* Results (of the kept shape) from row group 0's threads, where the column
+ * exists. */
+static void outer_epilogue(rgen *g) {
+  fb_builder *b = &g->b;
+  MlirValue cond = fb_andi(b, g->col_ok, fb_cmpi(b, FB_CMPI_EQ, g->rg, idx(g, 0)));
+  MlirOperation ifop = fb_if(b, cond, 0, NULL, false);
+  fb_ip save = fb_get_ip(b);
+  fb_set_ip(b, fb_ip_in(fb_then(ifop)));
+  scope_push(g);
+  MlirOperation ret = mlirBlockGetTerminator(fuser_func_body(g->k->func));
+  for (int j = 0; j < g->k->num_results && !g->failed; j++) {
+    int t = g->k->num_args + j;
+    int8_t map[FK_R];
+    memset(map, -1, sizeof map);
+    int r = g->k->t[t].rank;
+    for (int d = 0; d < r; d++) {
+      if (r == g->s->rank) map[d] = d < g->s->outer ? -1 : (int8_t)d; /* keepdim: the reduced dims are 1 */
+      else map[d] = (int8_t)(g->s->outer + d);
+    }
+    store(g, t, map, -1, eval(g, mlirOperationGetOperand(ret, j), map, -1));
+  }
+  scope_pop(g);
+  fb_set_ip(b, save);
+}
+
 /* ---- the function ------------------------------------------------------------ */
 
 static void add_param(rgen *g, fk_param_kind kind, int t, int d) {
@@ -807,6 +967,7 @@ static void bind_params(rgen *g, MlirBlock entry) {
   if (g->s->row_len != FK_DYN) g->row_len = idx(g, g->s->row_len);
   else
     for (int d = g->s->outer; d < st->rank; d++) g->row_len = fb_muli(b, g->row_len, g->size[g->space_tensor][d]);
+  g->count = g->outer_mode ? g->rows : g->row_len;
 }
 
 /* A tensor with the row space's shape: result 0 (persistent), else an
@@ -817,7 +978,7 @@ static int find_space_tensor(rgen *g) {
   for (int t = 0; t < k->num_args; t++) {
     if (!k->t[t].is_tensor || k->t[t].rank != g->s->rank) continue;
     bool ones = true;
-    for (int d = g->s->outer; d < g->s->rank; d++) ones &= k->t[t].shape[d] == 1;
+    for (int d = g->outer_mode ? 0 : g->s->outer; d < (g->outer_mode ? g->s->outer : g->s->rank); d++) ones &= k->t[t].shape[d] == 1;
     if (!ones) return t;
   }
   return -1;
@@ -851,6 +1012,27 @@ static MlirAttribute conditions(rgen *g) {
     int st = g->space_tensor, last = k->t[st].rank - 1;
     if (k->t[st].shape[last] == FK_DYN) c[n++] = condition(g, st, "extent", "multiple", g->W, last);
   }
+  /* outer: every tensor walking the reduced dims merges them into one row
+   * index: stride(d) == stride(d + 1) * size(d + 1), unless static */
+  for (int t = 0; g->outer_mode && t < k->num_tensors && n < FK_MAX_TENSORS * 4 - 8; t++) {
+    const fk_tensor *ft = &k->t[t];
+    if (!ft->is_tensor || ft->rank != g->s->rank) continue;
+    for (int d = 0; d + 1 < g->s->outer; d++) {
+      bool nested = ft->strides[d] != FK_DYN && ft->strides[d + 1] != FK_DYN && ft->shape[d + 1] != FK_DYN &&
+                    ft->strides[d] == ft->strides[d + 1] * ft->shape[d + 1];
+      if (!nested) {
+        MlirContext cx = ctx_of(g);
+        bool res = t >= k->num_args;
+        MlirNamedAttribute e[4] = {
+            fuser_named(cx, res ? "result" : "arg", fuser_i64_attr(cx, res ? t - k->num_args : t)),
+            fuser_named(cx, "kind", fuser_str_attr(cx, "merge")),
+            fuser_named(cx, "dim", fuser_i64_attr(cx, d)),
+            fuser_named(cx, "inner", fuser_i64_attr(cx, d + 1)),
+        };
+        c[n++] = mlirDictionaryAttrGet(cx, 4, e);
+      }
+    }
+  }
   return mlirArrayAttrGet(ctx_of(g), n, c);
 }
 
@@ -868,7 +1050,8 @@ static bool static_strides_aligned(rgen *g) {
   return true;
 }
 
-static const char *variant_name(const fuser_row_variant *v) {
+static const char *variant_name(const fuser_reduction_schedule *s, const fuser_row_variant *v) {
+  if (s->kind == FUSER_SCHED_OUTER) return v->width > 1 ? "columns" : "columns_scalar";
   return v->vectors > 0 ? "persistent" : v->width > 1 ? "looped" : "looped_scalar";
 }
 
@@ -883,6 +1066,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   g->T = var->threads;
   g->RPB = var->rows_per_block;
   g->block = g->T * g->RPB;
+  g->outer_mode = s->kind == FUSER_SCHED_OUTER;
   MlirContext ctx = mlirOperationGetContext(k->func);
   fb_init(&g->b, ctx, mlirOperationGetLocation(k->func));
   fb_builder *b = &g->b;
@@ -894,12 +1078,14 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   phase ph[MAX_REDS];
   int nph = g->failed ? 0 : collect_phases(g, ph, MAX_REDS);
   char name[256];
-  snprintf(name, sizeof name, "%.*s__%s", (int)k->name_len, k->name, variant_name(var));
+  snprintf(name, sizeof name, "%.*s__%s", (int)k->name_len, k->name, variant_name(s, var));
   MlirType types[FK_MAX_PARAMS + MAX_REDS];
   int nargs = g->nparams;
   for (int i = 0; i < g->nparams; i++) types[i] = param_type(g, &g->params[i]);
   int nwg = 0;
-  if (gpu && g->T > 32)
+  if (gpu && g->outer_mode)
+    for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, elem_type(g, ph[p].acc), (int64_t)g->block * g->W);
+  else if (gpu && g->T > 32)
     for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, elem_type(g, ph[p].acc), g->block / 32);
   MlirOperation f = {NULL};
   if (!g->failed) {
@@ -912,42 +1098,54 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     MlirOperation anchor = mlirOpResultGetOwner(fb_const_index(b, 0));
     fb_set_const_ip(b, fb_ip_before(anchor));
     bind_params(g, entry);
+    bool om = g->outer_mode;
     if (gpu) {
-      thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
+      if (om) outer_thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
+      else thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
       for (int p = 0; p < nph && !g->failed; p++) {
-        MlirValue part = thread_partial(g, &ph[p]);
         MlirValue wg = nwg ? mlirBlockGetArgument(entry, nargs + p) : (MlirValue){NULL};
-        finish_phase(g, &ph[p], block_allreduce_gpu(g, ph[p].id, ph[p].acc, part, wg));
+        MlirValue total = om ? outer_tree_gpu(g, ph[p].id, ph[p].acc, outer_partial(g, &ph[p]), wg)
+                             : block_allreduce_gpu(g, ph[p].id, ph[p].acc, thread_partial(g, &ph[p]), wg);
+        finish_phase(g, &ph[p], total);
       }
-      if (!g->failed) epilogue(g);
+      if (!g->failed) {
+        if (om) outer_epilogue(g);
+        else epilogue(g);
+      }
     } else {
-      MlirValue nblocks = fb_ceildivui(b, g->rows, idx(g, g->RPB));
+      MlirValue nblocks = om ? fb_ceildivui(b, g->row_len, idx(g, (int64_t)g->RPB * g->W)) : fb_ceildivui(b, g->rows, idx(g, g->RPB));
       MlirValue lb = idx(g, 0), step = idx(g, 1);
       MlirOperation par = fb_parallel(b, 1, &lb, &nblocks, &step);
       MlirValue bid = fb_parallel_iv(par, 0);
       fb_set_ip(b, fb_ip_in(fb_body(par)));
       for (int p = 0; p < nph && !g->failed; p++) {
-        /* every thread's partial into p[tid] */
-        MlirType pt = fb_memref_1d_type(elem_type(g, ph[p].acc), g->block);
+        /* every thread's partial into p[tid] (outer: a vector at tid * W) */
+        MlirType pt = fb_memref_1d_type(elem_type(g, ph[p].acc), (int64_t)g->block * (om ? g->W : 1));
         MlirValue buf = fb_result(fb_op(b, "memref.alloca", 1, &pt, 0, NULL, 1,
                                         (MlirNamedAttribute[]){fb_named(b, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 2, (int32_t[]){0, 0}))}, 0), 0);
         MlirOperation tl = fb_for(b, idx(g, 0), idx(g, g->block), idx(g, 1), 0, NULL);
         fb_ip save = fb_get_ip(b);
         fb_set_ip(b, fb_ip_in(fb_body(tl)));
         scope_push(g);
-        thread_context(g, fb_for_iv(tl), bid);
+        if (om) outer_thread_context(g, fb_for_iv(tl), bid);
+        else thread_context(g, fb_for_iv(tl), bid);
         reload_row_results(g, ph, p);
-        fb_store(b, thread_partial(g, &ph[p]), buf, fb_for_iv(tl));
+        if (om) fb_vector_store(b, outer_partial(g, &ph[p]), buf, fb_muli(b, fb_for_iv(tl), idx(g, g->W)), 0);
+        else fb_store(b, thread_partial(g, &ph[p]), buf, fb_for_iv(tl));
         scope_pop(g);
         fb_set_ip(b, save);
-        /* the butterflies of every row of the block, then each row's result
-         * (the GPU broadcasts it; here the epilogue's threads read it) */
-        MlirOperation rl = fb_for(b, idx(g, 0), idx(g, g->RPB), idx(g, 1), 0, NULL);
-        save = fb_get_ip(b);
-        fb_set_ip(b, fb_ip_in(fb_body(rl)));
-        MlirValue r = block_allreduce_cpu(g, ph[p].id, ph[p].acc, buf, fb_for_iv(rl));
-        fb_store(b, r, buf, fb_muli(b, fb_for_iv(rl), idx(g, g->T)));
-        fb_set_ip(b, save);
+        if (om) {
+          outer_tree_cpu(g, ph[p].id, ph[p].acc, buf);
+        } else {
+          /* the butterflies of every row of the block, then each row's result
+           * (the GPU broadcasts it; here the epilogue's threads read it) */
+          MlirOperation rl = fb_for(b, idx(g, 0), idx(g, g->RPB), idx(g, 1), 0, NULL);
+          save = fb_get_ip(b);
+          fb_set_ip(b, fb_ip_in(fb_body(rl)));
+          MlirValue r = block_allreduce_cpu(g, ph[p].id, ph[p].acc, buf, fb_for_iv(rl));
+          fb_store(b, r, buf, fb_muli(b, fb_for_iv(rl), idx(g, g->T)));
+          fb_set_ip(b, save);
+        }
         g->wg[p] = buf;
       }
       /* the epilogue, thread by thread; each thread reads its row's results */
@@ -955,9 +1153,11 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
         MlirOperation tl = fb_for(b, idx(g, 0), idx(g, g->block), idx(g, 1), 0, NULL);
         fb_set_ip(b, fb_ip_in(fb_body(tl)));
         scope_push(g);
-        thread_context(g, fb_for_iv(tl), bid);
+        if (om) outer_thread_context(g, fb_for_iv(tl), bid);
+        else thread_context(g, fb_for_iv(tl), bid);
         reload_row_results(g, ph, nph);
-        epilogue(g);
+        if (om) outer_epilogue(g);
+        else epilogue(g);
         scope_pop(g);
       }
     }
@@ -978,7 +1178,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     set_attr(f, "fuser.loops", mlirUnitAttrGet(ctx));
     set_attr(f, "fuser.row_kernel", mlirUnitAttrGet(ctx));
     set_attr(f, "fuser.kernel_name", kn);
-    set_attr(f, "fuser.variant", fuser_str_attr(ctx, variant_name(var)));
+    set_attr(f, "fuser.variant", fuser_str_attr(ctx, variant_name(s, var)));
     set_attr(f, "fuser.vector_width", fuser_i64_attr(ctx, g->W));
     set_attr(f, "fuser.unroll", fuser_i64_attr(ctx, var->vectors > 0 ? var->vectors : 1));
     set_attr(f, "fuser.index_bits", fuser_i64_attr(ctx, 64));
@@ -987,12 +1187,15 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     set_attr(f, "fuser.vector_conditions", conditions(g));
     set_attr(f, "fuser.block_size", fuser_i64_attr(ctx, g->block));
     set_attr(f, "fuser.workgroup_buffers", fuser_i64_attr(ctx, nwg));
-    MlirNamedAttribute rg[3] = {
+    /* inner: a block per rows_per_block rows; outer: per CW x W columns */
+    bool om = g->outer_mode;
+    MlirNamedAttribute rg[4] = {
         fuser_named(ctx, "tensor", fuser_i64_attr(ctx, g->space_tensor)),
-        fuser_named(ctx, "dims", fuser_i64_attr(ctx, s->outer)),
-        fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, g->RPB)),
+        fuser_named(ctx, "first", fuser_i64_attr(ctx, om ? s->outer : 0)),
+        fuser_named(ctx, "dims", fuser_i64_attr(ctx, om ? s->rank - s->outer : s->outer)),
+        fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, om ? (int64_t)g->RPB * g->W : g->RPB)),
     };
-    set_attr(f, "fuser.row_grid", mlirDictionaryAttrGet(ctx, 3, rg));
+    set_attr(f, "fuser.row_grid", mlirDictionaryAttrGet(ctx, 4, rg));
     *after = f;
   }
   fb_free(b);
@@ -1004,7 +1207,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
 bool fuser_row_kernel_lower(MlirOperation func, const fuser_reduction_schedule *s, bool gpu, MlirOperation *after,
                             bool *unsup) {
   *unsup = false;
-  if (s->kind != FUSER_SCHED_INNER_PERSISTENT && s->kind != FUSER_SCHED_INNER_REDUCE) return *unsup = true, false;
+  if (s->kind == FUSER_SCHED_NONE) return *unsup = true, false;
   fk_kernel *k = malloc(sizeof *k);
   bool ok = fk_kernel_read(func, k);
   MlirOperation start = *after, made[FUSER_SCHED_MAX_VARIANTS];

@@ -97,6 +97,32 @@ bool fuser_reduction_is_inner(MlirOperation red, int *num_reduced) {
   return true;
 }
 
+bool fuser_reduction_is_outer(MlirOperation red, int *num_reduced) {
+  MlirValue in = mlirOperationGetOperand(red, 0);
+  MlirType t = mlirValueGetType(in);
+  if (!mlirTypeIsARankedTensor(t)) return false;
+  int rank = (int)mlirShapedTypeGetRank(t);
+  int64_t dims[8], order[8];
+  int nd = fuser_get_i64_array(red, "dims", dims, 8);
+  if (nd <= 0 || rank > 8) return false;
+  bool reduced[8] = {0};
+  for (int q = 0; q < nd; q++) {
+    int64_t d = dims[q] < 0 ? dims[q] + rank : dims[q];
+    if (d < 0 || d >= rank) return false;
+    reduced[d] = true;
+  }
+  int k = 0;
+  for (int d = 0; d < rank; d++) k += reduced[d];
+  if (k == rank) return false; /* a full reduction */
+  for (int d = 0; d < rank; d++)
+    if (reduced[d] != (d < k)) return false;
+  if (stride_order_of(in, order, rank) == rank)
+    for (int d = 0; d < rank; d++)
+      if (order[d] != rank - 1 - d && mlirShapedTypeGetDimSize(t, d) != 1) return false;
+  if (num_reduced) *num_reduced = k;
+  return true;
+}
+
 /* Product of dims [from, to) of v, with the static extents the dim graph
  * knows for `?` dims; DYN when one stays symbolic. */
 static int64_t product(fuser_dim_graph *g, MlirValue v, int from, int to) {
@@ -164,6 +190,11 @@ static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
   return false;
 }
 
+/* Outer schedule constants (schedule_reduction.h). */
+#define OUTER_COLUMN_VECTORS 2
+#define OUTER_ROW_GROUPS 128
+#define OUTER_ROWS_IN_FLIGHT 4
+
 void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s) {
   memset(s, 0, sizeof *s);
   s->rows = s->row_len = DYN;
@@ -171,6 +202,7 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   MlirType space = {NULL};
   MlirValue space_value = {NULL};
   int nred = 0, k = -1;
+  bool outer = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     fuser_op_id id = fuser_op_id_of(op);
     if (id == FUSER_OP_reshape || id == FUSER_OP_cat || id == FUSER_OP_pad || id == FUSER_OP_iota || id == FUSER_OP_slice) {
@@ -181,22 +213,26 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     nred++;
     int kr = 0;
     MlirType in = mlirValueGetType(mlirOperationGetOperand(op, 0));
+    bool is_outer = false;
     if (!fuser_reduction_is_inner(op, &kr)) {
-      snprintf(s->why, sizeof s->why, "%s reduces other than its input's innermost dims", fuser_op_mnemonic(id));
-      s->kind = FUSER_SCHED_OUTER;
-      return;
+      if (!fuser_reduction_is_outer(op, &kr)) {
+        snprintf(s->why, sizeof s->why, "%s reduces neither its input's innermost nor its outermost dims", fuser_op_mnemonic(id));
+        return;
+      }
+      is_outer = true;
     }
     if (k < 0) {
       k = kr;
+      outer = is_outer;
       space = in;
       space_value = mlirOperationGetOperand(op, 0);
     } else {
-      bool same = k == kr && mlirShapedTypeGetRank(in) == mlirShapedTypeGetRank(space);
+      bool same = k == kr && outer == is_outer && mlirShapedTypeGetRank(in) == mlirShapedTypeGetRank(space);
       for (intptr_t d = 0; same && d < mlirShapedTypeGetRank(in); d++)
         same = mlirShapedTypeGetDimSize(in, d) == mlirShapedTypeGetDimSize(space, d) ||
                mlirShapedTypeIsDynamicDim(in, d) || mlirShapedTypeIsDynamicDim(space, d);
       if (!same) {
-        snprintf(s->why, sizeof s->why, "reductions over different row spaces");
+        snprintf(s->why, sizeof s->why, "reductions over different dims");
         return;
       }
     }
@@ -207,38 +243,52 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   }
   if (s->why[0]) return;
   s->rank = (int)mlirShapedTypeGetRank(space);
-  s->outer = s->rank - k;
+  /* `outer` counts the leading dims: the rows (inner) or the reduced rows (outer) */
+  s->outer = outer ? k : s->rank - k;
   /* the results: the row space (normalization) or the reduced shape */
   MlirType r0 = mlirValueGetType(mlirOperationGetOperand(mlirBlockGetTerminator(body), 0));
   int rr = (int)mlirShapedTypeGetRank(r0);
-  bool full = rr == s->rank, reduced = rr == s->outer || rr == s->rank;
+  int kept_from = outer ? k : 0, kept_to = outer ? s->rank : s->rank - k;
+  bool full = rr == s->rank, reduced = rr == kept_to - kept_from || rr == s->rank;
   for (int d = 0; d < rr; d++) {
     int64_t e = mlirShapedTypeGetDimSize(r0, d);
     bool dyn = mlirShapedTypeIsDynamicDim(r0, d);
-    if (rr == s->rank) {
-      int64_t se = mlirShapedTypeGetDimSize(space, d);
-      bool sdyn = mlirShapedTypeIsDynamicDim(space, d);
-      if (d >= s->outer) {
-        full = full && (dyn || sdyn || e == se) && !(e == 1 && se != 1 && !sdyn);
-        reduced = reduced && !dyn && e == 1;
-      } else {
-        full = full && (dyn || sdyn || e == se);
-        reduced = reduced && (dyn || sdyn || e == se);
-      }
-    }
+    int sd = rr == s->rank ? d : kept_from + d;
+    int64_t se = mlirShapedTypeGetDimSize(space, sd);
+    bool sdyn = mlirShapedTypeIsDynamicDim(space, sd);
+    bool is_reduced_dim = sd < kept_from || sd >= kept_to;
+    full = full && rr == s->rank && (dyn || sdyn || e == se) && !(is_reduced_dim && e == 1 && se != 1 && !sdyn);
+    if (is_reduced_dim) reduced = reduced && !dyn && e == 1;
+    else reduced = reduced && (dyn || sdyn || e == se);
   }
   if (rr == s->rank && full) reduced = false;
   if (!full && !reduced) {
-    snprintf(s->why, sizeof s->why, "results neither of the row space nor of the reduced shape");
+    snprintf(s->why, sizeof s->why, "results neither of the reduction input's shape nor of the reduced shape");
+    return;
+  }
+  if (outer && full) {
+    snprintf(s->why, sizeof s->why, "an outer reduction broadcast back (outer persistent) is not scheduled");
+    return;
+  }
+  fuser_dim_graph g;
+  fuser_dim_graph_build(&g, kernel);
+  int w = vector_width(kernel);
+  if (outer) {
+    s->kind = FUSER_SCHED_OUTER;
+    s->rows = product(&g, space_value, 0, k);
+    s->row_len = product(&g, space_value, k, s->rank); /* the columns */
+    fuser_dim_graph_free(&g);
+    if (w > 1 && (s->row_len == DYN || s->row_len % w == 0))
+      s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = OUTER_ROWS_IN_FLIGHT,
+                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
+    /* then the per-point kernel (no conditions: any stride), see lowering */
+    if (s->num_variants == 0) s->kind = FUSER_SCHED_NONE, snprintf(s->why, sizeof s->why, "columns not a multiple of the vector width");
     return;
   }
   s->kind = full ? FUSER_SCHED_INNER_PERSISTENT : FUSER_SCHED_INNER_REDUCE;
-  fuser_dim_graph g;
-  fuser_dim_graph_build(&g, kernel);
   s->rows = product(&g, space_value, 0, s->outer);
   s->row_len = product(&g, space_value, s->outer, s->rank);
   fuser_dim_graph_free(&g);
-  int w = vector_width(kernel);
   fuser_row_variant v;
   if (s->row_len != DYN && persistent_variant(s->row_len, w, &v)) s->variants[s->num_variants++] = v;
   if (w > 1 && (s->row_len == DYN || s->row_len % w == 0) && s->num_variants == 0)
@@ -253,7 +303,7 @@ void fuser_schedule_attach(MlirOperation kernel, const fuser_reduction_schedule 
   MlirNamedAttribute e[8];
   int n = 0;
   e[n++] = fuser_named(ctx, "kind", fuser_str_attr(ctx, fuser_sched_kind_name(s->kind)));
-  if (s->kind == FUSER_SCHED_NONE || s->kind == FUSER_SCHED_OUTER) {
+  if (s->kind == FUSER_SCHED_NONE) {
     e[n++] = fuser_named(ctx, "reason", fuser_str_attr(ctx, s->why));
   } else {
     e[n++] = fuser_named(ctx, "outer_dims", fuser_i64_attr(ctx, s->outer));

@@ -10,8 +10,13 @@
  *                     shuffles and shared memory, the epilogue from registers;
  *   inner_reduce      the same rows, results of the reduced shape (row sums,
  *                     var_mean statistics): thread 0 of each row stores;
- *   outer             the reduced dims are outermost (bias gradient):
- *                     not scheduled yet, kept on the simple kernel;
+ *   outer             the reduced dims are the leading dims and outermost,
+ *                     the results of the kept (column) shape (bias
+ *                     gradient, weight gradients, batch statistics): a block
+ *                     per tile of column vectors, its threads split over the
+ *                     rows (row groups), several rows in flight per thread,
+ *                     the row groups combined by a shared-memory tree in a
+ *                     fixed order (deterministic, one launch);
  *   none              no reduction (pointwise) or a mix the schedules above
  *                     cannot hold (the simple per-point kernel runs).
  *
@@ -29,7 +34,14 @@
  *     1024): looped. 512 threads per row stride over it in steps of T x W,
  *     every reduction pass re-reads the row (L2 holds it), under the
  *     run-time conditions (alignment, N a multiple of W); then the same with
- *     W = 1 and no conditions. */
+ *     W = 1 and no conditions.
+ * Outer: W as above; 2 column vectors per block (32 bytes of bf16 per row:
+ * a whole DRAM sector, and C / 16 blocks: 256 for C = 4096), 128 row groups
+ * (256 threads), 4 rows in flight per thread; rows merge into one index
+ * (the reduced dims' strides nest, statically or by `merge` conditions);
+ * the per-point kernel follows as the variant without conditions.
+ * In fuser_row_variant an outer variant stores: width W, vectors = rows in
+ * flight, threads = row groups, rows_per_block = column vectors per block. */
 #ifndef FUSER_PASSES_SCHEDULE_REDUCTION_H
 #define FUSER_PASSES_SCHEDULE_REDUCTION_H
 
@@ -70,6 +82,9 @@ typedef struct {
  * order (the op producing the input carries `fuser.stride_order`; none means
  * row-major). Sets *num_reduced to the number of reduced dims. */
 bool fuser_reduction_is_inner(MlirOperation red, int *num_reduced);
+/* The same for the leading dims, outermost in allocation order (the kept
+ * dims innermost, in order). */
+bool fuser_reduction_is_outer(MlirOperation red, int *num_reduced);
 
 /* Classifies a `fuser.kernel` function and picks its row variants. */
 void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s);
