@@ -179,6 +179,10 @@ static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
     int64_t t = next_pow2((nvec + vv - 1) / vv);
     if (!pow2(t) || t > 1024) continue;
     if (8 * (vv * t - nvec) > nvec) continue;
+    /* the row's f32 values must fit the registers a thread gets at this
+     * block size (65536 per SM, at most 255 per thread), with ~24 to spare */
+    int64_t block = t >= MIN_BLOCK ? t : MIN_BLOCK, regs = 65536 / block > 255 ? 255 : 65536 / block;
+    if ((int64_t)vv * w + 24 > regs) continue;
     /* short rows: prefer more vectors per thread over fewer than a warp */
     if (t < 32 && vv < 2 && nvec >= 2) continue;
     v->width = w;
@@ -191,7 +195,7 @@ static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
 }
 
 /* Outer schedule constants (schedule_reduction.h). */
-#define OUTER_COLUMN_VECTORS 2
+#define OUTER_COLUMN_VECTORS 4
 #define OUTER_ROW_GROUPS 128
 #define OUTER_ROWS_IN_FLIGHT 4
 
@@ -296,6 +300,12 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   /* the last variant has no conditions: any alignment, any stride */
   if (w > 1 || s->num_variants == 0)
     s->variants[s->num_variants++] = (fuser_row_variant){.width = 1, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
+}
+
+bool fuser_has_row_schedule(MlirOperation kernel) {
+  fuser_reduction_schedule s;
+  fuser_schedule_reduction_kernel(kernel, &s);
+  return s.kind != FUSER_SCHED_NONE;
 }
 
 void fuser_schedule_attach(MlirOperation kernel, const fuser_reduction_schedule *s) {

@@ -35,9 +35,10 @@
  *     every reduction pass re-reads the row (L2 holds it), under the
  *     run-time conditions (alignment, N a multiple of W); then the same with
  *     W = 1 and no conditions.
- * Outer: W as above; 2 column vectors per block (32 bytes of bf16 per row:
- * a whole DRAM sector, and C / 16 blocks: 256 for C = 4096), 128 row groups
- * (256 threads), 4 rows in flight per thread; rows merge into one index
+ * Outer: W as above; 4 column vectors per block (64 bytes of bf16 per row:
+ * with 2 vectors, 32 bytes, bias_grad_large ran at 66% of copy on the H200,
+ * the DRAM fetching 64 bytes per access; C / 32 blocks: 128 for C = 4096),
+ * 128 row groups (512 threads), 4 rows in flight per thread; rows merge into one index
  * (the reduced dims' strides nest, statically or by `merge` conditions);
  * the per-point kernel follows as the variant without conditions.
  * In fuser_row_variant an outer variant stores: width W, vectors = rows in
@@ -88,6 +89,11 @@ bool fuser_reduction_is_outer(MlirOperation red, int *num_reduced);
 
 /* Classifies a `fuser.kernel` function and picks its row variants. */
 void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s);
+
+/* Whether the kernel gets a row schedule (any kind but none): its
+ * variants come from lowering/row_gen.c, not from fuser-vectorize's plan
+ * (which runs on it only as the outer kind's fallback). */
+bool fuser_has_row_schedule(MlirOperation kernel);
 
 /* The kind's name in `fuser.schedule` and in fuser-report. */
 const char *fuser_sched_kind_name(fuser_sched_kind k);
