@@ -428,6 +428,48 @@ static void operand_map_same_rank(MlirValue operand, MlirValue result, const int
     if (static_dim(operand, d) == 1 && static_dim(result, d) != 1) o[d] = -1;
 }
 
+static bool map_walks(rgen *g, MlirValue v, const int8_t *map) {
+  bool walks = false;
+  if (fuser_value_is_tensor(v))
+    for (int d = 0; d < (int)mlirShapedTypeGetRank(mlirValueGetType(v)); d++)
+      walks |= g->outer_mode ? map[d] >= 0 && map[d] < g->s->outer : map[d] >= g->s->outer;
+  return walks;
+}
+
+/* Whether v at `map` varies along the walked dims (the row's columns, or
+ * the outer schedule's rows): it reads a tensor along them. Reductions and
+ * what only broadcasts them do not. (Depth-capped: deep means "varies".) */
+static bool varies(rgen *g, MlirValue v, const int8_t *map, int depth) {
+  if (!fuser_value_is_tensor(v)) return false;
+  if (depth > 48) return true;
+  if (mlirValueIsABlockArgument(v)) return map_walks(g, v, map);
+  MlirOperation op = mlirOpResultGetOwner(v);
+  fuser_op_id id = fuser_op_id_of(op);
+  fuser_op_kind kind = fuser_op_kind_of(id);
+  if (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN || id == FUSER_OP_full) return false;
+  int8_t o[FK_R];
+  int64_t a[FK_R];
+  if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) {
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+      MlirValue x = mlirOperationGetOperand(op, i);
+      if (!fuser_value_is_tensor(x)) continue;
+      operand_map_same_rank(x, v, map, o);
+      if (varies(g, x, o, depth + 1)) return true;
+    }
+    return false;
+  }
+  if (id == FUSER_OP_broadcast_in_dim) {
+    MlirValue in = mlirOperationGetOperand(op, 0);
+    memset(o, -1, sizeof o);
+    fuser_get_i64_array(op, "broadcast_dims", a, FK_R);
+    for (int i = 0; i < (int)mlirShapedTypeGetRank(mlirValueGetType(in)); i++)
+      o[i] = static_dim(in, i) == 1 ? -1 : map[a[i]];
+    return varies(g, in, o, depth + 1);
+  }
+  if (id == FUSER_OP_set || id == FUSER_OP_segment_set) return varies(g, mlirOperationGetOperand(op, 0), map, depth + 1);
+  return true;
+}
+
 static MlirValue eval_op(rgen *g, MlirOperation op, MlirValue v, const int8_t *map, int chunk) {
   fuser_op_id id = fuser_op_id_of(op);
   fuser_op_kind kind = fuser_op_kind_of(id);
@@ -454,13 +496,8 @@ static MlirValue eval_op(rgen *g, MlirOperation op, MlirValue v, const int8_t *m
     const void *recip_key = NULL;
     if (id == FUSER_OP_div && n == 2) {
       MlirValue d = mlirOperationGetOperand(op, 1);
-      bool walks = false;
-      if (fuser_value_is_tensor(d)) {
-        operand_map_same_rank(d, v, map, o);
-        for (int q = 0; q < (int)mlirShapedTypeGetRank(mlirValueGetType(d)); q++)
-          walks |= g->outer_mode ? o[q] >= 0 && o[q] < g->s->outer : o[q] >= g->s->outer;
-      }
-      if (!walks) recip_key = op.ptr;
+      if (fuser_value_is_tensor(d)) operand_map_same_rank(d, v, map, o);
+      if (!varies(g, d, o, 0)) recip_key = op.ptr;
     }
     return elementwise(g, id, x, dt, n, out, recip_key);
   }
@@ -517,11 +554,7 @@ static MlirValue eval_op(rgen *g, MlirOperation op, MlirValue v, const int8_t *m
 static MlirValue eval(rgen *g, MlirValue v, const int8_t *map, int chunk) {
   if (g->failed) return idx(g, 0);
   /* a value that does not walk the row is the same for every chunk */
-  bool walks = false;
-  if (fuser_value_is_tensor(v))
-    for (int d = 0; d < (int)mlirShapedTypeGetRank(mlirValueGetType(v)); d++)
-      walks |= g->outer_mode ? map[d] >= 0 && map[d] < g->s->outer : map[d] >= g->s->outer;
-  int c = walks ? chunk : -1;
+  int c = map_walks(g, v, map) ? chunk : -1;
   MlirValue r;
   if (memo_get(g, v.ptr, map, c, &r)) return r;
   if (mlirValueIsABlockArgument(v)) r = load(g, (int)mlirBlockArgumentGetArgNumber(v), map, chunk);
