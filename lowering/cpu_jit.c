@@ -32,7 +32,7 @@ static bool run_pipeline(MlirModule module, const char *text, char *err, size_t 
 }
 
 fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen) {
-  if (!run_pipeline(module, "builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels, fuser-kernels-to-cpu)", err, errlen))
+  if (!run_pipeline(module, "builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels{target=cpu}, fuser-kernels-to-cpu)", err, errlen))
     return NULL;
   fuser_cpu_module *m = calloc(1, sizeof *m);
   m->num_launches = fuser_launch_plan_read(mlirModuleGetOperation(module), &m->launches);
