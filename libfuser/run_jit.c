@@ -35,6 +35,7 @@ struct fuser_source_jit {
 static bool run_pipeline(MlirOperation module, const char *text, char *err, size_t errlen) {
   MlirContext ctx = mlirOperationGetContext(module);
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  fuser_lowering_register_passes(); /* the pipeline names fuser-lower-kernels */
   bool ok = fuser_pipeline_parse(pm, text, err, errlen);
   if (ok && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) {
     snprintf(err, errlen, "pipeline failed: %s", text);
