@@ -19,7 +19,7 @@ struct fuser_cpu_module {
 };
 
 fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen) {
-  if (!fuser_run_pipeline(mlirModuleGetOperation(module), "builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels, fuser-kernels-to-cpu)", err, errlen))
+  if (!fuser_run_pipeline(mlirModuleGetOperation(module), "builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels{target=cpu}, fuser-kernels-to-cpu)", err, errlen))
     return NULL;
   fuser_cpu_module *m = calloc(1, sizeof *m);
   m->num_launches = fuser_launch_plan_read(mlirModuleGetOperation(module), &m->launches);

@@ -46,8 +46,12 @@ MlirAttribute fuser_launch_dict(MlirOperation f, const char *binary, const char 
       named(ctx, "num_args", int_or_zero(ctx, f, "fuser.num_args")),
       named(ctx, "params", array_or_empty(ctx, f, "fuser.params")),
       named(ctx, "conditions", array_or_empty(ctx, f, "fuser.vector_conditions")),
+      {{NULL}, {NULL}}, /* row kernels: row_grid (lowering/row_gen.h) */
   };
-  return mlirDictionaryAttrGet(ctx, (intptr_t)(sizeof e / sizeof e[0]), e);
+  intptr_t n = (intptr_t)(sizeof e / sizeof e[0]) - 1;
+  MlirAttribute rg = fattr(f, "fuser.row_grid");
+  if (!mlirAttributeIsNull(rg)) e[n++] = named(ctx, "row_grid", rg);
+  return mlirDictionaryAttrGet(ctx, n, e);
 }
 
 static MlirAttribute field(MlirAttribute dict, const char *name) {
@@ -132,6 +136,11 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
     l->param_bits = (int)int_field(d, "param_bits", 64);
     l->block_size = (int)int_field(d, "block_size", 256);
     l->num_args = (int)int_field(d, "num_args", 0);
+    MlirAttribute rg = field(d, "row_grid");
+    l->grid_tensor = mlirAttributeIsNull(rg) ? -1 : (int)int_field(rg, "tensor", -1);
+    l->grid_dims = mlirAttributeIsNull(rg) ? 0 : (int)int_field(rg, "dims", 0);
+    l->grid_first = mlirAttributeIsNull(rg) ? 0 : (int)int_field(rg, "first", 0);
+    l->rows_per_block = mlirAttributeIsNull(rg) ? 1 : (int)int_field(rg, "rows_per_block", 1);
     MlirAttribute params = field(d, "params");
     for (intptr_t p = 0; p < mlirArrayAttrGetNumElements(params) && l->num_params < FK_MAX_PARAMS; p++) {
       MlirStringRef s = mlirStringAttrGetValue(mlirArrayAttrGetElement(params, p));
@@ -217,6 +226,7 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
     fprintf(out, "launch %s binary %s kernel %s variant %s width %d unroll %d index_bits %d param_bits %d block %d num_args %d\n",
             l->entry, l->binary, l->kernel, l->variant, l->vector_width, l->unroll, l->index_bits, l->param_bits,
             l->block_size, l->num_args);
+    if (l->grid_tensor >= 0) fprintf(out, "row_grid %d %d %d %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block);
     for (int p = 0; p < l->num_params; p++) {
       const fk_param *q = &l->params[p];
       if (q->kind == FK_PARAM_SIZE || q->kind == FK_PARAM_STRIDE) fprintf(out, "param %s %d %d\n", pk[q->kind], q->tensor, q->dim);

@@ -16,11 +16,15 @@
  *   threads    max(ceil((n / W) / unroll), n mod W) for n points of the
  *              iteration space (the product of result 0's sizes);
  *              grid = ceil(threads / block_size) blocks of block_size threads
+ *   row_grid   row kernels (lowering/row_gen.h) instead: grid =
+ *              ceil(rows / rows_per_block), rows the product of `dims`
+ *              sizes of tensor `tensor` from dim `first`
  *   conditions all must hold to use this variant; try the variants of a
  *              kernel in order, the last one (scalar) has none.
  *
  * Text form (fuser_launch_plan_write), one record per variant:
  *   launch <entry> binary <binary> kernel <kernel> variant <v> width <W> unroll <U> index_bits <b> param_bits <p> block <B> num_args <N>
+ *   row_grid <tensor> <first> <dims> <rows_per_block>   (row kernels only)
  *   param ptr <t> | param size <t> <d> | param stride <t> <d> | param scalar <t>
  *   condition align <t> <bytes> | condition stride <t> <d> <multiple> |
  *   condition extent <t> <d> <multiple> | condition index32 |
@@ -62,6 +66,7 @@ typedef struct {
   int vector_width, unroll, index_bits, param_bits, block_size, num_args;
   int num_params;
   fk_param params[FK_MAX_PARAMS];
+  int grid_tensor, grid_first, grid_dims, rows_per_block; /* row_grid; grid_tensor -1: the threads formula */
   int num_conditions;
   fuser_launch_condition conditions[FUSER_LAUNCH_MAX_CONDITIONS];
   char *ptx; /* owned, NUL-terminated; NULL before gpu-module-to-binary */

@@ -25,8 +25,13 @@
  *     scf.parallel (%t) = (%c0) to (%nthreads) step (%c1) { ... vector.load %reinterpret_cast[%e] {alignment = 16 : i64} ... }
  *   }
  *
- * No options: the schedule says everything (fuser-schedule's unroll,
- * scalar-unroll and block-size; fuser-vectorize's max-bytes). */
+ * A row schedule (inner_persistent, inner_reduce, outer) gets the row
+ * variants of lowering/row_gen.h instead (fuser.row_kernel, fuser.row_grid);
+ * the outer kind then the pointwise variants as its fallback.
+ *
+ * Option: target (gpu or cpu, default gpu): the form of the row schedules'
+ * block reductions. Everything else comes from the schedule (fuser-schedule's
+ * unroll, scalar-unroll and block-size; fuser-vectorize's max-bytes). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +42,10 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/pass.h"
+#include "lowering/row_gen.h"
 #include "passes/schedule.h"
+#include "passes/schedule_reduction.h"
+#include "passes/vectorize.h"
 
 static MlirAttribute entry(MlirAttribute dict, const char *name) {
   return mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name));
@@ -98,34 +106,80 @@ bool fuser_lower_pointwise(MlirOperation func, MlirAttribute schedule, MlirOpera
 
 /* The lowering of each kind of schedule (passes/schedule.h lists the kinds;
  * a kind without a lowering here is a located error). */
-typedef bool (*lower_fn)(MlirOperation func, MlirAttribute schedule, MlirOperation *after);
+typedef bool (*lower_fn)(MlirOperation func, MlirAttribute schedule, bool gpu, MlirOperation *after);
+
+static bool lower_pointwise(MlirOperation func, MlirAttribute schedule, bool gpu, MlirOperation *after) {
+  (void)gpu; /* the same loops for both targets */
+  return fuser_lower_pointwise(func, schedule, after);
+}
+
+/* The pointwise variants of a row-scheduled kernel, after *after: the outer
+ * kind's fallback for strides that do not merge, or the whole lowering of a
+ * kernel the row generator does not handle. Its schedule is
+ * fuser_schedule_pointwise's default one (unroll chosen, scalar unroll 1,
+ * 128 threads) on the kernel's 16-byte vector plan. */
+static bool lower_pointwise_fallback(MlirOperation func, MlirOperation *after) {
+  if (mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.vector_width"))) &&
+      !fuser_vectorize_kernel(func, 16))
+    return false;
+  fk_kernel *k = malloc(sizeof *k);
+  bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k);
+  fuser_schedule_options o = {.unroll = 0, .scalar_unroll = 1, .block_size = 128};
+  MlirAttribute schedule = ok ? fuser_schedule_pointwise.choose(k, func, &o) : mlirAttributeGetNull();
+  fk_kernel_free(k);
+  free(k);
+  return !mlirAttributeIsNull(schedule) && fuser_lower_pointwise(func, schedule, after);
+}
+
+/* The row schedules (inner_persistent, inner_reduce, outer): their variants
+ * from lowering/row_gen.c in the GPU or CPU form; the outer kind appends
+ * the pointwise variants as its fallback. */
+static bool lower_rows(MlirOperation func, MlirAttribute schedule, bool gpu, MlirOperation *after) {
+  fuser_reduction_schedule s;
+  fuser_reduction_schedule_read(func, schedule, &s);
+  bool unsupported = false;
+  if (!fuser_row_kernel_lower(func, &s, gpu, after, &unsupported))
+    return unsupported && lower_pointwise_fallback(func, after); /* else a located error */
+  return s.kind != FUSER_SCHED_OUTER || lower_pointwise_fallback(func, after);
+}
+
 static const struct {
   const char *kind;
   lower_fn lower;
 } lowerings[] = {
-    {"pointwise", fuser_lower_pointwise},
+    {"inner_persistent", lower_rows},
+    {"inner_reduce", lower_rows},
+    {"outer", lower_rows},
+    {"pointwise", lower_pointwise},
 };
 
-bool fuser_lower_kernel(MlirOperation func) {
+bool fuser_lower_kernel_for(MlirOperation func, bool gpu) {
   MlirAttribute schedule = fuser_schedule_of(func);
   if (mlirAttributeIsNull(schedule)) return false;
   MlirStringRef kind = fuser_schedule_kind_name(schedule);
   MlirOperation after = func;
   for (size_t i = 0; i < sizeof lowerings / sizeof lowerings[0]; i++)
     if (strlen(lowerings[i].kind) == kind.length && memcmp(lowerings[i].kind, kind.data, kind.length) == 0)
-      return lowerings[i].lower(func, schedule, &after);
+      return lowerings[i].lower(func, schedule, gpu, &after);
   char msg[160];
   snprintf(msg, sizeof msg, "fuser-lower-kernels: schedule kind '%.*s' has no lowering yet", (int)kind.length, kind.data);
   mlirEmitError(mlirOperationGetLocation(func), msg);
   return false;
 }
 
+bool fuser_lower_kernel(MlirOperation func) { return fuser_lower_kernel_for(func, true); }
+
 static bool run(MlirOperation module, const fuser_pass_options *options) {
+  const char *target = fuser_pass_option_str(options, "target");
+  if (strcmp(target, "gpu") != 0 && strcmp(target, "cpu") != 0) {
+    mlirEmitError(mlirOperationGetLocation(module), "fuser-lower-kernels: target must be gpu or cpu");
+    return false;
+  }
   if (!fuser_check_segmented(module, "fuser-lower-kernels")) return false;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (fuser_is_kernel(op)) ok &= fuser_lower_kernel(op);
+    if (fuser_is_kernel(op)) ok &= fuser_lower_kernel_for(op, strcmp(target, "gpu") == 0);
   return ok;
 }
 
@@ -133,5 +187,6 @@ const fuser_pass_info fuser_lower_kernels_pass = {
     .argument = "fuser-lower-kernels",
     .description = "Lower kernel functions to loop-level functions (scf/vector/memref/arith/math), one per variant of their schedule",
     .anchor = "builtin.module",
+    .options = {{"target", "gpu", "gpu or cpu: the form of the row schedules' block reductions (row_gen.h)"}},
     .run = run,
 };

@@ -34,6 +34,9 @@ bool fuser_run_pipeline(MlirOperation module, const char *text, char *err, size_
 
 /* Lowers one kernel function following its fuser.schedule (fuser-schedule). */
 bool fuser_lower_kernel(MlirOperation func);
+/* The same for a target: the row schedules' block reductions take a GPU
+ * (gpu.shuffle, workgroup memory) or a CPU form (lowering/row_gen.h). */
+bool fuser_lower_kernel_for(MlirOperation func, bool gpu);
 /* The pointwise lowering: one loop-level function per variant of a
  * verified pointwise schedule (not necessarily the kernel's own: another
  * kind may append pointwise fallbacks), inserted after *after, which it
@@ -57,7 +60,7 @@ void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_siz
 
 /* The plan passes that turn fusions into plans and kernel functions. */
 #define FUSER_PLAN_PIPELINE \
-  "builtin.module(fuser-specialize-shapes{empty-only=true}, fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment)"
+  "builtin.module(fuser-specialize-shapes{empty-only=true}, fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-split-reductions, fuser-segment)"
 
 /* Whether `module` holds fusions not planned yet (fuser.fusion without fuser.plan). */
 bool fuser_module_needs_plan(MlirOperation module);

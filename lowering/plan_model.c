@@ -728,8 +728,20 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
         size_t len = strlen(points);
         snprintf(points + len, sizeof points - len, " * (%s)", s);
       }
-      v->grid = fmt("max(ceildiv(max(ceildiv((%s) / %d, %d), (%s) %% %d), %d), 1)", points, l->vector_width, l->unroll, points,
-                    l->vector_width, l->block_size);
+      if (l->grid_tensor >= 0 && l->grid_tensor < c->num_tensors) {
+        /* a row kernel: a block per rows_per_block rows */
+        const value_desc *gt = &c->t[l->grid_tensor];
+        char rows[2048] = "1";
+        for (int q = l->grid_first; q < l->grid_first + l->grid_dims && q < gt->rank; q++) {
+          poly_text(&gt->size[q], s, sizeof s);
+          size_t len = strlen(rows);
+          snprintf(rows + len, sizeof rows - len, " * (%s)", s);
+        }
+        v->grid = fmt("max(ceildiv(%s, %d), 1)", rows, l->rows_per_block);
+      } else {
+        v->grid = fmt("max(ceildiv(max(ceildiv((%s) / %d, %d), (%s) %% %d), %d), 1)", points, l->vector_width, l->unroll, points,
+                      l->vector_width, l->block_size);
+      }
       add_conditions(l, c, v);
       for (int q = 0; q < c->nchecks && v->num_conditions < FPM_MAX_CONDITIONS; q++)
         v->conditions[v->num_conditions++] = dup_str(c->checks[q]);

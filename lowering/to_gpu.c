@@ -45,6 +45,7 @@
 
 #include "lowering/builder.h"
 #include "lowering/launch_plan.h"
+#include "lowering/row_gen.h"
 #include "lowering/lowering.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
@@ -143,7 +144,9 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
       int this_block = block ? block : mlirAttributeIsNull(fblock) ? 128 : (int)mlirIntegerAttrGetValueInt(fblock);
       MlirOperation gmod = module_for(&b, module, mods, !mlirAttributeIsNull(bits) && mlirIntegerAttrGetValueInt(bits) == 32 ? 32 : 64);
       if (nlaunch == caplaunch) launches = realloc(launches, (size_t)(caplaunch *= 2) * sizeof *launches);
-      launches[nlaunch++] = convert(&b, op, gmod, this_block);
+      /* a row kernel's block is its schedule's (threads x rows per block):
+       * the block-size option does not apply to it */
+      launches[nlaunch++] = fuser_is_row_kernel(op) ? fuser_row_kernel_to_gpu(&b, op, gmod) : convert(&b, op, gmod, this_block);
       mlirOperationDestroy(op);
     }
     op = next;

@@ -9,6 +9,7 @@ extern const fuser_pass_info fuser_verify_pass;
 extern const fuser_pass_info fuser_alias_meta_ops_pass;
 extern const fuser_pass_info fuser_allocation_order_pass;
 extern const fuser_pass_info fuser_segment_pass;
+extern const fuser_pass_info fuser_split_reductions_pass;
 extern const fuser_pass_info fuser_remove_empty_pass;
 extern const fuser_pass_info fuser_specialize_shapes_pass;
 extern const fuser_pass_info fuser_report_pass;
@@ -22,6 +23,7 @@ static const fuser_pass_info *const registry[] = {
     &fuser_remove_empty_pass,
     &fuser_alias_meta_ops_pass,
     &fuser_allocation_order_pass,
+    &fuser_split_reductions_pass,
     &fuser_segment_pass,
     &fuser_report_pass,
     &fuser_cse_pass,

@@ -7,6 +7,9 @@
  *       in:  tensor<2x16x1024x16xbf16> strides [589824, 32, 576, 1]
  *       out: tensor<2x16x1024x32xbf16> strides [524288, 32768, 32, 1]
  *       vector width: 8
+ * and for a reduction kernel its schedule (passes/schedule_reduction.h):
+ *       schedule: inner_persistent, rows 16384 x row length 4096
+ *         variant 0: persistent, width 8, 256 threads x 2 vectors per row, 1 row per block
  */
 #include "passes/report.h"
 
@@ -17,6 +20,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/ir_util.h"
 #include "passes/pass.h"
+#include "passes/schedule_reduction.h"
 
 static void print_chunk(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
 
@@ -75,8 +79,33 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
     fputc('\n', out);
   }
   int64_t width;
+  fuser_reduction_schedule s;
+  fuser_schedule_reduction_kernel(kernel, &s);
+  if (s.kind != FUSER_SCHED_NONE) {
+    /* a row schedule (passes/schedule_reduction.h): its variants, in order */
+    fprintf(out, "    schedule: %s, %s", fuser_sched_kind_name(s.kind), s.kind == FUSER_SCHED_OUTER ? "reduced rows" : "rows");
+    if (s.rows == INT64_MIN) fputs(" ?", out);
+    else fprintf(out, " %lld", (long long)s.rows);
+    fputs(s.kind == FUSER_SCHED_OUTER ? " x columns" : " x row length", out);
+    if (s.row_len == INT64_MIN) fputs(" ?\n", out);
+    else fprintf(out, " %lld\n", (long long)s.row_len);
+    for (int i = 0; i < s.num_variants; i++) {
+      const fuser_row_variant *v = &s.variants[i];
+      if (s.kind == FUSER_SCHED_OUTER)
+        fprintf(out, "      variant %d: width %d, %d column vectors x %d row groups per block, %d rows in flight\n", i, v->width,
+                v->rows_per_block, v->threads, v->vectors);
+      else if (v->vectors > 0)
+        fprintf(out, "      variant %d: persistent, width %d, %d threads x %d vectors per row, %d row%s per block\n", i, v->width,
+                v->threads, v->vectors, v->rows_per_block, v->rows_per_block == 1 ? "" : "s");
+      else
+        fprintf(out, "      variant %d: looped, width %d, %d threads per row\n", i, v->width, v->threads);
+    }
+    if (s.kind == FUSER_SCHED_OUTER) fputs("      then the per-point kernel (no conditions)\n", out);
+  } else if (strcmp(s.why, "no reduction") != 0) {
+    fprintf(out, "    schedule: none (%s): the per-point kernel\n", s.why);
+  }
   if (fuser_get_i64(kernel, "fuser.vector_width", &width)) fprintf(out, "    vector width: %lld\n", (long long)width);
-  else fputs("    vector width: not decided (run fuser-vectorize)\n", out);
+  else if (s.kind == FUSER_SCHED_NONE) fputs("    vector width: not decided (run fuser-vectorize)\n", out);
   MlirAttribute cond = mlirOperationGetDiscardableAttributeByName(kernel, mlirStringRefCreateFromCString("fuser.vector_conditions"));
   if (!mlirAttributeIsNull(cond)) {
     fputs("    run-time conditions: ", out);

@@ -25,6 +25,9 @@
 
 /* The kinds, tried in order: the first that applies schedules the kernel. */
 static const fuser_schedule_kind *const kinds[] = {
+    &fuser_schedule_inner_persistent,
+    &fuser_schedule_inner_reduce,
+    &fuser_schedule_outer,
     &fuser_schedule_pointwise,
 };
 
@@ -72,25 +75,32 @@ MlirAttribute fuser_schedule_of(MlirOperation func) {
 }
 
 bool fuser_schedule_kernel(MlirOperation func, const fuser_schedule_options *o) {
-  if (mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.vector_width")))) {
-    mlirEmitError(mlirOperationGetLocation(func), "fuser-schedule: kernel has no fuser.vector_width: run fuser-vectorize first");
-    return false;
-  }
   fk_kernel *k = malloc(sizeof *k);
-  bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k);
+  bool ok = true, read = false;
   const fuser_schedule_kind *kind = NULL;
-  for (size_t i = 0; ok && !kind && i < sizeof kinds / sizeof kinds[0]; i++)
-    if (kinds[i]->applies(k, func)) kind = kinds[i];
+  for (size_t i = 0; ok && !kind && i < sizeof kinds / sizeof kinds[0]; i++) {
+    if (kinds[i]->analyzed && !read) {
+      read = true;
+      ok = fk_kernel_read(func, k) && fk_kernel_analyze(k);
+    }
+    if (ok && kinds[i]->applies(kinds[i]->analyzed ? k : NULL, func)) kind = kinds[i];
+  }
   if (ok && !kind) {
     mlirEmitError(mlirOperationGetLocation(func), "fuser-schedule: no schedule applies to this kernel");
     ok = false;
   }
+  /* the pointwise kind follows fuser-vectorize's plan (the row kinds do not) */
+  if (ok && kind == &fuser_schedule_pointwise &&
+      mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.vector_width")))) {
+    mlirEmitError(mlirOperationGetLocation(func), "fuser-schedule: kernel has no fuser.vector_width: run fuser-vectorize first");
+    ok = false;
+  }
   if (ok) {
-    MlirAttribute s = kind->choose(k, func, o);
+    MlirAttribute s = kind->choose(kind->analyzed ? k : NULL, func, o);
     ok = !mlirAttributeIsNull(s);
     if (ok) mlirOperationSetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.schedule"), s);
   }
-  fk_kernel_free(k);
+  if (read) fk_kernel_free(k);
   free(k);
   return ok;
 }

@@ -9,8 +9,8 @@
  *      tail = false, flat = false, conditions = []}]}
  *
  * Variants are tried in order at launch; the last has no conditions. Each
- * kind of schedule (pointwise today; inner/outer reductions and transpose
- * tiles next) is one entry of the kinds table in schedule.c with its own
+ * kind of schedule (the reductions' inner_persistent, inner_reduce and
+ * outer, then pointwise; transpose tiles next) is one entry of the kinds table in schedule.c with its own
  * chooser and C verifier, in its own file (schedule_pointwise.c), and one
  * entry of the lowerings table in lowering/lower_kernels.c (a kind may
  * append pointwise fallback variants: fuser_schedule_pointwise.choose gives
@@ -32,6 +32,9 @@ typedef struct {
 
 typedef struct {
   const char *kind; /* the `kind` entry */
+  /* Whether applies/choose read the analyzed fk_kernel (else k is NULL:
+   * the row kinds read the IR, whose var_mean fk_kernel_read refuses). */
+  bool analyzed;
   /* Whether this kind schedules kernel k (analyzed, vectorized). */
   bool (*applies)(const fk_kernel *k, MlirOperation func);
   /* The schedule dictionary; null (and a located error) on failure. */
@@ -42,6 +45,11 @@ typedef struct {
 
 /* The pointwise kind (schedule_pointwise.c). */
 extern const fuser_schedule_kind fuser_schedule_pointwise;
+/* The row schedules of reductions (schedule_reduction.c/.h): their kernels
+ * are not vectorized by fuser-vectorize (the row decides the vectors). */
+extern const fuser_schedule_kind fuser_schedule_inner_persistent;
+extern const fuser_schedule_kind fuser_schedule_inner_reduce;
+extern const fuser_schedule_kind fuser_schedule_outer;
 
 /* The schedule of a kernel function: its verified `fuser.schedule`, or a
  * null attribute after a located error (missing, unknown kind, malformed). */

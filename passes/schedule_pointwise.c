@@ -270,6 +270,7 @@ static bool verify(MlirOperation func, MlirAttribute s) {
 
 const fuser_schedule_kind fuser_schedule_pointwise = {
     .kind = "pointwise",
+    .analyzed = true,
     .applies = applies,
     .choose = choose,
     .verify = verify,

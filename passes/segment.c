@@ -5,7 +5,12 @@
  *   - it is a fusion output (that is not an input or a view of one);
  *   - it is a `segment_set` of a computed tensor;
  *   - it depends on a reduction and is consumed at a different shape
- *     (re-evaluating it per consumer element would repeat the reduction).
+ *     (re-evaluating it per consumer element would repeat the reduction),
+ *     unless the consumer stays in the reduction's row space: an inner
+ *     reduction (its input's innermost dims), its broadcast back and its
+ *     epilogue are one kernel, which the inner-persistent row schedule
+ *     computes with the row in registers (passes/schedule_reduction.h);
+ *   - it holds a reduction and is reduced again over other rows.
  * Everything else is recomputed inside the kernels that need it: pointwise
  * ops, casts, broadcasts, slice, pad and cat fuse with their producers and
  * consumers (no forced boundary before resize ops, unlike nvFuser #1597,
@@ -47,6 +52,7 @@
 #include "passes/layout.h"
 #include "passes/pass.h"
 #include "passes/ptr_map.h"
+#include "passes/schedule_reduction.h"
 
 /* Per-value facts, in a ptr_map to small integers. */
 enum { ROLE_HOST = 1, ROLE_COMPUTE = 2 };
@@ -65,6 +71,9 @@ typedef struct {
   fuser_ptr_map role;       /* value -> ROLE_* */
   fuser_ptr_map has_red;    /* value -> 1 when its inline cone has a reduction */
   fuser_ptr_map cost;       /* value -> compute ops in its inline cone (capped) */
+  fuser_ptr_map row_space;  /* value with a reduction in its cone -> that reduction's input, when
+                               the reduction is inner (reduces the input's innermost dims) */
+  fuser_ptr_map row_reduced; /* the same value -> how many trailing dims that reduction reduced */
   fuser_ptr_map root_index; /* value -> index in roots */
   fuser_ptr_map position;   /* value -> definition order in the plan (arguments first) */
   intptr_t next_position;
@@ -126,6 +135,34 @@ static void classify(seg_state *st) {
  * computed once and materialized rather than recomputed in every kernel. */
 #define EXPENSIVE 8
 
+/* Whether `res` lies in the row space of inner reduction input `space`
+ * with its `k` trailing dims reduced: the same rank, every row dim the same
+ * iteration dim, every reduced dim the same or of extent 1 (the reduced
+ * value itself, or broadcast back). A row schedule (inner persistent) then
+ * computes the reduction and this consumer in one kernel. */
+static bool in_row_space(seg_state *st, MlirValue space, int k, MlirValue res) {
+  MlirType s = mlirValueGetType(space), r = mlirValueGetType(res);
+  if (!mlirTypeIsARankedTensor(r) || mlirShapedTypeGetRank(s) != mlirShapedTypeGetRank(r)) return false;
+  int rank = (int)mlirShapedTypeGetRank(s);
+  for (int d = 0; d < rank; d++) {
+    int a = fuser_dim_class(&st->g, fuser_dim_node(&st->g, space, d));
+    int b = fuser_dim_class(&st->g, fuser_dim_node(&st->g, res, d));
+    bool one = !mlirShapedTypeIsDynamicDim(r, d) && mlirShapedTypeGetDimSize(r, d) == 1;
+    if (a != b && !(d >= rank - k && one)) return false;
+  }
+  return true;
+}
+
+/* The row space a value with a reduction in its cone follows (NULL: none,
+ * e.g. an outer reduction). */
+static MlirValue row_space_of(seg_state *st, MlirValue v, int *k) {
+  intptr_t s = 0, kk = 0;
+  if (!fuser_ptr_map_get(&st->row_space, v.ptr, &s)) return (MlirValue){NULL};
+  fuser_ptr_map_get(&st->row_reduced, v.ptr, &kk);
+  *k = (int)kk;
+  return (MlirValue){(const void *)s};
+}
+
 /* Decides the materialized tensors (roots), in program order. */
 static void find_roots(seg_state *st) {
   for (MlirOperation op = mlirBlockGetFirstOperation(st->body); !mlirOperationIsNull(op);
@@ -136,6 +173,9 @@ static void find_roots(seg_state *st) {
     bool reduces = kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN;
     bool red = reduces;
     intptr_t cost = 1;
+    MlirValue space = {NULL};
+    int space_k = 0;
+    if (reduces && fuser_reduction_is_inner(op, &space_k)) space = mlirOperationGetOperand(op, 0);
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
       MlirValue o = mlirOperationGetOperand(op, i);
       if (role(st, o) != ROLE_COMPUTE || is_root(st, o)) continue;
@@ -143,11 +183,29 @@ static void find_roots(seg_state *st) {
       fuser_ptr_map_get(&st->cost, o.ptr, &c);
       cost += c;
       bool o_red = fuser_ptr_map_get(&st->has_red, o.ptr, NULL);
-      /* A reduction's result consumed at another shape: materialize it. */
+      int ok_k = 0;
+      MlirValue o_space = o_red ? row_space_of(st, o, &ok_k) : (MlirValue){NULL};
+      /* A reduction's result consumed at another shape: materialize it,
+       * unless a row schedule holds both (the consumer stays in the
+       * reduction's row space: a normalization's broadcast back). */
       if (o_red && !reduces && is_tensor(o) && !same_shape(o, mlirOperationGetResult(op, 0))) {
-        add_root(st, o, "reduction result consumed at a different shape");
-        continue;
+        if (mlirValueIsNull(o_space) || !in_row_space(st, o_space, ok_k, mlirOperationGetResult(op, 0))) {
+          add_root(st, o, "reduction result consumed at a different shape");
+          continue;
+        }
       }
+      /* A reduction of a value that already holds one: one kernel only when
+       * both reduce the same innermost dims of the same rows (softmax's sum
+       * of exp(x - max)); else the first is computed in its own kernel. */
+      if (o_red && reduces) {
+        bool same_rows = !mlirValueIsNull(o_space) && !mlirValueIsNull(space) && ok_k == space_k &&
+                         in_row_space(st, o_space, ok_k, mlirOperationGetOperand(op, 0));
+        if (!same_rows) {
+          add_root(st, o, "reduction of a reduced value over other rows");
+          continue;
+        }
+      }
+      if (o_red && !reduces && mlirValueIsNull(space)) space = o_space, space_k = ok_k;
       red |= o_red;
     }
     if (id == FUSER_OP_segment_set && role(st, mlirOperationGetOperand(op, 0)) == ROLE_COMPUTE) {
@@ -156,6 +214,10 @@ static void find_roots(seg_state *st) {
     }
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
       if (red) fuser_ptr_map_put(&st->has_red, mlirOperationGetResult(op, r).ptr, 1);
+      if (red && !mlirValueIsNull(space)) {
+        fuser_ptr_map_put(&st->row_space, mlirOperationGetResult(op, r).ptr, (intptr_t)space.ptr);
+        fuser_ptr_map_put(&st->row_reduced, mlirOperationGetResult(op, r).ptr, space_k);
+      }
       fuser_ptr_map_put(&st->cost, mlirOperationGetResult(op, r).ptr, cost > EXPENSIVE ? EXPENSIVE + 1 : cost);
     }
   }
@@ -562,6 +624,8 @@ static bool segment_fusion(MlirOperation func, void *ud) {
   fuser_ptr_map_init(&st.role);
   fuser_ptr_map_init(&st.has_red);
   fuser_ptr_map_init(&st.cost);
+  fuser_ptr_map_init(&st.row_space);
+  fuser_ptr_map_init(&st.row_reduced);
   fuser_ptr_map_init(&st.root_index);
   fuser_ptr_map_init(&st.position);
   fuser_ptr_map_init(&st.written);
@@ -575,6 +639,8 @@ static bool segment_fusion(MlirOperation func, void *ud) {
   fuser_ptr_map_free(&st.role);
   fuser_ptr_map_free(&st.has_red);
   fuser_ptr_map_free(&st.cost);
+  fuser_ptr_map_free(&st.row_space);
+  fuser_ptr_map_free(&st.row_reduced);
   fuser_ptr_map_free(&st.root_index);
   fuser_ptr_map_free(&st.position);
   fuser_ptr_map_free(&st.written);

@@ -43,6 +43,7 @@
 #include "passes/kernel_info.h"
 #include "passes/pass.h"
 #include "passes/vectorize.h"
+#include "passes/schedule_reduction.h"
 
 #define INDEX32_LIMIT ((int64_t)1 << 31)
 
@@ -338,7 +339,7 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
   bool ok = true;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (fuser_is_kernel(op)) ok &= fuser_vectorize_kernel(op, max_bytes);
+    if (fuser_is_kernel(op) && !fuser_has_row_schedule(op)) ok &= fuser_vectorize_kernel(op, max_bytes);
   if (ok && fuser_pass_option_bool(options, "report")) {
     fuser_vectorize_report(module, stdout);
     fflush(stdout);

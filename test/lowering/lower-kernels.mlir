@@ -123,16 +123,18 @@ func.func private @dyn_k0(%a: tensor<?x?xf32> {fuser.strides = array<i64: -92233
 
 // -----
 
-// A reduction: a loop over the reduced dim per output point, f32 accumulation.
+// A reduction without a row schedule (a middle dim): a loop over the
+// reduced dim per output point, f32 accumulation. (Inner and outer
+// reductions: test/lowering/row-kernels.mlir.)
 // CHECK-LABEL: func.func @sum_k0__scalar(
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32) {
 // CHECK:   memref.load %{{.*}} : memref<?xbf16>
 // CHECK:   arith.addf %{{.*}} : f32
 // CHECK:   scf.yield %{{.*}} : f32
-func.func private @sum_k0(%a: tensor<4x37xbf16> {fuser.strides = array<i64: 37, 1>})
-    -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
-  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x37xbf16>) -> tensor<4xf32>
-  func.return %0 : tensor<4xf32>
+func.func private @sum_k0(%a: tensor<4x37x2xbf16> {fuser.strides = array<i64: 74, 2, 1>})
+    -> (tensor<4x2xf32> {fuser.strides = array<i64: 2, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x37x2xbf16>) -> tensor<4x2xf32>
+  func.return %0 : tensor<4x2xf32>
 }
 
 // -----

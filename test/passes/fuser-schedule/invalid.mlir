@@ -47,3 +47,28 @@ func.func private @bits(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (t
   %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
   func.return %0 : tensor<8xf32>
 }
+
+// -----
+
+// The row schedules' verifier (passes/schedule_reduction.c).
+// expected-error@+1 {{fuser.schedule (inner_persistent): variant #0: 'threads' must be a power of two in [1, 1024]}}
+func.func private @row_threads(%a: tensor<4x64xf32> {fuser.strides = array<i64: 64, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_persistent", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 2 : i64, threads = 24 : i64, rows_per_block = 1 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x64xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (outer): 'variants' must be an array of 1 to 3 dictionaries}}
+func.func private @row_variants(%a: tensor<64x4xf32> {fuser.strides = array<i64: 4, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "outer", outer_dims = 1 : i64, variants = []}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 0>, keepdim = false} : (tensor<64x4xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (inner_reduce): 'outer_dims' must be an integer in [0, the reduction input's rank]}}
+func.func private @row_outer(%a: tensor<4x64xf32> {fuser.strides = array<i64: 64, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 7 : i64, variants = [{width = 4 : i64, vectors = 0 : i64, threads = 512 : i64, rows_per_block = 1 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x64xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}

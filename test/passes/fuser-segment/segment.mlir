@@ -67,17 +67,16 @@ func.func @slice_pointwise_cat(%arg0: tensor<4x16xf32>) -> tensor<4x16xf32> attr
 
 // -----
 
-// RMSNorm: the row sum is consumed at another shape (broadcast back over the
-// row), so it is materialized: two kernels. The weight broadcast is read in
-// place.
+// RMSNorm: the row sum is broadcast back over its row (the reduction's row
+// space): the reduction, the broadcast and the epilogue are one kernel (the
+// inner-persistent schedule keeps the row in registers). The weight
+// broadcast is read in place.
 // CHECK-LABEL: func.func @rmsnorm
-// CHECK: %[[R:.*]] = call @rmsnorm_k0(%arg0) {fuser.cuts = ["reduction result consumed at a different shape"]} : (tensor<256x1024xbf16>) -> tensor<256xf32>
-// CHECK: call @rmsnorm_k1(%arg0, %{{.*}}, %[[R]]) {fuser.cuts = ["fusion output"]}
+// CHECK: call @rmsnorm_k0(%arg0, %{{.*}}) {fuser.cuts = ["fusion output"]} : (tensor<256x1024xbf16>, tensor<256x1024xbf16>) -> tensor<256x1024xbf16>
+// CHECK-NOT: call @
 // CHECK: func.func private @rmsnorm_k0
 // CHECK: "fuser.sum"
 // CHECK: "fuser.div"
-// CHECK: func.func private @rmsnorm_k1
-// CHECK-NOT: "fuser.sum"
 // CHECK: "fuser.rsqrt"
 func.func @rmsnorm(%arg0: tensor<256x1024xbf16>, %arg1: tensor<1024xbf16>) -> tensor<256x1024xbf16> attributes {fuser.fusion} {
   %0 = "fuser.cast"(%arg0) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>
@@ -100,12 +99,11 @@ func.func @rmsnorm(%arg0: tensor<256x1024xbf16>, %arg1: tensor<1024xbf16>) -> te
 
 // -----
 
-// Softmax: the row max and the row sum are each consumed at another shape:
-// three kernels, each reason recorded.
+// Softmax: the row max and the row sum reduce the same rows and are
+// broadcast back over them: one kernel.
 // CHECK-LABEL: func.func @softmax
-// CHECK: %[[M:.*]] = call @softmax_k0(%arg0) {fuser.cuts = ["reduction result consumed at a different shape"]}
-// CHECK: %[[S:.*]] = call @softmax_k1(%arg0, %[[M]]) {fuser.cuts = ["reduction result consumed at a different shape"]}
-// CHECK: call @softmax_k2(%arg0, %[[M]], %[[S]]) {fuser.cuts = ["fusion output"]}
+// CHECK: call @softmax_k0(%arg0) {fuser.cuts = ["fusion output"]}
+// CHECK-NOT: call @
 func.func @softmax(%arg0: tensor<256x1000xf32>) -> tensor<256x1000xf32> attributes {fuser.fusion} {
   %0 = "fuser.max"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1000xf32>) -> tensor<256xf32>
   %1 = "fuser.broadcast_in_dim"(%0) {broadcast_dims = array<i64: 0>} : (tensor<256xf32>) -> tensor<256x1000xf32>
@@ -166,11 +164,12 @@ func.func @strides(%arg0: tensor<4x8xf32> {fuser.contiguity = array<i64: 0, 1>, 
 
 // An expensive value (here more than 8 ops) needed by kernels of different
 // shapes is computed once and materialized, not recomputed in each.
+// (The row sum is also an output: a kernel of shape [4] beside the [4, 8] one.)
 // CHECK-LABEL: func.func @shared_chain
 // CHECK: %[[X:.*]] = call @shared_chain_k0(%arg0) {fuser.cuts = ["computed once for kernels of different shapes"]}
-// CHECK: %[[R:.*]] = call @shared_chain_k1(%[[X]])
-// CHECK: call @shared_chain_k2(%[[X]], %[[R]]) {fuser.cuts = ["fusion output"]}
-func.func @shared_chain(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {fuser.fusion} {
+// CHECK: call @shared_chain_k1(%[[X]])
+// CHECK: call @shared_chain_k2(%[[X]], %{{.*}})
+func.func @shared_chain(%arg0: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>) attributes {fuser.fusion} {
   %0 = "fuser.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %1 = "fuser.tanh"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %2 = "fuser.exp"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -183,7 +182,33 @@ func.func @shared_chain(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {f
   %9 = "fuser.sum"(%8) {dims = array<i64: 1>, keepdim = false} : (tensor<4x8xf32>) -> tensor<4xf32>
   %10 = "fuser.broadcast_in_dim"(%9) {broadcast_dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
   %11 = "fuser.div"(%8, %10) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-  return %11 : tensor<4x8xf32>
+  return %11, %9 : tensor<4x8xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Cuts stay where no schedule continues: a reduction over a middle dim
+// broadcast back (its result consumed at another shape), and a reduced value
+// reduced again over other rows.
+// CHECK-LABEL: func.func @middle
+// CHECK: %[[M:.*]] = call @middle_k0(%arg0) {fuser.cuts = ["reduction result consumed at a different shape"]}
+// CHECK: call @middle_k1(%arg0, %[[M]]) {fuser.cuts = ["fusion output"]}
+func.func @middle(%arg0: tensor<8x64x128xf32>) -> tensor<8x64x128xf32> attributes {fuser.fusion} {
+  %0 = "fuser.max"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x64x128xf32>) -> tensor<8x128xf32>
+  %1 = "fuser.broadcast_in_dim"(%0) {broadcast_dims = array<i64: 0, 2>} : (tensor<8x128xf32>) -> tensor<8x64x128xf32>
+  %2 = "fuser.sub"(%arg0, %1) : (tensor<8x64x128xf32>, tensor<8x64x128xf32>) -> tensor<8x64x128xf32>
+  return %2 : tensor<8x64x128xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @twice
+// CHECK: %[[R:.*]] = call @twice_k0(%arg0) {fuser.cuts = ["reduction of a reduced value over other rows"]}
+// CHECK: call @twice_k1(%[[R]]) {fuser.cuts = ["fusion output"]}
+func.func @twice(%arg0: tensor<16x32xf32>) -> tensor<f32> attributes {fuser.fusion} {
+  %0 = "fuser.sum"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<16x32xf32>) -> tensor<16xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 0>, keepdim = false} : (tensor<16xf32>) -> tensor<f32>
+  return %1 : tensor<f32>
 }
 
 // -----

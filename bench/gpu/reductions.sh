@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# reductions.sh: the reduction fusions on the GPU machine, fuser and the
+# peers in one command (artifacts from bench/gpu/prepare_reductions.sh):
+#   1. every artifact checked: small ones against the CPU reference recorded
+#      at compile time (within 2 bf16 ulp: the sums run in another order),
+#      every one against PyTorch in float64 (bench/check_torch.py), and run
+#      twice with the outputs compared bit for bit (determinism);
+#   2. timed (fuser-run --bench: CUDA graph, GB/s, % of the copy bandwidth
+#      measured in the same process): ours.jsonl;
+#   3. the row-length sweep (RMSNorm, softmax) timed the same way: sweep.jsonl;
+#   4. peers.py (PyTorch eager, torch.compile) on the same scripts: peers.jsonl,
+#      sweep_peers.jsonl (PEERS=0 skips them).
+#   bash bench/gpu/reductions.sh CARRY_DIR OUT_DIR
+set -uo pipefail
+carry=$1
+out=$2
+mkdir -p "$out"
+log=$out/log.txt
+FUSER_DLPACK_INCLUDE="$carry/include" bash scripts/build-runtime.sh build-runtime > "$log" 2>&1 || { tail "$log"; exit 1; }
+run=build-runtime/fuser-run
+for art in "$carry"/arts/*.fart; do
+  name=$(basename "$art" .fart)
+  check="--check --check-ulp 2"
+  case $name in *large*) check="";; esac
+  echo "== $name" >> "$log"
+  mkdir -p "/tmp/red/$name.1" "/tmp/red/$name.2"
+  # shellcheck disable=SC2086
+  timeout 120 $run --artifact "$art" $check --save "/tmp/red/$name.1" --bench 30 --name "$name" > /tmp/red/one.txt 2>&1 ||
+    echo "FAILED $name" >> "$log"
+  grep -v '^{' /tmp/red/one.txt | grep -v "^  first" >> "$log"
+  grep '^{' /tmp/red/one.txt >> "$out/ours.jsonl"
+  timeout 60 $run --artifact "$art" --save "/tmp/red/$name.2" > /dev/null 2>&1
+  for o in /tmp/red/$name.1/output_*.npy; do
+    cmp -s "$o" "/tmp/red/$name.2/$(basename "$o")" && echo "deterministic $name $(basename "$o")" >> "$log" ||
+      echo "DIFFERS between runs: $name $(basename "$o")" >> "$log"
+  done
+  timeout 120 python3 "$carry/check_torch.py" "$carry/corpus/$name.py" "/tmp/red/$name.1" \
+    --nvfuser-torch "$carry/nvfuser_torch.py" >> "$out/torch.jsonl" 2>> "$log"
+  rm -rf "/tmp/red/$name.1" "/tmp/red/$name.2"
+done
+for art in "$carry"/sweep/*.fart; do
+  name=$(basename "$art" .fart)
+  timeout 60 $run --artifact "$art" --bench 20 --name "$name" 2>> "$log" | grep '^{' >> "$out/sweep.jsonl" ||
+    echo "FAILED sweep $name" >> "$log"
+done
+if [ "${PEERS:-1}" = 1 ]; then
+  (cd "$carry" && timeout 200 python3 peers.py corpus/*.py) > "$out/peers.jsonl" 2>> "$log"
+  (cd "$carry" && timeout 250 python3 peers.py sweep/*.py) > "$out/sweep_peers.jsonl" 2>> "$log"
+fi
+grep -E "FAILED|DIFFERS|differ|error" "$log"
+cat "$out/ours.jsonl" "$out/torch.jsonl"

@@ -1,0 +1,444 @@
+/* schedule_reduction.c: the reduction schedule of a kernel (see
+ * schedule_reduction.h), and the kinds inner_persistent, inner_reduce and
+ * outer of fuser-schedule (passes/schedule.h) that write it on a kernel as
+ * `fuser.schedule`.
+ *
+ * Before:
+ *   func.func private @f_k0(%arg0: tensor<16384x4096xbf16> {fuser.strides = array<i64: 4096, 1>}) -> ...
+ *       attributes {fuser.kernel} {
+ *     %0 = "fuser.cast"(%arg0) ... %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} ...
+ * After: the same, with
+ *       attributes {fuser.kernel, fuser.schedule = {kind = "inner_persistent", rows = 16384 : i64,
+ *         row_length = 4096 : i64, variants = [{rows_per_block = 1 : i64, threads = 256 : i64,
+ *         vectors = 2 : i64, width = 8 : i64}, ...]}} */
+#include "passes/schedule_reduction.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dialects/fuser.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "passes/dim_graph.h"
+#include "passes/ir_util.h"
+#include "passes/pass.h"
+#include "passes/schedule.h"
+
+#define DYN INT64_MIN
+
+const char *fuser_sched_kind_name(fuser_sched_kind k) {
+  switch (k) {
+  case FUSER_SCHED_INNER_PERSISTENT: return "inner_persistent";
+  case FUSER_SCHED_INNER_REDUCE: return "inner_reduce";
+  case FUSER_SCHED_OUTER: return "outer";
+  default: return "none";
+  }
+}
+
+static bool is_reduction(MlirOperation op) {
+  fuser_op_kind k = fuser_op_kind_of(fuser_op_id_of(op));
+  return k == FUSER_KIND_REDUCTION || k == FUSER_KIND_VAR_MEAN;
+}
+
+/* The stride order of a value: the `fuser.stride_order` of its producer,
+ * the fusion/kernel argument's attribute, or none (row-major). */
+static int stride_order_of(MlirValue v, int64_t *order, int rank) {
+  if (mlirValueIsABlockArgument(v)) {
+    MlirOperation f = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+    MlirAttribute a = fuser_func_arg_attr(f, (int)mlirBlockArgumentGetArgNumber(v), "fuser.stride_order");
+    if (!mlirAttributeIsNull(a) && mlirAttributeIsADenseI64Array(a) && mlirDenseArrayGetNumElements(a) == rank) {
+      for (int d = 0; d < rank; d++) order[d] = mlirDenseI64ArrayGetElement(a, d);
+      return rank;
+    }
+    /* a kernel argument: its strides say the order */
+    MlirAttribute s = fuser_func_arg_attr(f, (int)mlirBlockArgumentGetArgNumber(v), "fuser.strides");
+    if (!mlirAttributeIsNull(s) && mlirAttributeIsADenseI64Array(s) && mlirDenseArrayGetNumElements(s) == rank) {
+      /* innermost = smallest non-zero static stride; dynamic strides: unknown */
+      for (int d = 0; d < rank; d++) {
+        int64_t sd = mlirDenseI64ArrayGetElement(s, d);
+        if (sd == DYN) return -1;
+        int r = 0;
+        for (int e = 0; e < rank; e++) {
+          int64_t se = mlirDenseI64ArrayGetElement(s, e);
+          if (se < sd || (se == sd && e > d)) r++;
+        }
+        order[d] = r;
+      }
+      return rank;
+    }
+    return -1;
+  }
+  return fuser_get_i64_array(mlirOpResultGetOwner(v), "fuser.stride_order", order, rank);
+}
+
+bool fuser_reduction_is_inner(MlirOperation red, int *num_reduced) {
+  MlirValue in = mlirOperationGetOperand(red, 0);
+  MlirType t = mlirValueGetType(in);
+  if (!mlirTypeIsARankedTensor(t)) return false;
+  int rank = (int)mlirShapedTypeGetRank(t);
+  int64_t dims[8], order[8];
+  int nd = fuser_get_i64_array(red, "dims", dims, 8);
+  if (nd <= 0 || rank > 8) return false;
+  bool reduced[8] = {0};
+  for (int q = 0; q < nd; q++) {
+    int64_t d = dims[q] < 0 ? dims[q] + rank : dims[q];
+    if (d < 0 || d >= rank) return false;
+    reduced[d] = true;
+  }
+  int k = 0;
+  for (int d = 0; d < rank; d++) k += reduced[d];
+  /* the reduced dims are the trailing logical dims ... */
+  for (int d = 0; d < rank; d++)
+    if (reduced[d] != (d >= rank - k)) return false;
+  /* ... and the innermost in allocation order, in the same order (a dim of
+   * extent 1 may sit anywhere) */
+  if (stride_order_of(in, order, rank) == rank)
+    for (int d = rank - k; d < rank; d++)
+      if (order[d] != rank - 1 - d && mlirShapedTypeGetDimSize(t, d) != 1) return false;
+  if (num_reduced) *num_reduced = k;
+  return true;
+}
+
+bool fuser_reduction_is_outer(MlirOperation red, int *num_reduced) {
+  MlirValue in = mlirOperationGetOperand(red, 0);
+  MlirType t = mlirValueGetType(in);
+  if (!mlirTypeIsARankedTensor(t)) return false;
+  int rank = (int)mlirShapedTypeGetRank(t);
+  int64_t dims[8], order[8];
+  int nd = fuser_get_i64_array(red, "dims", dims, 8);
+  if (nd <= 0 || rank > 8) return false;
+  bool reduced[8] = {0};
+  for (int q = 0; q < nd; q++) {
+    int64_t d = dims[q] < 0 ? dims[q] + rank : dims[q];
+    if (d < 0 || d >= rank) return false;
+    reduced[d] = true;
+  }
+  int k = 0;
+  for (int d = 0; d < rank; d++) k += reduced[d];
+  if (k == rank) return false; /* a full reduction */
+  for (int d = 0; d < rank; d++)
+    if (reduced[d] != (d < k)) return false;
+  if (stride_order_of(in, order, rank) == rank)
+    for (int d = 0; d < rank; d++)
+      if (order[d] != rank - 1 - d && mlirShapedTypeGetDimSize(t, d) != 1) return false;
+  if (num_reduced) *num_reduced = k;
+  return true;
+}
+
+/* Product of dims [from, to) of v, with the static extents the dim graph
+ * knows for `?` dims; DYN when one stays symbolic. */
+static int64_t product(fuser_dim_graph *g, MlirValue v, int from, int to) {
+  int64_t p = 1;
+  for (int d = from; d < to; d++) {
+    int64_t e = fuser_dim_static_extent(g, fuser_dim_node(g, v, d));
+    if (e == DYN || e < 0) return DYN;
+    p *= e;
+  }
+  return p;
+}
+
+static bool pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/* Elements per 16-byte vector of the widest tensor the kernel reads or writes. */
+static int vector_width(MlirOperation kernel) {
+  MlirType ft = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(kernel, mlirStringRefCreateFromCString("function_type")));
+  size_t widest = 1;
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(ft) + mlirFunctionTypeGetNumResults(ft); i++) {
+    MlirType t = i < mlirFunctionTypeGetNumInputs(ft) ? mlirFunctionTypeGetInput(ft, i)
+                                                      : mlirFunctionTypeGetResult(ft, i - mlirFunctionTypeGetNumInputs(ft));
+    if (!mlirTypeIsARankedTensor(t)) continue;
+    size_t b = fuser_dtype_size(fuser_dtype_of_type(mlirShapedTypeGetElementType(t)));
+    if (b > widest) widest = b;
+  }
+  int w = (int)(16 / widest);
+  return w > 8 ? 8 : w < 1 ? 1 : w;
+}
+
+/* Registers hold at most this many vectors of a row per thread. */
+#define MAX_VECTORS 16
+/* Threads per row of the looped variants. */
+#define LOOPED_THREADS 512
+/* Fewest threads per block when short rows share a block. */
+#define MIN_BLOCK 128
+
+static int64_t next_pow2(int64_t x) {
+  int64_t p = 1;
+  while (p < x) p *= 2;
+  return p;
+}
+
+/* The persistent variant for a static row of N elements, if one fits: V
+ * vectors per thread in the order of preference, T = the power of two
+ * covering the row, accepted when the slots past the row's end (a ragged
+ * last chunk, masked) are at most 1/8 of it. */
+static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
+  if (n % w) return false;
+  int64_t nvec = n / w;
+  static const int prefer[] = {2, 4, 1, 8, 16, 3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15};
+  for (size_t i = 0; i < sizeof prefer / sizeof prefer[0]; i++) {
+    int vv = prefer[i];
+    if (vv > nvec) continue;
+    int64_t t = next_pow2((nvec + vv - 1) / vv);
+    if (!pow2(t) || t > 1024) continue;
+    if (8 * (vv * t - nvec) > nvec) continue;
+    /* the row's f32 values must fit the registers a thread gets at this
+     * block size (65536 per SM, at most 255 per thread), with ~24 to spare */
+    int64_t block = t >= MIN_BLOCK ? t : MIN_BLOCK, regs = 65536 / block > 255 ? 255 : 65536 / block;
+    if ((int64_t)vv * w + 24 > regs) continue;
+    /* short rows: prefer more vectors per thread over fewer than a warp */
+    if (t < 32 && vv < 2 && nvec >= 2) continue;
+    v->width = w;
+    v->vectors = vv;
+    v->threads = (int)t;
+    v->rows_per_block = t >= MIN_BLOCK ? 1 : (int)(MIN_BLOCK / t);
+    return true;
+  }
+  return false;
+}
+
+/* Outer schedule constants (schedule_reduction.h). */
+#define OUTER_COLUMN_VECTORS 4
+#define OUTER_ROW_GROUPS 128
+#define OUTER_ROWS_IN_FLIGHT 4
+
+void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s) {
+  memset(s, 0, sizeof *s);
+  s->rows = s->row_len = DYN;
+  MlirBlock body = fuser_func_body(kernel);
+  MlirType space = {NULL};
+  MlirValue space_value = {NULL};
+  int nred = 0, k = -1;
+  bool outer = false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    fuser_op_id id = fuser_op_id_of(op);
+    if (id == FUSER_OP_reshape || id == FUSER_OP_cat || id == FUSER_OP_pad || id == FUSER_OP_iota || id == FUSER_OP_slice) {
+      snprintf(s->why, sizeof s->why, "%s in a reduction kernel", fuser_op_mnemonic(id));
+      s->kind = FUSER_SCHED_NONE;
+    }
+    if (!is_reduction(op)) continue;
+    nred++;
+    int kr = 0;
+    MlirType in = mlirValueGetType(mlirOperationGetOperand(op, 0));
+    bool is_outer = false;
+    if (!fuser_reduction_is_inner(op, &kr)) {
+      if (!fuser_reduction_is_outer(op, &kr)) {
+        snprintf(s->why, sizeof s->why, "%s reduces neither its input's innermost nor its outermost dims", fuser_op_mnemonic(id));
+        return;
+      }
+      is_outer = true;
+    }
+    if (k < 0) {
+      k = kr;
+      outer = is_outer;
+      space = in;
+      space_value = mlirOperationGetOperand(op, 0);
+    } else {
+      bool same = k == kr && outer == is_outer && mlirShapedTypeGetRank(in) == mlirShapedTypeGetRank(space);
+      for (intptr_t d = 0; same && d < mlirShapedTypeGetRank(in); d++)
+        same = mlirShapedTypeGetDimSize(in, d) == mlirShapedTypeGetDimSize(space, d) ||
+               mlirShapedTypeIsDynamicDim(in, d) || mlirShapedTypeIsDynamicDim(space, d);
+      if (!same) {
+        snprintf(s->why, sizeof s->why, "reductions over different dims");
+        return;
+      }
+    }
+  }
+  if (nred == 0) {
+    snprintf(s->why, sizeof s->why, "no reduction");
+    return;
+  }
+  if (s->why[0]) return;
+  s->rank = (int)mlirShapedTypeGetRank(space);
+  /* `outer` counts the leading dims: the rows (inner) or the reduced rows (outer) */
+  s->outer = outer ? k : s->rank - k;
+  /* the results: the row space (normalization) or the reduced shape */
+  MlirType r0 = mlirValueGetType(mlirOperationGetOperand(mlirBlockGetTerminator(body), 0));
+  int rr = (int)mlirShapedTypeGetRank(r0);
+  int kept_from = outer ? k : 0, kept_to = outer ? s->rank : s->rank - k;
+  bool full = rr == s->rank, reduced = rr == kept_to - kept_from || rr == s->rank;
+  for (int d = 0; d < rr; d++) {
+    int64_t e = mlirShapedTypeGetDimSize(r0, d);
+    bool dyn = mlirShapedTypeIsDynamicDim(r0, d);
+    int sd = rr == s->rank ? d : kept_from + d;
+    int64_t se = mlirShapedTypeGetDimSize(space, sd);
+    bool sdyn = mlirShapedTypeIsDynamicDim(space, sd);
+    bool is_reduced_dim = sd < kept_from || sd >= kept_to;
+    full = full && rr == s->rank && (dyn || sdyn || e == se) && !(is_reduced_dim && e == 1 && se != 1 && !sdyn);
+    if (is_reduced_dim) reduced = reduced && !dyn && e == 1;
+    else reduced = reduced && (dyn || sdyn || e == se);
+  }
+  if (rr == s->rank && full) reduced = false;
+  if (!full && !reduced) {
+    snprintf(s->why, sizeof s->why, "results neither of the reduction input's shape nor of the reduced shape");
+    return;
+  }
+  if (outer && full) {
+    snprintf(s->why, sizeof s->why, "an outer reduction broadcast back (outer persistent) is not scheduled");
+    return;
+  }
+  fuser_dim_graph g;
+  fuser_dim_graph_build(&g, kernel);
+  int w = vector_width(kernel);
+  if (outer) {
+    s->kind = FUSER_SCHED_OUTER;
+    s->rows = product(&g, space_value, 0, k);
+    s->row_len = product(&g, space_value, k, s->rank); /* the columns */
+    fuser_dim_graph_free(&g);
+    if (w > 1 && (s->row_len == DYN || s->row_len % w == 0))
+      s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = OUTER_ROWS_IN_FLIGHT,
+                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
+    /* then the per-point kernel (no conditions: any stride), see lowering */
+    if (s->num_variants == 0) s->kind = FUSER_SCHED_NONE, snprintf(s->why, sizeof s->why, "columns not a multiple of the vector width");
+    return;
+  }
+  s->kind = full ? FUSER_SCHED_INNER_PERSISTENT : FUSER_SCHED_INNER_REDUCE;
+  s->rows = product(&g, space_value, 0, s->outer);
+  s->row_len = product(&g, space_value, s->outer, s->rank);
+  fuser_dim_graph_free(&g);
+  fuser_row_variant v;
+  if (s->row_len != DYN && persistent_variant(s->row_len, w, &v)) s->variants[s->num_variants++] = v;
+  if (w > 1 && (s->row_len == DYN || s->row_len % w == 0) && s->num_variants == 0)
+    s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
+  /* the last variant has no conditions: any alignment, any stride */
+  if (w > 1 || s->num_variants == 0)
+    s->variants[s->num_variants++] = (fuser_row_variant){.width = 1, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
+}
+
+bool fuser_has_row_schedule(MlirOperation kernel) {
+  fuser_reduction_schedule s;
+  fuser_schedule_reduction_kernel(kernel, &s);
+  return s.kind != FUSER_SCHED_NONE;
+}
+
+MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reduction_schedule *s) {
+  MlirNamedAttribute e[8];
+  int n = 0;
+  e[n++] = fuser_named(ctx, "kind", fuser_str_attr(ctx, fuser_sched_kind_name(s->kind)));
+  e[n++] = fuser_named(ctx, "outer_dims", fuser_i64_attr(ctx, s->outer));
+  if (s->rows != DYN) e[n++] = fuser_named(ctx, "rows", fuser_i64_attr(ctx, s->rows));
+  if (s->row_len != DYN) e[n++] = fuser_named(ctx, "row_length", fuser_i64_attr(ctx, s->row_len));
+  MlirAttribute vs[FUSER_SCHED_MAX_VARIANTS];
+  for (int i = 0; i < s->num_variants; i++) {
+    const fuser_row_variant *v = &s->variants[i];
+    MlirNamedAttribute f[4] = {
+        fuser_named(ctx, "width", fuser_i64_attr(ctx, v->width)),
+        fuser_named(ctx, "vectors", fuser_i64_attr(ctx, v->vectors)),
+        fuser_named(ctx, "threads", fuser_i64_attr(ctx, v->threads)),
+        fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, v->rows_per_block)),
+    };
+    vs[i] = mlirDictionaryAttrGet(ctx, 4, f);
+  }
+  e[n++] = fuser_named(ctx, "variants", mlirArrayAttrGet(ctx, s->num_variants, vs));
+  return mlirDictionaryAttrGet(ctx, n, e);
+}
+
+static MlirAttribute entry(MlirAttribute d, const char *name) {
+  return mlirDictionaryAttrGetElementByName(d, mlirStringRefCreateFromCString(name));
+}
+
+static int64_t int_or(MlirAttribute d, const char *name, int64_t otherwise) {
+  MlirAttribute a = entry(d, name);
+  return mlirAttributeIsNull(a) ? otherwise : mlirIntegerAttrGetValueInt(a);
+}
+
+/* The iteration rank of a row schedule: the rank of the first reduction's input. */
+static int space_rank(MlirOperation kernel) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(kernel)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (is_reduction(op)) return (int)mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+  return -1;
+}
+
+void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule, fuser_reduction_schedule *s) {
+  memset(s, 0, sizeof *s);
+  MlirStringRef kind = mlirStringAttrGetValue(entry(schedule, "kind"));
+  for (fuser_sched_kind k = FUSER_SCHED_INNER_PERSISTENT; k <= FUSER_SCHED_OUTER; k++)
+    if (strlen(fuser_sched_kind_name(k)) == kind.length && memcmp(fuser_sched_kind_name(k), kind.data, kind.length) == 0) s->kind = k;
+  s->rank = space_rank(kernel);
+  s->outer = (int)int_or(schedule, "outer_dims", 0);
+  s->rows = int_or(schedule, "rows", DYN);
+  s->row_len = int_or(schedule, "row_length", DYN);
+  MlirAttribute vs = entry(schedule, "variants");
+  s->num_variants = (int)mlirArrayAttrGetNumElements(vs);
+  for (int i = 0; i < s->num_variants; i++) {
+    MlirAttribute v = mlirArrayAttrGetElement(vs, i);
+    s->variants[i] = (fuser_row_variant){.width = (int)int_or(v, "width", 1), .vectors = (int)int_or(v, "vectors", 0),
+                                         .threads = (int)int_or(v, "threads", 1), .rows_per_block = (int)int_or(v, "rows_per_block", 1)};
+  }
+}
+
+/* ---- the kinds of passes/schedule.h ----------------------------------------- */
+
+static bool classified_as(MlirOperation func, fuser_sched_kind want) {
+  fuser_reduction_schedule s;
+  fuser_schedule_reduction_kernel(func, &s);
+  return s.kind == want;
+}
+
+static bool applies_inner_persistent(const fk_kernel *k, MlirOperation func) {
+  (void)k;
+  return classified_as(func, FUSER_SCHED_INNER_PERSISTENT);
+}
+static bool applies_inner_reduce(const fk_kernel *k, MlirOperation func) {
+  (void)k;
+  return classified_as(func, FUSER_SCHED_INNER_REDUCE);
+}
+static bool applies_outer(const fk_kernel *k, MlirOperation func) {
+  (void)k;
+  return classified_as(func, FUSER_SCHED_OUTER);
+}
+
+static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o) {
+  (void)k, (void)o; /* the row schedules take no options: their sizes follow the row (schedule_reduction.h) */
+  fuser_reduction_schedule s;
+  fuser_schedule_reduction_kernel(func, &s);
+  return fuser_reduction_schedule_attr(mlirOperationGetContext(func), &s);
+}
+
+static bool bad(MlirOperation func, MlirAttribute schedule, int variant_index, const char *what) {
+  MlirStringRef kind = mlirStringAttrGetValue(entry(schedule, "kind"));
+  char msg[200];
+  if (variant_index < 0) snprintf(msg, sizeof msg, "fuser.schedule (%.*s): %s", (int)kind.length, kind.data, what);
+  else snprintf(msg, sizeof msg, "fuser.schedule (%.*s): variant #%d: %s", (int)kind.length, kind.data, variant_index, what);
+  mlirEmitError(mlirOperationGetLocation(func), msg);
+  return false;
+}
+
+static bool int_in(MlirAttribute d, const char *name, int64_t lo, int64_t hi) {
+  MlirAttribute a = entry(d, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a)) return false;
+  int64_t v = mlirIntegerAttrGetValueInt(a);
+  return v >= lo && v <= hi;
+}
+
+static bool verify(MlirOperation func, MlirAttribute s) {
+  int rank = space_rank(func);
+  if (rank < 1) return bad(func, s, -1, "the kernel has no reduction");
+  if (!int_in(s, "outer_dims", 0, rank)) return bad(func, s, -1, "'outer_dims' must be an integer in [0, the reduction input's rank]");
+  if (!mlirAttributeIsNull(entry(s, "rows")) && !int_in(s, "rows", 0, INT64_MAX)) return bad(func, s, -1, "'rows' must be a non-negative integer");
+  if (!mlirAttributeIsNull(entry(s, "row_length")) && !int_in(s, "row_length", 0, INT64_MAX))
+    return bad(func, s, -1, "'row_length' must be a non-negative integer");
+  MlirAttribute vs = entry(s, "variants");
+  if (mlirAttributeIsNull(vs) || !mlirAttributeIsAArray(vs) || mlirArrayAttrGetNumElements(vs) == 0 ||
+      mlirArrayAttrGetNumElements(vs) > FUSER_SCHED_MAX_VARIANTS)
+    return bad(func, s, -1, "'variants' must be an array of 1 to 3 dictionaries");
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(vs); i++) {
+    MlirAttribute v = mlirArrayAttrGetElement(vs, i);
+    if (!mlirAttributeIsADictionary(v)) return bad(func, s, (int)i, "must be a dictionary");
+    if (!int_in(v, "width", 1, 8)) return bad(func, s, (int)i, "'width' must be an integer in [1, 8]");
+    if (!int_in(v, "vectors", 0, 16)) return bad(func, s, (int)i, "'vectors' must be an integer in [0, 16] (0: looped)");
+    if (!int_in(v, "threads", 1, 1024) || !pow2(int_or(v, "threads", 0)))
+      return bad(func, s, (int)i, "'threads' must be a power of two in [1, 1024]");
+    if (!int_in(v, "rows_per_block", 1, 1024) || int_or(v, "threads", 0) * int_or(v, "rows_per_block", 0) > 1024)
+      return bad(func, s, (int)i, "'rows_per_block' must be at least 1, with threads x rows_per_block at most 1024");
+  }
+  return true;
+}
+
+/* Tried ahead of pointwise (schedule.c's table): a kernel none of them
+ * takes (no reduction, or one they cannot hold) is pointwise. */
+const fuser_schedule_kind fuser_schedule_inner_persistent = {
+    .kind = "inner_persistent", .applies = applies_inner_persistent, .choose = choose, .verify = verify};
+const fuser_schedule_kind fuser_schedule_inner_reduce = {
+    .kind = "inner_reduce", .applies = applies_inner_reduce, .choose = choose, .verify = verify};
+const fuser_schedule_kind fuser_schedule_outer = {.kind = "outer", .applies = applies_outer, .choose = choose, .verify = verify};

@@ -1,0 +1,109 @@
+/* schedule_reduction.h: which reduction schedule a kernel gets, and its
+ * parameters (threads, vectors per thread, rows per block, split count).
+ *
+ * Kinds (nvFuser's reduction, inner-persistent and outer schedulers):
+ *   inner_persistent  the reduced dims are the innermost dims of every
+ *                     reduction's input and the kernel's results have the
+ *                     reduction input's shape (RMSNorm, softmax): a block
+ *                     per row (or several short rows per block), each row
+ *                     read once into registers, reduced through warp
+ *                     shuffles and shared memory, the epilogue from registers;
+ *   inner_reduce      the same rows, results of the reduced shape (row sums,
+ *                     var_mean statistics): thread 0 of each row stores;
+ *   outer             the reduced dims are the leading dims and outermost,
+ *                     the results of the kept (column) shape (bias
+ *                     gradient, weight gradients, batch statistics): a block
+ *                     per tile of column vectors, its threads split over the
+ *                     rows (row groups), several rows in flight per thread,
+ *                     the row groups combined by a shared-memory tree in a
+ *                     fixed order (deterministic, one launch);
+ *   none              no reduction (pointwise) or a mix the schedules above
+ *                     cannot hold (the simple per-point kernel runs).
+ *
+ * The heuristic (documented in docs/lowering.md, "Reduction schedules"),
+ * for a row of N elements of 16-byte vectors of W elements:
+ *   - N static and a multiple of W: persistent. Threads per row
+ *     T = N / (W * V) with V = 2 vectors per thread (measured best on the
+ *     H200: 1 vector 86% of copy, 2 vectors 91%, 4 vectors needed 64
+ *     registers), so T = N / 16 for bf16; T is clamped to [32, 1024] by
+ *     raising or lowering V (V <= 16 keeps the row in registers: 16 x 8 f32
+ *     values). A row shorter than 32 vectors takes fewer threads: a warp
+ *     holds 32 / T rows (T a power of two), butterflies stay in the rows'
+ *     lanes; block = T x rows per block, at least 128 threads.
+ *   - otherwise (N symbolic, not a multiple of W, or longer than 16 x 8 x
+ *     1024): looped. 512 threads per row stride over it in steps of T x W,
+ *     every reduction pass re-reads the row (L2 holds it), under the
+ *     run-time conditions (alignment, N a multiple of W); then the same with
+ *     W = 1 and no conditions.
+ * Outer: W as above; 4 column vectors per block (64 bytes of bf16 per row:
+ * with 2 vectors, 32 bytes, bias_grad_large ran at 66% of copy on the H200,
+ * the DRAM fetching 64 bytes per access; C / 32 blocks: 128 for C = 4096),
+ * 128 row groups (512 threads), 4 rows in flight per thread; rows merge into one index
+ * (the reduced dims' strides nest, statically or by `merge` conditions);
+ * the per-point kernel follows as the variant without conditions.
+ * In fuser_row_variant an outer variant stores: width W, vectors = rows in
+ * flight, threads = row groups, rows_per_block = column vectors per block. */
+#ifndef FUSER_PASSES_SCHEDULE_REDUCTION_H
+#define FUSER_PASSES_SCHEDULE_REDUCTION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+typedef enum {
+  FUSER_SCHED_NONE,
+  FUSER_SCHED_INNER_PERSISTENT,
+  FUSER_SCHED_INNER_REDUCE,
+  FUSER_SCHED_OUTER,
+} fuser_sched_kind;
+
+/* One variant of a row schedule. */
+typedef struct {
+  int width;          /* W: elements per vector (1 or 16 bytes of the widest tensor) */
+  int vectors;        /* V: vectors per thread held in registers; 0 = looped over the row */
+  int threads;        /* T: threads per row (a power of two) */
+  int rows_per_block; /* rows per block (short rows); block = threads * rows_per_block */
+} fuser_row_variant;
+
+#define FUSER_SCHED_MAX_VARIANTS 3
+
+typedef struct {
+  fuser_sched_kind kind;
+  int rank;             /* iteration rank: the reduction input's rank */
+  int outer;            /* leading kept dims (rows); the rest are reduced (columns) */
+  int64_t rows, row_len; /* static products, or INT64_MIN when symbolic */
+  int num_variants;
+  fuser_row_variant variants[FUSER_SCHED_MAX_VARIANTS];
+  char why[160];        /* for NONE/OUTER: why no row schedule applies */
+} fuser_reduction_schedule;
+
+/* Whether reduction op `red` (sum/prod/max/min/var_mean) reduces exactly the
+ * trailing dims of its input and those dims are innermost in its allocation
+ * order (the op producing the input carries `fuser.stride_order`; none means
+ * row-major). Sets *num_reduced to the number of reduced dims. */
+bool fuser_reduction_is_inner(MlirOperation red, int *num_reduced);
+/* The same for the leading dims, outermost in allocation order (the kept
+ * dims innermost, in order). */
+bool fuser_reduction_is_outer(MlirOperation red, int *num_reduced);
+
+/* Classifies a `fuser.kernel` function and picks its row variants. */
+void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s);
+
+/* Whether the kernel gets a row schedule (any kind but none): its
+ * variants come from lowering/row_gen.c, not from fuser-vectorize's plan
+ * (which runs on it only as the outer kind's fallback). */
+bool fuser_has_row_schedule(MlirOperation kernel);
+
+/* The kind's name in `fuser.schedule` and in fuser-report. */
+const char *fuser_sched_kind_name(fuser_sched_kind k);
+
+/* The schedule as the typed `fuser.schedule` dictionary of its kind:
+ *   {kind = "inner_persistent", outer_dims = 1, rows = 16384, row_length = 4096,
+ *    variants = [{width = 8, vectors = 2, threads = 256, rows_per_block = 1}, ...]}
+ * (rows / row_length absent when symbolic). */
+MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reduction_schedule *s);
+/* Reads a verified row schedule of kernel `kernel` back (the lowering follows it). */
+void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule, fuser_reduction_schedule *s);
+
+#endif

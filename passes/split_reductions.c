@@ -1,0 +1,92 @@
+/* fuser-split-reductions: a full reduction (every dim of a rank >= 2
+ * input, keepdim false) becomes two: the innermost dim first (rows of the
+ * inner schedule: every block reduces one row at the memory bandwidth),
+ * then the rest of the rows (a small second kernel). Segmentation cuts
+ * between them (a reduced value reduced again over other rows), so the
+ * grid-wide reduction runs in two stages, deterministically, with no
+ * atomics (nvFuser's grid reduction; amax for fp8 scaling, a loss sum).
+ * Only for sum, prod, max and min (var_mean needs both moments: not split);
+ * the intermediate keeps the accumulation type (f32 for bf16/f16/f32 sums,
+ * f64 for f64, i64 for integers; max and min keep the input dtype: exact).
+ * Repeats until every full reduction is of rank 1.
+ *
+ * Before:
+ *   %1 = "fuser.max"(%0) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<?x?xf32>) -> tensor<f32>
+ * After:
+ *   %r = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<?x?xf32>) -> tensor<?xf32>
+ *   %1 = "fuser.max"(%r) {dims = array<i64: 0>, keepdim = false} : (tensor<?xf32>) -> tensor<f32>
+ */
+#include "dialects/fuser.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "passes/ir_util.h"
+#include "passes/pass.h"
+
+/* The dtype the first stage keeps. */
+static fuser_dtype stage_dtype(fuser_op_id id, fuser_dtype in, fuser_dtype out) {
+  if (id == FUSER_OP_max || id == FUSER_OP_min) return in == out ? in : out;
+  if (fuser_dtype_is_float(out) || fuser_dtype_is_float(in)) return out == FUSER_DTYPE_F64 ? FUSER_DTYPE_F64 : FUSER_DTYPE_F32;
+  return FUSER_DTYPE_I64;
+}
+
+/* Whether the input's last dim is its innermost in allocation order. */
+static bool last_dim_innermost(MlirValue in, int rank) {
+  int64_t order[FUSER_MAX_RANK];
+  int n = mlirValueIsABlockArgument(in) ? -1 : fuser_get_i64_array(mlirOpResultGetOwner(in), "fuser.stride_order", order, FUSER_MAX_RANK);
+  if (mlirValueIsABlockArgument(in)) {
+    MlirOperation f = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(in));
+    MlirAttribute a = fuser_func_arg_attr(f, (int)mlirBlockArgumentGetArgNumber(in), "fuser.stride_order");
+    if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a)) return true;
+    return mlirDenseI64ArrayGetElement(a, rank - 1) == 0;
+  }
+  return n != rank || order[rank - 1] == 0;
+}
+
+static bool split_one(MlirOperation op) {
+  fuser_op_id id = fuser_op_id_of(op);
+  if (id != FUSER_OP_sum && id != FUSER_OP_prod && id != FUSER_OP_max && id != FUSER_OP_min) return false;
+  MlirValue in = mlirOperationGetOperand(op, 0);
+  MlirType it = mlirValueGetType(in);
+  int rank = (int)mlirShapedTypeGetRank(it);
+  int64_t dims[FUSER_MAX_RANK];
+  int nd = fuser_get_i64_array(op, "dims", dims, FUSER_MAX_RANK);
+  MlirAttribute keep = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("keepdim"));
+  if (rank < 2 || nd != rank || (!mlirAttributeIsNull(keep) && mlirBoolAttrGetValue(keep))) return false;
+  if (!last_dim_innermost(in, rank)) return false;
+  MlirContext ctx = mlirOperationGetContext(op);
+  fuser_dtype mid = stage_dtype(id, fuser_value_dtype(in), fuser_value_dtype(mlirOperationGetResult(op, 0)));
+  int64_t shape[FUSER_MAX_RANK], first[1] = {rank - 1}, rest[FUSER_MAX_RANK];
+  for (int d = 0; d < rank - 1; d++) shape[d] = mlirShapedTypeGetDimSize(it, d), rest[d] = d;
+  MlirType rt = mlirRankedTensorTypeGet(rank - 1, shape, fuser_dtype_to_type(ctx, mid), mlirAttributeGetNull());
+  MlirLocation loc = mlirOperationGetLocation(op);
+  MlirNamedAttribute a1[2] = {fuser_named(ctx, "dims", fuser_i64_array_attr(ctx, first, 1)),
+                              fuser_named(ctx, "keepdim", mlirBoolAttrGet(ctx, 0))};
+  MlirOperation r1 = fuser_create_op(loc, fuser_op_full_name(id), 1, &in, 1, &rt, 2, a1);
+  fuser_insert_before(op, r1);
+  mlirOperationSetOperand(op, 0, mlirOperationGetResult(r1, 0));
+  mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("dims"), fuser_i64_array_attr(ctx, rest, rank - 1));
+  return true;
+}
+
+static bool split_fusion(MlirOperation func, void *ud) {
+  (void)ud;
+  MlirBlock body = fuser_func_body(func);
+  for (bool again = true; again;) {
+    again = false;
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+      again |= split_one(op);
+  }
+  return true;
+}
+
+static bool run(MlirOperation op, const fuser_pass_options *options) {
+  (void)options;
+  return fuser_for_each_fusion(op, split_fusion, NULL);
+}
+
+const fuser_pass_info fuser_split_reductions_pass = {
+    .argument = "fuser-split-reductions",
+    .description = "Split full reductions into an inner row reduction and a reduction of the rows (two stages)",
+    .anchor = "builtin.module",
+    .run = run,
+};

@@ -1,0 +1,163 @@
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels)' | FileCheck %s --check-prefix=LOOPS
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels{target=cpu})' | FileCheck %s --check-prefix=CPU
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels, fuser-kernels-to-gpu)' | FileCheck %s --check-prefix=GPU
+// The row schedules' code (lowering/row_gen.h) at the loop level, in the GPU
+// form and the CPU form, and as gpu.func.
+
+// RMSNorm of 64 rows of 1024 bf16: 64 threads per row, 2 vectors each held
+// in registers, 2 rows per block of 128; the row read once (two 16-byte
+// loads of x per thread), the weight read in the epilogue.
+// LOOPS-LABEL: func.func @rms_k0__persistent(
+// LOOPS-SAME: %arg3: memref<4xf32, #gpu.address_space<workgroup>>
+// LOOPS-SAME: fuser.block_size = 128 : i64
+// LOOPS-SAME: fuser.row_grid = {dims = 1 : i64, first = 0 : i64, rows_per_block = 2 : i64, tensor = 2 : i64}
+// LOOPS-SAME: fuser.row_kernel
+// LOOPS-SAME: fuser.unroll = 2 : i64
+// LOOPS-SAME: fuser.variant = "persistent"
+// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 1 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}]
+// LOOPS: gpu.thread_id x
+// LOOPS-COUNT-2: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS-NOT: vector.load
+// The thread's partial: a fixed pairwise tree over the 8 lanes, no reassociation left to LLVM.
+// LOOPS-COUNT-8: vector.extract
+// LOOPS-NOT: vector.reduction
+// The warp butterfly, a shared-memory slot per warp, one barrier, the row's two warps.
+// LOOPS: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// LOOPS: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : f32
+// LOOPS: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32 : f32
+// LOOPS: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// LOOPS: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// LOOPS: memref.store %{{.*}}, %arg3[%{{.*}}] : memref<4xf32, #gpu.address_space<workgroup>>
+// LOOPS: gpu.barrier
+// LOOPS: memref.load %arg3
+// LOOPS: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// LOOPS-NOT: gpu.barrier
+// The epilogue from the registers: no more loads of x (only the weight).
+// LOOPS: math.rsqrt
+// LOOPS-COUNT-2: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// Then the variant without conditions: width 1, 512 threads striding over the row.
+// LOOPS-LABEL: func.func @rms_k0__looped_scalar(
+// LOOPS-SAME: memref<16xf32, #gpu.address_space<workgroup>>
+// LOOPS-SAME: fuser.vector_conditions = []
+// LOOPS: scf.for
+// LOOPS: vector.load %{{.*}} : memref<?xbf16>, vector<1xbf16>
+
+// The CPU form: blocks in scf.parallel, threads in scf.for, the partials in
+// a memref.alloca and the same butterflies replayed (32-lane warps, then
+// across the row's warps); no gpu ops.
+// CPU-LABEL: func.func @rms_k0__persistent(
+// CPU-NOT: gpu.
+// CPU: scf.parallel
+// CPU: memref.alloca() : memref<128xf32>
+// CPU: scf.for %{{.*}} = %c0 to %c128 step %c1
+// CPU: scf.for %{{.*}} = %c0 to %c16 step %c1
+// CPU-NOT: gpu.
+// CPU: math.rsqrt
+// CPU-LABEL: func.func @rms_k0__looped_scalar(
+
+// The gpu.func: workgroup attributions, the block size known, the launch record.
+// GPU: fuser.launches = [{{{.*}}entry = "rms_k0__persistent"{{.*}}row_grid = {dims = 1 : i64, first = 0 : i64, rows_per_block = 2 : i64, tensor = 2 : i64}
+// GPU: gpu.func @rms_k0__persistent(%arg0: memref<1xbf16>, %arg1: memref<1xbf16>, %arg2: memref<1xbf16>) workgroup(%arg3 : memref<4xf32, #gpu.address_space<workgroup>>) kernel
+// GPU-SAME: known_block_size = array<i32: 128, 1, 1>
+// GPU: gpu.func @rms_k0__looped_scalar(%arg0: memref<1xbf16>, %arg1: memref<1xbf16>, %arg2: memref<1xbf16>) workgroup(%arg3 : memref<16xf32, #gpu.address_space<workgroup>>) kernel
+// GPU-SAME: known_block_size = array<i32: 512, 1, 1>
+func.func private @rms_k0(%arg0: tensor<64x1024xbf16> {fuser.strides = array<i64: 1024, 1>}, %arg1: tensor<64x1024xbf16> {fuser.strides = array<i64: 0, 1>}) -> (tensor<64x1024xbf16> {fuser.strides = array<i64: 1024, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<64x1024xbf16>) -> tensor<64x1024xf32>
+  %1 = "fuser.mul"(%0, %0) : (tensor<64x1024xf32>, tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} : (tensor<64x1024xf32>) -> tensor<64xf32>
+  %3 = "fuser.broadcast_in_dim"(%2) {broadcast_dims = array<i64: 0>} : (tensor<64xf32>) -> tensor<64x1xf32>
+  %4 = "fuser.rsqrt"(%3) : (tensor<64x1xf32>) -> tensor<64x1xf32>
+  %5 = "fuser.broadcast_in_dim"(%4) {broadcast_dims = array<i64: 0, 1>} : (tensor<64x1xf32>) -> tensor<64x1024xf32>
+  %6 = "fuser.mul"(%0, %5) : (tensor<64x1024xf32>, tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %7 = "fuser.cast"(%arg1) : (tensor<64x1024xbf16>) -> tensor<64x1024xf32>
+  %8 = "fuser.mul"(%6, %7) : (tensor<64x1024xf32>, tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %9 = "fuser.cast"(%8) : (tensor<64x1024xf32>) -> tensor<64x1024xbf16>
+  return %9 : tensor<64x1024xbf16>
+}
+
+// -----
+
+// Softmax over rows of 1000 (125 vectors; 64 threads x 2 = 128 slots): the
+// last chunk is ragged (masked: the neutral element, no store), two
+// reductions on two buffers (no write-after-read barrier), the division by
+// the row sum a multiplication by its reciprocal.
+// LOOPS-LABEL: func.func @sm_k0__persistent(
+// LOOPS-SAME: %arg2: memref<4xf32, #gpu.address_space<workgroup>>, %arg3: memref<4xf32, #gpu.address_space<workgroup>>
+// LOOPS: arith.cmpi ult
+// LOOPS: arith.maximumf
+// LOOPS: gpu.barrier
+// LOOPS: math.exp
+// LOOPS: gpu.barrier
+// LOOPS: arith.divf %{{.*}}, %{{.*}} : vector<8xf32>
+// LOOPS: arith.mulf
+// LOOPS-NOT: arith.divf
+// LOOPS: scf.if
+// LOOPS: vector.store
+// LOOPS-NOT: arith.divf
+// LOOPS-LABEL: func.func @sm_k0__looped_scalar(
+// CPU-LABEL: func.func @sm_k0__persistent(
+// CPU-COUNT-2: memref.alloca() : memref<128xf32>
+func.func private @sm_k0(%arg0: tensor<256x1000xbf16> {fuser.strides = array<i64: 1000, 1>}) -> (tensor<256x1000xbf16> {fuser.strides = array<i64: 1000, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<256x1000xbf16>) -> tensor<256x1000xf32>
+  %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1000xf32>) -> tensor<256xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<256xf32>) -> tensor<256x1000xf32>
+  %3 = "fuser.sub"(%0, %2) : (tensor<256x1000xf32>, tensor<256x1000xf32>) -> tensor<256x1000xf32>
+  %4 = "fuser.exp"(%3) : (tensor<256x1000xf32>) -> tensor<256x1000xf32>
+  %5 = "fuser.sum"(%4) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1000xf32>) -> tensor<256xf32>
+  %6 = "fuser.broadcast_in_dim"(%5) {broadcast_dims = array<i64: 0>} : (tensor<256xf32>) -> tensor<256x1000xf32>
+  %7 = "fuser.div"(%4, %6) : (tensor<256x1000xf32>, tensor<256x1000xf32>) -> tensor<256x1000xf32>
+  %8 = "fuser.cast"(%7) : (tensor<256x1000xf32>) -> tensor<256x1000xbf16>
+  return %8 : tensor<256x1000xbf16>
+}
+
+// -----
+
+// var_mean over rows of symbolic length: looped, two passes (the mean, then
+// the squared deviations), var divided by max(0, N - correction); thread 0
+// of each row stores.
+// LOOPS-LABEL: func.func @vm_k0__looped(
+// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 8 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 4 : i64}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {bytes = 16 : i64, kind = "align", result = 1 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 4 : i64}]
+// LOOPS: scf.for {{.*}} iter_args
+// LOOPS: gpu.barrier
+// LOOPS: arith.divf
+// LOOPS: scf.for {{.*}} iter_args
+// LOOPS: arith.subf
+// LOOPS: gpu.barrier
+// LOOPS: arith.maxsi
+// LOOPS: arith.andi
+// LOOPS: memref.store
+// LOOPS: memref.store
+func.func private @vm_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) -> (tensor<?xf32> {fuser.strides = array<i64: 1>}, tensor<?xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
+  %1:2 = "fuser.var_mean"(%0) {correction = 1 : i64, dims = array<i64: 1>, keepdim = false} : (tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
+  return %1#0, %1#1 : tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
+// The bias gradient (outer): 4 column vectors per block of 512 threads (128
+// row groups), 4 rows in flight, the row groups combined by a 7-step tree
+// in shared memory; the rows of the two reduced dims merge under a run-time
+// condition; the per-point kernel follows as the fallback.
+// LOOPS-LABEL: func.func @bg_k0__columns(
+// LOOPS-SAME: memref<4096xf32, #gpu.address_space<workgroup>>
+// LOOPS-SAME: fuser.row_grid = {dims = 1 : i64, first = 2 : i64, rows_per_block = 32 : i64, tensor = 0 : i64}
+// LOOPS-SAME: {arg = 0 : i64, dim = 0 : i64, inner = 1 : i64, kind = "merge"}
+// LOOPS: scf.for {{.*}} iter_args
+// LOOPS-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS: scf.for {{.*}} iter_args
+// LOOPS-COUNT-8: gpu.barrier
+// LOOPS-NOT: gpu.barrier
+// LOOPS: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// LOOPS: vector.store
+// LOOPS-LABEL: func.func @bg_k0__scalar(
+// CPU-LABEL: func.func @bg_k0__columns(
+// CPU: memref.alloca() : memref<4096xf32>
+// GPU: gpu.func @bg_k0__columns({{.*}}) workgroup(%{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>) kernel
+// GPU-SAME: known_block_size = array<i32: 512, 1, 1>
+func.func private @bg_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?xbf16> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<?x?x?xf32>) -> tensor<?xf32>
+  %2 = "fuser.cast"(%1) : (tensor<?xf32>) -> tensor<?xbf16>
+  return %2 : tensor<?xbf16>
+}

@@ -1,0 +1,36 @@
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-allocation-order, fuser-split-reductions, fuser-segment, fuser-report)' -o /dev/null | FileCheck %s
+// fuser-report prints each reduction kernel's schedule and its variants.
+
+// CHECK-LABEL: fusion @norm: 1 kernel
+// CHECK: schedule: inner_persistent, rows 256 x row length 1024
+// CHECK-NEXT: variant 0: persistent, width 8, 64 threads x 2 vectors per row, 2 rows per block
+// CHECK-NEXT: variant 1: looped, width 1, 512 threads per row
+func.func @norm(%arg0: tensor<256x1024xbf16>) -> tensor<256x1024xbf16> attributes {fuser.fusion} {
+  %0 = "fuser.cast"(%arg0) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>
+  %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1024xf32>) -> tensor<256xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<256xf32>) -> tensor<256x1024xf32>
+  %3 = "fuser.sub"(%0, %2) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %4 = "fuser.cast"(%3) : (tensor<256x1024xf32>) -> tensor<256x1024xbf16>
+  return %4 : tensor<256x1024xbf16>
+}
+
+// CHECK-LABEL: fusion @grad: 1 kernel
+// CHECK: schedule: outer, reduced rows 4096 x columns 1024
+// CHECK-NEXT: variant 0: width 8, 4 column vectors x 128 row groups per block, 4 rows in flight
+// CHECK-NEXT: then the per-point kernel (no conditions)
+func.func @grad(%arg0: tensor<4x1024x1024xbf16>) -> tensor<1024xbf16> attributes {fuser.fusion} {
+  %0 = "fuser.cast"(%arg0) : (tensor<4x1024x1024xbf16>) -> tensor<4x1024x1024xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<4x1024x1024xf32>) -> tensor<1024xf32>
+  %2 = "fuser.cast"(%1) : (tensor<1024xf32>) -> tensor<1024xbf16>
+  return %2 : tensor<1024xbf16>
+}
+
+// A full reduction: two kernels after fuser-split-reductions, each a row schedule.
+// CHECK-LABEL: fusion @amax: 2 kernels
+// CHECK: schedule: inner_reduce, rows 64 x row length 512
+// CHECK: schedule: inner_reduce, rows 1 x row length 64
+func.func @amax(%arg0: tensor<64x512xf32>) -> tensor<f32> attributes {fuser.fusion} {
+  %0 = "fuser.abs"(%arg0) : (tensor<64x512xf32>) -> tensor<64x512xf32>
+  %1 = "fuser.max"(%0) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<64x512xf32>) -> tensor<f32>
+  return %1 : tensor<f32>
+}

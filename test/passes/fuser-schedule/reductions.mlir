@@ -1,0 +1,80 @@
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule)' | FileCheck %s
+// The schedule each reduction kernel gets (passes/schedule_reduction.h).
+
+// RMSNorm of 16384 x 4096 bf16: inner persistent, 256 threads x 2 vectors
+// of 8 per row, then the variant without conditions (W = 1, looped).
+// CHECK-LABEL: func.func private @rmsnorm_k0
+// CHECK-SAME: fuser.schedule = {kind = "inner_persistent", outer_dims = 1 : i64, row_length = 4096 : i64, rows = 16384 : i64,
+// CHECK-SAME: variants = [{rows_per_block = 1 : i64, threads = 256 : i64, vectors = 2 : i64, width = 8 : i64},
+// CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 1 : i64}]}
+func.func private @rmsnorm_k0(%arg0: tensor<16384x4096xbf16> {fuser.strides = array<i64: 4096, 1>}) -> (tensor<16384x4096xbf16> {fuser.strides = array<i64: 4096, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<16384x4096xbf16>) -> tensor<16384x4096xf32>
+  %1 = "fuser.mul"(%0, %0) : (tensor<16384x4096xf32>, tensor<16384x4096xf32>) -> tensor<16384x4096xf32>
+  %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} : (tensor<16384x4096xf32>) -> tensor<16384xf32>
+  %3 = "fuser.broadcast_in_dim"(%2) {broadcast_dims = array<i64: 0>} : (tensor<16384xf32>) -> tensor<16384x4096xf32>
+  %4 = "fuser.mul"(%0, %3) : (tensor<16384x4096xf32>, tensor<16384x4096xf32>) -> tensor<16384x4096xf32>
+  %5 = "fuser.cast"(%4) : (tensor<16384x4096xf32>) -> tensor<16384x4096xbf16>
+  return %5 : tensor<16384x4096xbf16>
+}
+
+// -----
+
+// Short rows (256 bf16 = 32 vectors): 16 threads x 2 vectors, 8 rows per block.
+// CHECK-LABEL: func.func private @short_k0
+// CHECK-SAME: variants = [{rows_per_block = 8 : i64, threads = 16 : i64, vectors = 2 : i64, width = 8 : i64}
+func.func private @short_k0(%arg0: tensor<1024x256xbf16> {fuser.strides = array<i64: 256, 1>}) -> (tensor<1024x256xbf16> {fuser.strides = array<i64: 256, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<1024x256xbf16>) -> tensor<1024x256xf32>
+  %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<1024x256xf32>) -> tensor<1024xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<1024xf32>) -> tensor<1024x256xf32>
+  %3 = "fuser.sub"(%0, %2) : (tensor<1024x256xf32>, tensor<1024x256xf32>) -> tensor<1024x256xf32>
+  %4 = "fuser.cast"(%3) : (tensor<1024x256xf32>) -> tensor<1024x256xbf16>
+  return %4 : tensor<1024x256xbf16>
+}
+
+// -----
+
+// A symbolic row length: looped (512 threads stride over the row, 16-byte
+// vectors under conditions), then W = 1. Results of the reduced shape: inner_reduce.
+// CHECK-LABEL: func.func private @var_mean_k0
+// CHECK-SAME: fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64,
+// CHECK-SAME: variants = [{rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 4 : i64},
+// CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 1 : i64}]}
+func.func private @var_mean_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) -> (tensor<?xf32> {fuser.strides = array<i64: 1>}, tensor<?xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
+  %1:2 = "fuser.var_mean"(%0) {correction = 1 : i64, dims = array<i64: 1>, keepdim = false} : (tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
+  return %1#0, %1#1 : tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
+// Bias gradient: the leading dims reduced, outermost: outer (4 column
+// vectors per block, 128 row groups, 4 rows in flight).
+// CHECK-LABEL: func.func private @bias_grad_k0
+// CHECK-SAME: fuser.schedule = {kind = "outer", outer_dims = 2 : i64,
+// CHECK-SAME: variants = [{rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 8 : i64}]}
+func.func private @bias_grad_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?xbf16> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<?x?x?xf32>) -> tensor<?xf32>
+  %2 = "fuser.cast"(%1) : (tensor<?xf32>) -> tensor<?xbf16>
+  return %2 : tensor<?xbf16>
+}
+
+// -----
+
+// A middle dim: no row schedule, the pointwise one (the per-point kernel).
+// CHECK-LABEL: func.func private @middle_k0
+// CHECK-SAME: fuser.schedule = {block_size = 128 : i64, kind = "pointwise"
+func.func private @middle_k0(%arg0: tensor<8x64x128xf32> {fuser.strides = array<i64: 8192, 128, 1>}) -> (tensor<8x128xf32> {fuser.strides = array<i64: 128, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.sum"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x64x128xf32>) -> tensor<8x128xf32>
+  return %0 : tensor<8x128xf32>
+}
+
+// -----
+
+// Pointwise kernels get the pointwise schedule, after fuser-vectorize's plan.
+// CHECK-LABEL: func.func private @pointwise_k0
+// CHECK-SAME: fuser.schedule = {block_size = 128 : i64, kind = "pointwise"
+func.func private @pointwise_k0(%arg0: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.neg"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
