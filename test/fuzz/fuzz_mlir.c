@@ -18,6 +18,7 @@
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"
+#include "tools/common/pretty_form.h"
 #include "tools/common/tool_support.h"
 
 static MlirLogicalResult count(MlirDiagnostic d, void *ud) {
@@ -69,6 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   int before = diagnostics;
   MlirModule m = mlirModuleCreateParse(ctx, mlirStringRefCreate(text, size));
+  /* as the tools do: custom-form fuser ops, which the parser refuses
+   * silently, get their located error after the parse (pretty_form.h) */
+  if (mlirModuleIsNull(m)) fuser_report_pretty_form(ctx, NULL, text);
   free(text);
   if (mlirModuleIsNull(m)) {
     FUZZ_REQUIRE(diagnostics > before, "the parser failed without a diagnostic");

@@ -30,7 +30,9 @@ for f in include/fuser/fuser.h include/fuser/fuser_runtime.h lib/libfuser.so lib
   [ -e "$prefix/$f" ] || fail "$f was not installed"
 done
 # the headers are self-contained: nothing outside the prefix but the system's
-grep -n '#include "' "$prefix"/include/fuser/*.h | grep -v '"fuser_runtime.h"' && fail "checkout-relative include"
+# (a quoted include names a header installed beside it)
+grep -ho '#include "[^"]*"' "$prefix"/include/fuser/*.h | sed 's/#include "\(.*\)"/\1/' | sort -u |
+  while read -r h; do [ -f "$prefix/include/fuser/$h" ] || { echo "$h"; exit 1; }; done || fail "checkout-relative include"
 
 lib=$(readlink -f "$prefix/lib/libfuser.so")
 if ldd "$lib" | grep -Ei 'llvm|mlir|stdc\+\+'; then fail "libfuser.so needs the libraries above"; fi
