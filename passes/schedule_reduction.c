@@ -72,22 +72,34 @@ static int stride_order_of(MlirValue v, int64_t *order, int rank) {
   return fuser_get_i64_array(mlirOpResultGetOwner(v), "fuser.stride_order", order, rank);
 }
 
-bool fuser_reduction_is_inner(MlirOperation red, int *num_reduced) {
-  MlirValue in = mlirOperationGetOperand(red, 0);
-  MlirType t = mlirValueGetType(in);
+/* The reduction's input, its rank and which of its dims `dims` reduces
+ * (k of them); false when the op has no ranked input or bad dims. */
+static bool reduced_dims(MlirOperation red, MlirValue *in, int *rank, bool reduced[8], int *k) {
+  *in = mlirOperationGetOperand(red, 0);
+  MlirType t = mlirValueGetType(*in);
   if (!mlirTypeIsARankedTensor(t)) return false;
-  int rank = (int)mlirShapedTypeGetRank(t);
-  int64_t dims[8], order[8];
+  *rank = (int)mlirShapedTypeGetRank(t);
+  int64_t dims[8];
   int nd = fuser_get_i64_array(red, "dims", dims, 8);
-  if (nd <= 0 || rank > 8) return false;
-  bool reduced[8] = {0};
+  if (nd <= 0 || *rank > 8) return false;
+  for (int d = 0; d < 8; d++) reduced[d] = false;
   for (int q = 0; q < nd; q++) {
-    int64_t d = dims[q] < 0 ? dims[q] + rank : dims[q];
-    if (d < 0 || d >= rank) return false;
+    int64_t d = dims[q] < 0 ? dims[q] + *rank : dims[q];
+    if (d < 0 || d >= *rank) return false;
     reduced[d] = true;
   }
-  int k = 0;
-  for (int d = 0; d < rank; d++) k += reduced[d];
+  *k = 0;
+  for (int d = 0; d < *rank; d++) *k += reduced[d];
+  return true;
+}
+
+bool fuser_reduction_is_inner(MlirOperation red, int *num_reduced) {
+  MlirValue in;
+  int rank, k;
+  bool reduced[8];
+  if (!reduced_dims(red, &in, &rank, reduced, &k)) return false;
+  MlirType t = mlirValueGetType(in);
+  int64_t order[8];
   /* the reduced dims are the trailing logical dims ... */
   for (int d = 0; d < rank; d++)
     if (reduced[d] != (d >= rank - k)) return false;
@@ -101,21 +113,12 @@ bool fuser_reduction_is_inner(MlirOperation red, int *num_reduced) {
 }
 
 bool fuser_reduction_is_outer(MlirOperation red, int *num_reduced) {
-  MlirValue in = mlirOperationGetOperand(red, 0);
+  MlirValue in;
+  int rank, k;
+  bool reduced[8];
+  if (!reduced_dims(red, &in, &rank, reduced, &k)) return false;
   MlirType t = mlirValueGetType(in);
-  if (!mlirTypeIsARankedTensor(t)) return false;
-  int rank = (int)mlirShapedTypeGetRank(t);
-  int64_t dims[8], order[8];
-  int nd = fuser_get_i64_array(red, "dims", dims, 8);
-  if (nd <= 0 || rank > 8) return false;
-  bool reduced[8] = {0};
-  for (int q = 0; q < nd; q++) {
-    int64_t d = dims[q] < 0 ? dims[q] + rank : dims[q];
-    if (d < 0 || d >= rank) return false;
-    reduced[d] = true;
-  }
-  int k = 0;
-  for (int d = 0; d < rank; d++) k += reduced[d];
+  int64_t order[8];
   if (k == rank) return false; /* a full reduction */
   for (int d = 0; d < rank; d++)
     if (reduced[d] != (d < k)) return false;
