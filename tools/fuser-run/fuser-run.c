@@ -252,11 +252,21 @@ static bool save_inputs(const options *o, const fuser_ref_inputs *in, const char
 }
 
 /* Progress of a long --cpu run, on a terminal only: after the first second,
- * "op K of N" at most four times a second, erased at the end. */
+ * "op K of N" at most four times a second, erased at the end. The delay is
+ * FUSER_RUN_PROGRESS_AFTER seconds when set (0 shows every op; tests use it so
+ * that the line does not depend on the machine's speed). */
 typedef struct {
-  double start, last;
+  double start, last, after;
   bool shown;
 } progress_state;
+
+static double progress_delay_s(void) {
+  const char *s = getenv("FUSER_RUN_PROGRESS_AFTER");
+  if (!s || !*s) return 1.0;
+  char *end;
+  double v = strtod(s, &end);
+  return *end || !(v >= 0.0 && v <= 3600.0) ? 1.0 : v;
+}
 
 static double now_s(void) {
   struct timespec t;
@@ -267,7 +277,7 @@ static double now_s(void) {
 static void show_progress(void *ctx, int done, int total) {
   progress_state *p = ctx;
   double t = now_s();
-  if (done < total && (t - p->start < 1.0 || t - p->last < 0.25)) return;
+  if (done < total && (t - p->start < p->after || t - p->last < (p->after > 0.0 ? 0.25 : 0.0))) return;
   p->last = t;
   if (done < total) {
     fprintf(stderr, "\rfuser-run: op %d of %d, %.0f s", done, total, t - p->start);
@@ -298,7 +308,7 @@ static bool run_cpu(const options *o, MlirOperation func, int nfusions) {
     report_error(&err);
     return false;
   }
-  progress_state progress = {.start = now_s()};
+  progress_state progress = {.start = now_s(), .after = progress_delay_s()};
   fuser_ref_options ropt = {.f64 = o->f64};
   if (isatty(STDERR_FILENO)) ropt.progress = show_progress, ropt.progress_ctx = &progress;
   fuser_ref_outputs outs;
