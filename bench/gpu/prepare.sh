@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# prepare.sh: compile every corpus script into an artifact here (MLIR is
+# prepare.sh: compile every corpus script, the layout patterns
+# (bench/layouts) and the in-tree printed-form scripts
+# (test/frontend/Inputs/scripts) into artifacts here (MLIR is
 # here, not on the GPU machine) and gather what the GPU run needs into
 # CARRY_DIR (default .carry/gpu, git-ignored): arts/, corpus/, the DLPack
 # header and the PyTorch stand-in. Small fusions record the CPU reference's
@@ -17,7 +19,7 @@ translate=${FUSER_TRANSLATE:-build/bin/fuser-translate}
 mkdir -p "$carry/arts" "$carry/corpus" "$carry/include/dlpack"
 cp /usr/include/dlpack/dlpack.h "$carry/include/dlpack/"
 cp "$corpus/../bench/nvfuser_torch.py" "$corpus/../bench/peers.py" "$carry/"
-for f in "$corpus"/seed/*.py "$corpus"/visible/*.py; do
+for f in "$corpus"/seed/*.py "$corpus"/visible/*.py bench/layouts/*.py test/frontend/Inputs/scripts/*.py; do
   name=$(basename "$f" .py)
   cp "$f" "$carry/corpus/"
   expected=--expected
