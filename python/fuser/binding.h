@@ -8,8 +8,7 @@
  *   definition.c  the FusionDefinition type (with, define_*, ir, hash)
  *   execute.c     fd.execute: inputs, device and stream, checks, the call,
  *                 outputs; its phase timing (fuser.bench)
- *   tensor_in.c   input tensors: torch CUDA tensors read directly, any
- *                 other through __dlpack__
+ *   tensor_in.c   input tensors through DLPack
  *   tensor_out.c  outputs as the caller's framework's tensors (DLPack)
  *   torch_cuda.c  torch's entry points: the current stream, the caching
  *                 allocator; the runtimes and the process-wide fusion cache
@@ -131,13 +130,11 @@ cache_entry *py_fusion_for(FDObj *fd, int device, int allocator, fuser_error *er
 
 /* ---- tensors in and out (tensor_in.c, tensor_out.c) ---------------------- */
 
-/* One input tensor: its DLTensor (shape and strides in place, or the
- * producer's), and the DLPack capsule when it came through __dlpack__ (kept
- * until the call is over). */
+/* One input tensor: the DLPack capsule (kept until the call is over) and
+ * our copy of its DLTensor (bool relabelled where torch exported uint8). */
 typedef struct {
   PyObject *capsule;
   DLTensor t;
-  int64_t shape[FUSER_TENSOR_MAX_RANK], strides[FUSER_TENSOR_MAX_RANK];
 } taken;
 
 /* Takes input x (number i, for messages); stream: the consumer stream for

@@ -1,6 +1,5 @@
-"""The binding's input paths (python/fuser/tensor_in.c) on CPU torch
-tensors: torch tensors read directly (data_ptr, size, stride, dtype) in
-every layout the direct path must get right, against torch's own result:
+"""The binding's input path (python/fuser/tensor_in.c) on CPU torch
+tensors, in every layout it must get right, against torch's own result:
 views with a storage offset, transposes, slices with steps, broadcasts
 (stride 0), a 0-dim tensor, bool, tensors that require grad, a Tensor
 subclass (nn.Parameter); the same tensors through DLPack (NumPy) agree;
