@@ -13,9 +13,11 @@
 typedef struct entry {
   size_t offset;        /* of the pointer in fuser_cuda_api */
   const char *names[3]; /* exported names, preferred first */
+  int optional;         /* absent in older drivers: the pointer stays NULL */
 } entry;
 
-#define E(field, ...) {offsetof(fuser_cuda_api, field), {__VA_ARGS__}}
+#define E(field, ...) {offsetof(fuser_cuda_api, field), {__VA_ARGS__}, 0}
+#define E_OPTIONAL(field, name) {offsetof(fuser_cuda_api, field), {name}, 1}
 static const entry entries[] = {
     E(cuInit, "cuInit"),
     E(cuDeviceGetCount, "cuDeviceGetCount"),
@@ -25,6 +27,7 @@ static const entry entries[] = {
     E(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"),
     E(cuCtxSetCurrent, "cuCtxSetCurrent"),
     E(cuCtxGetCurrent, "cuCtxGetCurrent"),
+    E(cuCtxSynchronize, "cuCtxSynchronize"),
     E(cuModuleLoadDataEx, "cuModuleLoadDataEx"),
     E(cuModuleUnload, "cuModuleUnload"),
     E(cuModuleGetFunction, "cuModuleGetFunction"),
@@ -56,6 +59,7 @@ static const entry entries[] = {
     E(cuGraphDestroy, "cuGraphDestroy"),
     E(cuGetErrorName, "cuGetErrorName"),
     E(cuGetErrorString, "cuGetErrorString"),
+    E_OPTIONAL(cuStreamGetId, "cuStreamGetId"), /* CUDA 12.0 */
 };
 #undef E
 
@@ -70,6 +74,7 @@ int fuser_cuda_open(const char *path, fuser_cuda_api *api, char *msg, size_t msg
   for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
     void *fn = NULL;
     for (int n = 0; n < 3 && entries[i].names[n] && !fn; n++) fn = dlsym(lib, entries[i].names[n]);
+    if (!fn && entries[i].optional) continue;
     if (!fn) {
       snprintf(msg, msg_size, "no CUDA driver (%s lacks %s: driver too old or not libcuda)", path,
                entries[i].names[0]);

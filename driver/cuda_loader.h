@@ -46,7 +46,8 @@ enum {
 };
 
 /* One pointer per driver entry point, named like the driver's function
- * (without the _v2 suffixes the driver exports under). */
+ * (without the _v2 suffixes the driver exports under). Every entry is
+ * required except those marked optional. */
 typedef struct fuser_cuda_api {
   CUresult (*cuInit)(unsigned flags);
   CUresult (*cuDeviceGetCount)(int *count);
@@ -56,6 +57,7 @@ typedef struct fuser_cuda_api {
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice dev);
   CUresult (*cuCtxSetCurrent)(CUcontext ctx);
   CUresult (*cuCtxGetCurrent)(CUcontext *ctx);
+  CUresult (*cuCtxSynchronize)(void);
   CUresult (*cuModuleLoadDataEx)(CUmodule *mod, const void *image, unsigned num_options,
                                  int *options, void **option_values);
   CUresult (*cuModuleUnload)(CUmodule mod);
@@ -91,6 +93,8 @@ typedef struct fuser_cuda_api {
   CUresult (*cuGraphDestroy)(CUgraph graph);
   CUresult (*cuGetErrorName)(CUresult err, const char **name);
   CUresult (*cuGetErrorString)(CUresult err, const char **text);
+  /* optional (NULL where the driver lacks it) */
+  CUresult (*cuStreamGetId)(CUstream stream, unsigned long long *id);
 } fuser_cuda_api;
 
 /* Opens `path` and resolves every entry point into *api. Returns 0, or a

@@ -181,7 +181,7 @@ int fuser_arg_from_managed(const DLManagedTensorVersioned *m, fuser_arg *out, fu
 typedef enum fuser_allocated_by {
   FUSER_ALLOCATED_NONE = 0,    /* aliases and empty outputs: nothing to free */
   FUSER_ALLOCATED_CALLER = 1,  /* the caller's allocator callbacks */
-  FUSER_ALLOCATED_RUNTIME = 2, /* cuMemAllocAsync */
+  FUSER_ALLOCATED_RUNTIME = 2, /* the runtime: its caching allocator, or cuMemAllocAsync */
   FUSER_ALLOCATED_HOST = 3,    /* host memory of a CPU execution (libfuser), freed with free() */
 } fuser_allocated_by;
 
@@ -218,12 +218,18 @@ typedef struct fuser_runtime fuser_runtime;
 
 /* A runtime on CUDA device `device` (ordinal) in its primary context, queuing
  * work on `stream` (a CUstream; NULL = the legacy default stream). With
- * allocator == NULL outputs and intermediates come from cuMemAllocAsync /
- * cuMemFreeAsync on the stream, and the device's default memory pool is set
- * to keep freed memory (release threshold UINT64_MAX) so that calls reuse
- * it; otherwise from the callbacks (copied). The primary context becomes
- * current on the calling thread; fuser_execute makes it current again where
- * another thread calls it. */
+ * allocator == NULL outputs and intermediates come from the runtime's
+ * caching allocator: blocks freed on a stream are kept and handed out again
+ * to later allocations on that stream (stream order makes that safe without
+ * events, as in PyTorch's caching allocator), so a cached call makes no
+ * driver call for memory; new blocks come from cuMemAllocAsync on the
+ * device's default memory pool, set to keep freed memory (release threshold
+ * UINT64_MAX). The environment variable FUSER_DEVICE_CACHE=0 (read here)
+ * turns the caching off: every allocation is a cuMemAllocAsync and every
+ * free a cuMemFreeAsync on its stream. Otherwise memory comes from the
+ * callbacks (copied). The primary context becomes current on the calling
+ * thread; fuser_execute makes it current again where another thread calls
+ * it. */
 int fuser_runtime_create(int device, void *stream, const fuser_allocator *allocator,
                          fuser_runtime **out, fuser_error *err);
 /* Changes the stream later fuser_execute calls queue on. Not to be called
@@ -233,8 +239,28 @@ void fuser_runtime_set_stream(fuser_runtime *rt, void *stream);
 void *fuser_runtime_stream(const fuser_runtime *rt);
 /* The CUcontext (primary context) the runtime makes current. */
 void *fuser_runtime_context(const fuser_runtime *rt);
-/* Releases the primary context reference; functions must be destroyed first. */
+/* Releases the primary context reference; functions must be destroyed
+ * first, and outputs released. Gives the caching allocator's free blocks
+ * back (after synchronising the context). */
 void fuser_runtime_destroy(fuser_runtime *rt);
+
+/* The caching allocator's counts (all zero when it is off or the runtime
+ * has an allocator callback). */
+typedef struct fuser_device_cache_stats {
+  uint64_t hits;          /* allocations served from a free block of their stream */
+  uint64_t misses;        /* allocations that asked the driver (cuMemAllocAsync) */
+  uint64_t frees;         /* blocks given back to the driver */
+  uint64_t in_use_blocks, in_use_bytes; /* held by outputs (and by calls in flight) */
+  uint64_t idle_blocks, idle_bytes;     /* free, kept for reuse */
+} fuser_device_cache_stats;
+void fuser_runtime_cache_stats(fuser_runtime *rt, fuser_device_cache_stats *out);
+/* Synchronises the runtime's context and gives every free cached block
+ * back to the driver (blocks held by live outputs stay). Call it to return
+ * memory to other users of the device, or before destroying a stream on a
+ * driver older than CUDA 12 (there the cache tells streams apart by handle,
+ * and a new stream could get a destroyed one's handle). Returns FUSER_OK or
+ * FUSER_ERR_CUDA. */
+int fuser_runtime_empty_cache(fuser_runtime *rt, fuser_error *err);
 
 /* ---- artifacts --------------------------------------------------------- */
 
@@ -362,7 +388,7 @@ void fuser_output_release_on(fuser_runtime *rt, fuser_output *out, void *stream)
  * 0): *managed owns the output's memory from now on and *out no longer
  * does (its allocation is cleared; do not release it). The deleter returns
  * the memory through whoever allocated it: the allocator callbacks of `rt`
- * or cuMemFreeAsync, ordered on out->stream (the stream of the call that
+ * or the runtime's caching allocator, ordered on out->stream (the stream of the call that
  * made it), or free() for host outputs; then it frees the managed tensor.
  * So `rt` must outlive the managed tensor (rt may be NULL for host outputs).
  * For an alias output the managed tensor owns only itself: the input whose

@@ -9,16 +9,20 @@
  *      against the signature (validate.c) and evaluate everything that can
  *      fail: each kernel's variant, grid and parameter values, each output's
  *      sizes/strides and each temp's size, into a stack plan, and memoise it;
- *   3. allocate outputs and temps (allocator callback or cuMemAllocAsync),
+ *   3. allocate outputs and temps (allocator callback, or the runtime's
+ *      caching allocator, device_cache.h: no driver call once warm),
  *      clear zero-init temps;
  *   4. launch the kernels with pointer parameters = buffer base + offset and
  *      floating parameters converted from the call's scalars;
- *   5. free the temps, stream-ordered.
+ *   5. free the temps, stream-ordered (back to the cache).
+ * Driver calls of a warm call with no temps: cuCtxGetCurrent, cuStreamGetId
+ * (the cache's stream identity), cuLaunchKernel per kernel.
  * So an error in 1-2 launches nothing and allocates nothing, and an error
  * in 3 frees what was allocated. */
 #include "driver/call_memo.h"
 #include "driver/checked_math.h"
 #include "driver/cuda_loader.h"
+#include "driver/device_cache.h"
 #include "driver/runtime_internal.h"
 
 #include <pthread.h>
@@ -34,6 +38,8 @@ struct fuser_runtime {
   CUstream stream;
   int has_allocator;
   fuser_allocator allocator;
+  int caching; /* device memory through cache (no allocator callback, FUSER_DEVICE_CACHE not 0) */
+  fuser_device_cache cache;
 };
 
 static int cuda_fail(const fuser_cuda_api *cu, fuser_error *err, CUresult r, const char *what) {
@@ -85,6 +91,9 @@ int fuser_runtime_create(int device, void *stream, const fuser_allocator *alloca
     uint64_t keep = UINT64_MAX;
     if (cu->cuDeviceGetDefaultMemPool(&pool, rt->dev) == FUSER_CUDA_SUCCESS)
       cu->cuMemPoolSetAttribute(pool, FUSER_CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
+    const char *env = getenv("FUSER_DEVICE_CACHE");
+    rt->caching = !(env && !strcmp(env, "0"));
+    if (rt->caching) fuser_device_cache_init(&rt->cache, cu, rt->ctx);
   }
   *out = rt;
   fuser_clear_error(err);
@@ -97,12 +106,6 @@ void fuser_runtime_set_stream(fuser_runtime *rt, void *stream) {
 void *fuser_runtime_stream(const fuser_runtime *rt) { return rt ? (void *)rt->stream : NULL; }
 void *fuser_runtime_context(const fuser_runtime *rt) { return rt ? (void *)rt->ctx : NULL; }
 
-void fuser_runtime_destroy(fuser_runtime *rt) {
-  if (!rt) return;
-  rt->cu->cuDevicePrimaryCtxRelease(rt->dev);
-  free(rt);
-}
-
 /* Makes the runtime's context current on this thread if it is not. */
 static int ensure_context(fuser_runtime *rt, fuser_error *err) {
   CUcontext cur = NULL;
@@ -110,6 +113,34 @@ static int ensure_context(fuser_runtime *rt, fuser_error *err) {
   if (cur == rt->ctx) return FUSER_OK;
   CUresult r = rt->cu->cuCtxSetCurrent(rt->ctx);
   return r ? cuda_fail(rt->cu, err, r, "cuCtxSetCurrent") : FUSER_OK;
+}
+
+void fuser_runtime_destroy(fuser_runtime *rt) {
+  if (!rt) return;
+  if (rt->caching) {
+    fuser_error ignored;
+    if (ensure_context(rt, &ignored) == FUSER_OK) fuser_device_cache_destroy(&rt->cache);
+  }
+  rt->cu->cuDevicePrimaryCtxRelease(rt->dev);
+  free(rt);
+}
+
+void fuser_runtime_cache_stats(fuser_runtime *rt, fuser_device_cache_stats *out) {
+  if (!out) return;
+  memset(out, 0, sizeof *out);
+  if (!rt || !rt->caching) return;
+  pthread_mutex_lock(&rt->cache.lock);
+  *out = rt->cache.stats;
+  pthread_mutex_unlock(&rt->cache.lock);
+}
+
+int fuser_runtime_empty_cache(fuser_runtime *rt, fuser_error *err) {
+  if (!rt) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_runtime_empty_cache: NULL runtime");
+  if (!rt->caching) return FUSER_OK;
+  int rc = ensure_context(rt, err);
+  if (rc) return rc;
+  CUresult r = fuser_device_cache_trim(&rt->cache);
+  return r ? cuda_fail(rt->cu, err, r, "giving cached device memory back") : FUSER_OK;
 }
 
 /* ---- module cache --------------------------------------------------------- */
@@ -302,7 +333,8 @@ static int device_alloc(fuser_runtime *rt, CUstream stream, size_t bytes, void *
     return FUSER_OK;
   }
   CUdeviceptr p = 0;
-  CUresult r = rt->cu->cuMemAllocAsync(&p, bytes, stream);
+  CUresult r = rt->caching ? fuser_device_cache_alloc(&rt->cache, stream, bytes, &p)
+                           : rt->cu->cuMemAllocAsync(&p, bytes, stream);
   if (r) {
     char what[64];
     snprintf(what, sizeof what, "cuMemAllocAsync of %zu bytes", bytes);
@@ -316,6 +348,7 @@ static int device_alloc(fuser_runtime *rt, CUstream stream, size_t bytes, void *
 static void device_free(fuser_runtime *rt, CUstream stream, void *ptr, size_t bytes, int by) {
   if (!ptr) return;
   if (by == FUSER_ALLOCATED_CALLER) rt->allocator.free(rt->allocator.ctx, ptr, bytes, stream);
+  else if (by == FUSER_ALLOCATED_RUNTIME && rt->caching) fuser_device_cache_free(&rt->cache, (CUdeviceptr)(uintptr_t)ptr, stream);
   else if (by == FUSER_ALLOCATED_RUNTIME) rt->cu->cuMemFreeAsync((CUdeviceptr)(uintptr_t)ptr, stream);
 }
 

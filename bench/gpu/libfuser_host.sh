@@ -7,11 +7,14 @@
 #   here:   bash bench/gpu/libfuser_host.sh prepare [CARRY_DIR]
 #           (needs a FUSER_SHARED_LIBRARY build in BUILD_DIR, default
 #           build-shared; writes CARRY_DIR, default .carry/libfuser:
-#           libfuser.so stripped and xz'd, the DLPack header, the scripts)
+#           libfuser.so stripped and xz'd, the DLPack header, the scripts,
+#           and the benchmark built here against libfuser.so and the
+#           runtime archive, so that the GPU machine compiles nothing)
 #   there:  bash bench/gpu/libfuser_host.sh run [CARRY_DIR] [ITERS]
-#           (unpacks libfuser.so, builds the runtime's sources with cc
-#           (scripts/build-runtime.sh) and the benchmark against libfuser.so,
-#           checks ldd, runs it on each carried script)
+#           (unpacks libfuser.so, checks ldd, runs the carried benchmark on
+#           each carried script; without a carried benchmark it builds the
+#           runtime's sources with cc (scripts/build-runtime.sh) and the
+#           benchmark there)
 #
 # Each script prints bare / execute / execute_on / execute_on+caching host
 # ns per call and their ratios to bare, then one JSON line.
@@ -32,6 +35,11 @@ prepare)
   corpus=${FUSER_CORPUS_DIR:-../shared/corpus}
   cp "$corpus/seed/seed_fusion_id0.py" "$corpus/seed/seed_fusion_id1.py" "$corpus/visible/softmax_small.py" \
     "$carry/scripts/"
+  # libfuser.so first: the runtime archive supplies only what the
+  # benchmark's bare launch needs that libfuser.so does not export
+  # (driver table, expressions, input recipes)
+  ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I. -Iinclude bench/libfuser_host_bench.c -L"$build/lib" -lfuser \
+    "$build/driver/libfuser_runtime.a" -ldl -lpthread -lm -o "$carry/libfuser_host_bench"
   du -sh "$carry"
   ;;
 run)
@@ -45,15 +53,15 @@ run)
   ln -sfn libfuser.so.0.2 "$out/lib/libfuser.so"
   echo "libfuser.so: $(stat -c %s "$so") bytes; ldd:"
   ldd "$so" | sed 's/^/  /'
-  FUSER_DLPACK_INCLUDE="$carry/include" bash scripts/build-runtime.sh "$out/runtime" > "$out/build-runtime.log" 2>&1 ||
-    { tail "$out/build-runtime.log"; exit 1; }
-  # libfuser.so first: the runtime archive supplies only what the
-  # benchmark's bare launch needs that libfuser.so does not export
-  # (driver table, expressions, input recipes)
-  ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I. -Iinclude -isystem "$carry/include" bench/libfuser_host_bench.c \
-    -L"$out/lib" -lfuser "$out/runtime/libfuser_runtime.a" -ldl -lpthread -lm -Wl,-rpath,"$PWD/$out/lib" \
-    -o "$out/libfuser_host_bench"
-  for s in "$carry"/scripts/*.py; do "$out/libfuser_host_bench" --iters "$iters" "$s"; done
+  bench=$carry/libfuser_host_bench
+  if [ ! -x "$bench" ]; then
+    FUSER_DLPACK_INCLUDE="$carry/include" bash scripts/build-runtime.sh "$out/runtime" > "$out/build-runtime.log" 2>&1 ||
+      { tail "$out/build-runtime.log"; exit 1; }
+    ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I. -Iinclude -isystem "$carry/include" bench/libfuser_host_bench.c \
+      -L"$out/lib" -lfuser "$out/runtime/libfuser_runtime.a" -ldl -lpthread -lm -o "$out/libfuser_host_bench"
+    bench=$out/libfuser_host_bench
+  fi
+  for s in "$carry"/scripts/*.py; do LD_LIBRARY_PATH="$PWD/$out/lib" "$bench" --iters "$iters" "$s"; done
   ;;
 *)
   echo "libfuser_host.sh: unknown step $step" >&2

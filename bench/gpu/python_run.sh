@@ -16,6 +16,8 @@
 #           (unpacks libfuser.so next to the package, which finds it
 #           through its RPATH $ORIGIN/../../lib; prints one line per
 #           script and the benchmark's table and JSON line)
+#           bash bench/gpu/python_run.sh bench [CARRY_DIR]: the benchmark
+#           alone (each fuser.run imports torch: about 2 s a script)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 step=${1:?usage: python_run.sh prepare|run [CARRY_DIR]}
@@ -35,19 +37,19 @@ prepare)
   cp "$corpus"/seed/*.py "$corpus"/visible/*.py "$carry/scripts/"
   du -sh "$carry"
   ;;
-run)
+run | bench)
   for z in "$carry"/lib/*.xz; do [ -f "$z" ] && xz -d -f "$z"; done
   export PYTHONPATH=$carry/python
   python3 -c 'import fuser, torch; print("fuser binding on", torch.__version__, "CUDA", torch.cuda.is_available())'
   fail=0
-  for s in "$carry"/scripts/seed_*.py "$carry"/scripts/*_small.py "$carry"/scripts/*_large.py; do
+  [ "$step" = run ] && for s in "$carry"/scripts/seed_*.py "$carry"/scripts/*_small.py "$carry"/scripts/*_large.py; do
     timeout 300 python3 -m fuser.run "$s" || { echo "FAILED $(basename "$s")"; fail=1; }
   done
   python3 -m fuser.bench --device cuda
   exit $fail
   ;;
 *)
-  echo "python_run.sh: prepare or run" >&2
+  echo "python_run.sh: prepare, run or bench" >&2
   exit 2
   ;;
 esac

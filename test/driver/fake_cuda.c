@@ -43,6 +43,18 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev) { *ctx = PRIMARY_CTX; ret
 CUresult cuDevicePrimaryCtxRelease_v2(int dev) { return 0; }
 CUresult cuCtxSetCurrent(void *ctx) { fake_cuda_state.current_ctx = ctx; return 0; }
 CUresult cuCtxGetCurrent(void **ctx) { *ctx = fake_cuda_state.current_ctx; return 0; }
+CUresult cuCtxSynchronize(void) {
+  __atomic_fetch_add(&fake_cuda_state.ctx_syncs, 1, __ATOMIC_RELAXED);
+  return 0;
+}
+/* A stream's id: its handle, shifted by the generation (a test bumps it to
+ * stand for streams destroyed and created again under the same handles). */
+CUresult cuStreamGetId(void *stream, unsigned long long *id) {
+  __atomic_fetch_add(&fake_cuda_state.stream_id_calls, 1, __ATOMIC_RELAXED);
+  if (fake_cuda_state.no_stream_id) return 1; /* CUDA_ERROR_INVALID_VALUE */
+  *id = (unsigned long long)(uintptr_t)stream + ((unsigned long long)fake_cuda_state.stream_generation << 32);
+  return 0;
+}
 
 /* A PTX ".entry NAME(.param ..., .param ...)": 1 if parsed into f. */
 static int ptx_entry(const char *p, fake_function *f) {

@@ -33,6 +33,10 @@ typedef struct fake_state {
   int stream_launches[FAKE_MAX_STREAMS + 1];
   int stream_allocs[FAKE_MAX_STREAMS + 1];
   int stream_frees[FAKE_MAX_STREAMS + 1];
+  int ctx_syncs;        /* cuCtxSynchronize calls */
+  int stream_id_calls;  /* cuStreamGetId calls */
+  int no_stream_id;     /* cuStreamGetId fails (a driver before CUDA 12) */
+  unsigned stream_generation; /* added to every stream id: a "new" stream with an old handle */
 } fake_state;
 
 #endif

@@ -3,7 +3,9 @@
  * opened through FUSER_CUDA_LIBRARY): which variant is launched with which
  * grid, block and parameter bytes; outputs, aliases, temps; the allocator
  * callbacks; the module cache; and every error path of load and execute
- * (nothing launched, nothing left allocated). */
+ * (nothing launched, nothing left allocated). The runtime's caching
+ * allocator is off here (FUSER_DEVICE_CACHE=0) so that every allocation and
+ * free shows as a driver call; unit_device_cache.c tests the cache. */
 #include "example_artifact.h"
 #include "fake_cuda.h"
 #include "unit.h"
@@ -377,6 +379,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   setenv("FUSER_CUDA_LIBRARY", argv[1], 1);
+  setenv("FUSER_DEVICE_CACHE", "0", 1);
   if (fuser_runtime_create(0, STREAM, NULL, &rt, &err) != FUSER_OK) {
     fprintf(stderr, "runtime: %s\n", err.message);
     return 1;

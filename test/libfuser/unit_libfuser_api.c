@@ -5,8 +5,9 @@
  * checked, outputs freed and handed on as DLPack managed tensors), inputs
  * from DLPack managed tensors; every diagnostic of a bad fusion; then,
  * against the fake libcuda (`fake LIB`), per-call streams from several threads
- * on one fusion (each stream gets exactly its own launches, allocations and
- * frees), managed outputs freed on the stream that made them, and a size
+ * on one fusion (each stream gets exactly its own launches; the runtime's
+ * caching allocator asks the driver once per stream and reuses that block,
+ * also when managed outputs return it through their deleter), and a size
  * mismatch between inputs reported as an input mismatch naming them. */
 #include <pthread.h>
 #include <stdint.h>
@@ -322,9 +323,14 @@ static void test_streams(void) {
   int kernels = (int)fuser_artifact_num_kernels(fuser_fusion_entry_artifact(f, 0));
   for (int t = 1; t <= T; t++) {
     CHECK_EQ_INT(fake->stream_launches[t], CALLS * kernels);
-    CHECK_EQ_INT(fake->stream_allocs[t], CALLS);
-    CHECK_EQ_INT(fake->stream_frees[t], CALLS);
+    CHECK_EQ_INT(fake->stream_allocs[t], 1); /* the first call's block, then reused */
+    CHECK_EQ_INT(fake->stream_frees[t], 0);  /* kept by the cache */
   }
+  fuser_device_cache_stats cs;
+  fuser_runtime_cache_stats(rt, &cs);
+  CHECK_EQ_INT(cs.misses, T);
+  CHECK_EQ_INT(cs.hits, T * (CALLS - 1));
+  CHECK_EQ_INT(cs.idle_blocks, T);
   /* the runtime's own stream (15) saw nothing */
   CHECK_EQ_INT(fake->stream_launches[15], 0);
   CHECK(fuser_runtime_stream(rt) == (void *)(uintptr_t)15);
@@ -341,7 +347,13 @@ static void test_streams(void) {
   CHECK(out[0].stream == (void *)(uintptr_t)15);
   CHECK_EQ_INT(fake->stream_launches[15], kernels);
   fuser_output_release(rt, &out[0]);
-  CHECK_EQ_INT(fake->stream_frees[15], 1);
+  CHECK_EQ_INT(fake->stream_allocs[15], 1);
+  fuser_runtime_cache_stats(rt, &cs);
+  CHECK_EQ_INT(cs.idle_blocks, T + 1);
+  CHECK_EQ_INT(fuser_runtime_empty_cache(rt, &err), FUSER_OK);
+  CHECK_EQ_INT(fake->stream_frees[0], T + 1); /* after a context sync, on the legacy stream */
+  fuser_runtime_cache_stats(rt, &cs);
+  CHECK_EQ_INT(cs.idle_blocks, 0);
 
   /* a size mismatch between the inputs: an input mismatch naming both */
   make2(&b, device_memory + 4096, kDLCUDA, 4, 16, 16, 1);

@@ -1,0 +1,158 @@
+/* binding.h: what the files of fuser's Python binding (fuser._C) share.
+ *
+ * fuser._C is a CPython extension on the limited API (one build for Python
+ * >= 3.11) over libfuser's public API (fuser/definition.h, fuser/fuser.h):
+ *   _C.c          the module: its state, types, functions and init
+ *   values.c      DataType, Tensor/Scalar/Vector, fd.ops and recording a
+ *                 call (Python arguments -> fuser_def_arg)
+ *   definition.c  the FusionDefinition type (with, define_*, ir, hash)
+ *   execute.c     fd.execute: inputs, device and stream, checks, the call,
+ *                 outputs; its phase timing (fuser.bench)
+ *   tensor_in.c   input tensors through DLPack
+ *   tensor_out.c  outputs as the caller's framework's tensors (DLPack)
+ *   torch_cuda.c  torch's entry points: the current stream, the caching
+ *                 allocator; the runtimes and the process-wide fusion cache
+ * Names shared between files start with py_ (the module links libfuser's
+ * static archives in some builds; hidden visibility keeps them private). */
+#ifndef FUSER_PYTHON_BINDING_H
+#define FUSER_PYTHON_BINDING_H
+
+#ifndef Py_LIMITED_API
+#define Py_LIMITED_API 0x030B0000
+#endif
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dlpack/dlpack.h>
+
+#include "fuser/definition.h"
+
+/* ---- module state (_C.c) ---------------------------------------------- */
+
+extern PyObject *FuserError;     /* fuser.FuserError(RuntimeError) */
+extern PyTypeObject *DataTypeT;  /* fuser.DataType */
+extern PyTypeObject *FDT;        /* fuser.FusionDefinition */
+extern PyTypeObject *TensorT, *ScalarT, *VectorT;
+extern PyTypeObject *OpsT, *OpT; /* fd.ops and one fd.ops.<name> */
+extern PyTypeObject *HolderT;    /* a DLPack capsule with __dlpack__, for from_dlpack consumers */
+
+#define NDTYPES 17
+extern const char *const dtype_names[NDTYPES];
+extern const int dtype_codes[7];
+extern PyObject *dtype_objs[NDTYPES];
+
+typedef struct {
+  PyObject_HEAD
+  const char *name;
+  int code;
+} DataTypeObj;
+
+/* A type's name for messages (limited API: no tp_name). */
+const char *py_type_name(PyObject *o);
+PyObject *py_raise_fuser(const fuser_error *err);
+
+/* ---- values and definitions ----------------------------------------------- */
+
+typedef struct FDObj FDObj;
+
+typedef struct {
+  PyObject_HEAD
+  FDObj *fd;
+  int64_t id;
+} ValueObj;
+
+/* Process-wide cache of libfuser fusions: one per definition IR, device and
+ * allocator (nvFuser's FusionCache; entries live as long as the process). */
+typedef struct cache_entry {
+  struct cache_entry *next;
+  uint64_t hash;
+  char *ir;
+  int device, allocator;
+  fuser_fusion *fusion;
+} cache_entry;
+
+#define MAX_DEVICES 16
+struct FDObj {
+  PyObject_HEAD
+  PyObject *dict; /* subclasses' attributes */
+  fuser_definition *def;
+  int state;      /* 0 new, 1 recording, 2 finished, 3 failed */
+  char *ir;       /* after finish, for cache lookups */
+  cache_entry *fusion[MAX_DEVICES + 1][2]; /* [device][allocator]; [MAX_DEVICES][0]: the CPU */
+  size_t ninputs;
+  fuser_def_value_info *inputs; /* what each input takes, for nvFuser's checks */
+};
+
+typedef struct {
+  PyObject_HEAD
+  FDObj *fd;
+} OpsObj;
+
+extern PyType_Spec py_dtype_spec, py_tensor_spec, py_scalar_spec, py_vector_spec, py_ops_spec, py_op_spec;
+extern PyType_Spec py_holder_spec, py_fd_spec;
+
+/* Records fd.<method>(*args, **kwargs) into the definition (values.c). */
+PyObject *py_record(FDObj *fd, const char *method, PyObject *args, PyObject *kwargs);
+/* Defines a subclass with definition(self) on first use (definition.c). */
+int py_define_if_needed(FDObj *fd);
+PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs); /* execute.c */
+
+/* ---- torch (torch_cuda.c) ------------------------------------------------ */
+
+/* What the caller's tensors are, to give outputs back in kind. */
+typedef enum { FW_NONE, FW_TORCH, FW_NUMPY, FW_OTHER } framework;
+
+typedef struct {
+  PyObject *torch;          /* the torch module once imported by the caller */
+  PyObject *torch_tensor;   /* torch.Tensor */
+  PyObject *torch_to_dlpack, *torch_from_dlpack, *torch_bool, *torch_uint8;
+  PyObject *raw_stream;     /* torch._C._cuda_getCurrentRawStream, or NULL */
+} torch_api;
+extern torch_api py_torch;
+
+/* torch's C-level entry points, found once torch is imported (we never
+ * import it ourselves). */
+bool py_have_torch(void);
+bool py_is_torch_tensor(PyObject *o);
+/* The consumer stream: the `stream` argument (an int CUstream or an object
+ * with .cuda_stream), else torch's current stream on the device. */
+int py_stream_of(PyObject *stream, framework fw, int device, void **out);
+/* _set_allocator("runtime"): CUDA outputs of torch callers from the runtime. */
+extern bool py_runtime_allocator_only;
+extern fuser_runtime *py_runtimes[MAX_DEVICES][2];
+/* The fusion of fd for (device slot, allocator), made on first use. */
+cache_entry *py_fusion_for(FDObj *fd, int device, int allocator, fuser_error *err);
+
+/* ---- tensors in and out (tensor_in.c, tensor_out.c) ---------------------- */
+
+/* One input tensor: the DLPack capsule (kept until the call is over) and
+ * our copy of its DLTensor (bool relabelled where torch exported uint8). */
+typedef struct {
+  PyObject *capsule;
+  DLTensor t;
+} taken;
+
+/* Takes input x (number i, for messages); stream: the consumer stream for
+ * __dlpack__(stream=...), NULL for none. Returns 0 or -1 (exception set). */
+int py_take_tensor(PyObject *x, size_t i, PyObject *stream, taken *out);
+/* An output (which we own) as a DLManagedTensor for the caller's framework;
+ * `input` is kept alive by it (aliases). On failure releases out, sets an
+ * exception and returns NULL. */
+DLManagedTensor *py_managed_output(fuser_runtime *rt, fuser_output *out, PyObject *input, fuser_error *err);
+/* A managed output as the caller's kind of tensor (consumes m). */
+PyObject *py_give_tensor(DLManagedTensor *m, framework fw, PyObject *from_dlpack);
+
+/* ---- timing (execute.c) ----------------------------------------------------- */
+
+enum { P_ARGS, P_DEVICE, P_INPUTS, P_CHECK, P_EXEC, P_OUTPUTS, P_COUNT };
+extern const char *const py_phase_names[P_COUNT];
+extern bool py_timing;
+extern uint64_t py_phase_ns[P_COUNT], py_timed_calls;
+uint64_t py_now_ns(void);
+
+#endif
