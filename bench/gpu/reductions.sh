@@ -8,8 +8,12 @@
 #   2. timed (fuser-run --bench: CUDA graph, GB/s, % of the copy bandwidth
 #      measured in the same process): ours.jsonl;
 #   3. the row-length sweep (RMSNorm, softmax) timed the same way: sweep.jsonl;
-#   4. peers.py (PyTorch eager, torch.compile) on the same scripts: peers.jsonl,
-#      sweep_peers.jsonl (PEERS=0 skips them).
+#   4. peers.py (PyTorch eager, torch.compile) on the corpus and pattern
+#      scripts: peers.jsonl (PEERS=0 skips it and step 5); PEER_CASES (a glob
+#      under CARRY_DIR/corpus, default *) limits its cases;
+#   5. torch.compile on the sweep's scripts (bench/reductions/sweep_peers.py:
+#      the compiles in parallel first, then graph time only, fewer repeats,
+#      so all 12 cases fit the step): sweep_peers.jsonl.
 #   bash bench/gpu/reductions.sh CARRY_DIR OUT_DIR
 set -uo pipefail
 carry=$1
@@ -44,8 +48,9 @@ for art in "$carry"/sweep/*.fart; do
     echo "FAILED sweep $name" >> "$log"
 done
 if [ "${PEERS:-1}" = 1 ]; then
-  (cd "$carry" && timeout 200 python3 peers.py corpus/*.py) > "$out/peers.jsonl" 2>> "$log"
-  (cd "$carry" && timeout 250 python3 peers.py sweep/*.py) > "$out/sweep_peers.jsonl" 2>> "$log"
+  # shellcheck disable=SC2086
+  (cd "$carry" && timeout 200 python3 peers.py corpus/${PEER_CASES:-*}.py) > "$out/peers.jsonl" 2>> "$log"
+  (cd "$carry" && timeout 250 python3 sweep_peers.py sweep/*.py) > "$out/sweep_peers.jsonl" 2>> "$log"
 fi
 grep -E "FAILED|DIFFERS|differ|error" "$log"
 cat "$out/ours.jsonl" "$out/torch.jsonl"
