@@ -14,6 +14,8 @@
 #   5. torch.compile on the sweep's scripts (bench/reductions/sweep_peers.py:
 #      the compiles in parallel first, then graph time only, fewer repeats,
 #      so all 12 cases fit the step): sweep_peers.jsonl.
+#   SWEEP_ONLY=1 skips steps 1, 2 and 4 (each artifact's check imports
+#   PyTorch once: about 8 s apiece, 12 artifacts took 150 s of a 190 s call).
 #   bash bench/gpu/reductions.sh CARRY_DIR OUT_DIR
 set -uo pipefail
 carry=$1
@@ -22,7 +24,9 @@ mkdir -p "$out"
 log=$out/log.txt
 FUSER_DLPACK_INCLUDE="$carry/include" bash scripts/build-runtime.sh build-runtime > "$log" 2>&1 || { tail "$log"; exit 1; }
 run=build-runtime/fuser-run
-for art in "$carry"/arts/*.fart; do
+arts=("$carry"/arts/*.fart)
+[ "${SWEEP_ONLY:-0}" = 1 ] && arts=()
+for art in "${arts[@]}"; do
   name=$(basename "$art" .fart)
   check="--check --check-ulp 2"
   case $name in *large*) check="";; esac
@@ -49,8 +53,9 @@ for art in "$carry"/sweep/*.fart; do
 done
 if [ "${PEERS:-1}" = 1 ]; then
   # shellcheck disable=SC2086
-  (cd "$carry" && timeout 200 python3 peers.py corpus/${PEER_CASES:-*}.py) > "$out/peers.jsonl" 2>> "$log"
+  [ "${SWEEP_ONLY:-0}" = 1 ] ||
+    (cd "$carry" && timeout 200 python3 peers.py corpus/${PEER_CASES:-*}.py) > "$out/peers.jsonl" 2>> "$log"
   (cd "$carry" && timeout 250 python3 sweep_peers.py sweep/*.py) > "$out/sweep_peers.jsonl" 2>> "$log"
 fi
 grep -E "FAILED|DIFFERS|differ|error" "$log"
-cat "$out/ours.jsonl" "$out/torch.jsonl"
+cat "$out/ours.jsonl" "$out/torch.jsonl" 2> /dev/null
