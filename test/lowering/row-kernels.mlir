@@ -131,6 +131,10 @@ func.func private @sm_k0(%arg0: tensor<256x1000xbf16> {fuser.strides = array<i64
 // LOOPS: arith.truncf {{.*}} : vector<4xf64> to vector<4xf32>
 // LOOPS: memref.store
 // LOOPS: memref.store
+// GPU: gpu.func @vm_k0__looped({{.*}}) workgroup(%{{.*}} : memref<16xf64, #gpu.address_space<workgroup>>, %{{.*}} : memref<16xf64, #gpu.address_space<workgroup>>) kernel
+// GPU: arith.bitcast {{.*}} : f64 to i64
+// GPU: gpu.shuffle  xor {{.*}} : i32
+// GPU: gpu.shuffle  xor {{.*}} : i32
 func.func private @vm_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) -> (tensor<?xf32> {fuser.strides = array<i64: 1>}, tensor<?xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
   %1:2 = "fuser.var_mean"(%0) {correction = 1 : i64, dims = array<i64: 1>, keepdim = false} : (tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
