@@ -781,7 +781,14 @@ static int collect_phases(rgen *g, phase *ph, int cap) {
     }
     fuser_dtype acc = acc_type(op);
     if (kind == FUSER_KIND_VAR_MEAN) {
-      if (!is_float(acc)) acc = FUSER_DTYPE_F32;
+      /* var_mean accumulates in f64 (results in their f32 dtype): a row's
+       * mean cancels (a sum near 0 of terms near 1), where an f32 sum in
+       * any order is ulps off, and LayerNorm's bias add then amplifies the
+       * statistics' error; f64 runs at half the f32 rate on sm_90 (measured
+       * on the H200: var_mean and LayerNorm bit-identical to the f64
+       * reference or 1 bf16 ulp; an f32 variance pass gave 2 ulp on the CPU
+       * JIT already) */
+      acc = FUSER_DTYPE_F64;
       ph[n++] = (phase){op, FUSER_OP_sum, acc, 0};
       ph[n++] = (phase){op, FUSER_OP_sum, acc, 1};
     } else {

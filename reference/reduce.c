@@ -2,12 +2,16 @@
  *
  * Each output element accumulates its inputs in row-major order of the
  * reduced dims, in the domain of the declared result dtype: float for
- * f32/bf16/f16 (a bf16 sum accumulates in f32 and rounds once at the end),
- * double for f64 and in float64 mode, int64 for integers and bool. max/min
- * propagate NaN; over zero elements sum is 0, prod 1, max -inf (the
- * dtype's lowest integer) and min +inf (highest), nvFuser's init values.
- * var_mean is two-pass: mean = sum / N, var = sum((x - mean)^2) /
- * max(0, N - correction), both in the result dtype's domain.
+ * f32/bf16/f16, double for f64 and in float64 mode, int64 for integers and
+ * bool. max/min propagate NaN; over zero elements sum is 0, prod 1, max
+ * -inf (the dtype's lowest integer) and min +inf (highest), nvFuser's init
+ * values. var_mean is two-pass: mean = sum / N rounded to the domain (the
+ * f32 value nvFuser's kernel holds), var = sum((x - mean)^2) / max(0, N -
+ * correction). Its sums accumulate in double and round once: its results
+ * are statistics compared at the ulp of their own f32 dtype, and a
+ * sequential f32 sum of 1000 squared deviations is tens of ulp off (the row
+ * kernels sum the mean in f64, lowering/row_gen.c), so the oracle is the
+ * accurate side. Plain sums keep nvFuser's f32 accumulation in sequence.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -131,7 +135,9 @@ bool ref_eval_reduction(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *re
   }
   int64_t out_sizes[FUSER_MAX_RANK], count = 1, total = 1;
   int nout = 0;
-  red_job j = {.op = var_mean ? FUSER_OP_sum : id, .domain = ref_domain_of(c, rt.dtype), .in = in};
+  ref_domain compute = ref_domain_of(c, rt.dtype);
+  red_job j = {.op = var_mean ? FUSER_OP_sum : id, .domain = compute, .in = in};
+  if (compute == REF_F32 && var_mean) j.domain = REF_F64; /* var_mean's sums accumulate in double */
   for (int d = in->rank - 1; d >= 0; d--) { /* kept dims, row-major over the output */
     j.acc_stride[d] = reduced[d] ? 0 : total;
     if (reduced[d]) count *= in->sizes[d];
@@ -160,7 +166,10 @@ bool ref_eval_reduction(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *re
   for (int64_t o = 0; o < total; o++) j.acc[o] = init;
   ref_for_each_row(in->rank, in->sizes, accumulate_row, &j);
   if (var_mean) {
-    for (int64_t o = 0; o < total; o++) j.mean[o] = divide(j.acc[o], j.domain, count), j.acc[o] = init;
+    for (int64_t o = 0; o < total; o++) {
+      j.mean[o] = divide(j.acc[o], j.domain, count), j.acc[o] = init;
+      if (compute == REF_F32) j.mean[o].d = (float)j.mean[o].d; /* the f32 mean the deviations subtract */
+    }
     store_all(&res[1], j.domain, j.mean, total);
     j.second_pass = true;
     ref_for_each_row(in->rank, in->sizes, accumulate_row, &j);

@@ -8,8 +8,14 @@
 #   2. timed (fuser-run --bench: CUDA graph, GB/s, % of the copy bandwidth
 #      measured in the same process): ours.jsonl;
 #   3. the row-length sweep (RMSNorm, softmax) timed the same way: sweep.jsonl;
-#   4. peers.py (PyTorch eager, torch.compile) on the same scripts: peers.jsonl,
-#      sweep_peers.jsonl (PEERS=0 skips them).
+#   4. peers.py (PyTorch eager, torch.compile) on the corpus and pattern
+#      scripts: peers.jsonl (PEERS=0 skips it and step 5); PEER_CASES (a glob
+#      under CARRY_DIR/corpus, default *) limits its cases;
+#   5. torch.compile on the sweep's scripts (bench/reductions/sweep_peers.py:
+#      the compiles in parallel first, then graph time only, fewer repeats,
+#      so all 12 cases fit the step): sweep_peers.jsonl.
+#   SWEEP_ONLY=1 skips steps 1, 2 and 4 (each artifact's check imports
+#   PyTorch once: about 8 s apiece, 12 artifacts took 150 s of a 190 s call).
 #   bash bench/gpu/reductions.sh CARRY_DIR OUT_DIR
 set -uo pipefail
 carry=$1
@@ -18,7 +24,9 @@ mkdir -p "$out"
 log=$out/log.txt
 FUSER_DLPACK_INCLUDE="$carry/include" bash scripts/build-runtime.sh build-runtime > "$log" 2>&1 || { tail "$log"; exit 1; }
 run=build-runtime/fuser-run
-for art in "$carry"/arts/*.fart; do
+arts=("$carry"/arts/*.fart)
+[ "${SWEEP_ONLY:-0}" = 1 ] && arts=()
+for art in "${arts[@]}"; do
   name=$(basename "$art" .fart)
   check="--check --check-ulp 2"
   case $name in *large*) check="";; esac
@@ -44,8 +52,10 @@ for art in "$carry"/sweep/*.fart; do
     echo "FAILED sweep $name" >> "$log"
 done
 if [ "${PEERS:-1}" = 1 ]; then
-  (cd "$carry" && timeout 200 python3 peers.py corpus/*.py) > "$out/peers.jsonl" 2>> "$log"
-  (cd "$carry" && timeout 250 python3 peers.py sweep/*.py) > "$out/sweep_peers.jsonl" 2>> "$log"
+  # shellcheck disable=SC2086
+  [ "${SWEEP_ONLY:-0}" = 1 ] ||
+    (cd "$carry" && timeout 200 python3 peers.py corpus/${PEER_CASES:-*}.py) > "$out/peers.jsonl" 2>> "$log"
+  (cd "$carry" && timeout 250 python3 sweep_peers.py sweep/*.py) > "$out/sweep_peers.jsonl" 2>> "$log"
 fi
 grep -E "FAILED|DIFFERS|differ|error" "$log"
-cat "$out/ours.jsonl" "$out/torch.jsonl"
+cat "$out/ours.jsonl" "$out/torch.jsonl" 2> /dev/null

@@ -114,19 +114,27 @@ func.func private @sm_k0(%arg0: tensor<256x1000xbf16> {fuser.strides = array<i64
 
 // var_mean over rows of symbolic length: looped, two passes (the mean, then
 // the squared deviations), var divided by max(0, N - correction); thread 0
-// of each row stores.
+// of each row stores. Both passes accumulate in f64 (a mean that cancels
+// stays exact), the results round once to f32.
 // LOOPS-LABEL: func.func @vm_k0__looped(
+// LOOPS-SAME: memref<16xf64, #gpu.address_space<workgroup>>, %{{.*}}: memref<16xf64, #gpu.address_space<workgroup>>
 // LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 8 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 4 : i64}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {bytes = 16 : i64, kind = "align", result = 1 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 4 : i64}]
-// LOOPS: scf.for {{.*}} iter_args
+// LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf64>)
+// LOOPS: arith.extf {{.*}} : vector<4xf32> to vector<4xf64>
 // LOOPS: gpu.barrier
-// LOOPS: arith.divf
-// LOOPS: scf.for {{.*}} iter_args
-// LOOPS: arith.subf
+// LOOPS: arith.divf {{.*}} : f64
+// LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf64>)
+// LOOPS: arith.subf {{.*}} : vector<4xf64>
 // LOOPS: gpu.barrier
 // LOOPS: arith.maxsi
 // LOOPS: arith.andi
+// LOOPS: arith.truncf {{.*}} : vector<4xf64> to vector<4xf32>
 // LOOPS: memref.store
 // LOOPS: memref.store
+// GPU: gpu.func @vm_k0__looped({{.*}}) workgroup(%{{.*}} : memref<16xf64, #gpu.address_space<workgroup>>, %{{.*}} : memref<16xf64, #gpu.address_space<workgroup>>) kernel
+// GPU: arith.bitcast {{.*}} : f64 to i64
+// GPU: gpu.shuffle  xor {{.*}} : i32
+// GPU: gpu.shuffle  xor {{.*}} : i32
 func.func private @vm_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) -> (tensor<?xf32> {fuser.strides = array<i64: 1>}, tensor<?xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
   %1:2 = "fuser.var_mean"(%0) {correction = 1 : i64, dims = array<i64: 1>, keepdim = false} : (tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
