@@ -659,4 +659,20 @@ irdl.dialect @fuser {
     irdl.operands(length: %n, start: %a, step: %b)
     irdl.results(result: %r)
   }
+  irdl.operation @uniform {
+    %a = irdl.any
+    %b = irdl.any
+    %i = irdl.is i64
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(minval: %a, maxval: %b, rng_seed: %i, rng_offset: %i, shape: variadic %i)
+    irdl.results(result: %r)
+  }
+  irdl.operation @normal {
+    %a = irdl.any
+    %b = irdl.any
+    %i = irdl.is i64
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(mean: %a, std: %b, rng_seed: %i, rng_offset: %i, shape: variadic %i)
+    irdl.results(result: %r)
+  }
 }

@@ -379,6 +379,23 @@ static bool infer_factory(infer_state *s, MlirType *res) {
   return true;
 }
 
+/* uniform/normal(a, b, rng_seed, rng_offset, shape...): a and b scalars,
+ * seed and offset i64 scalars, one i64 operand per `?` result dim; the
+ * result is floating point (nvFuser's RNGOp). */
+static bool infer_rng(infer_state *s, MlirType *res) {
+  const fuser_op_desc *d = s->desc;
+  if (d->hint_dtype == FUSER_DTYPE_INVALID) return fail(s, "needs a result dtype");
+  if (!fuser_dtype_is_float(d->hint_dtype)) return fail(s, "random numbers are floating point");
+  if (d->num_operands < 4 || s->ops[0].tensor || s->ops[1].tensor) return fail(s, "takes two scalars, rng_seed, rng_offset and the shape");
+  if (!need_i64_scalars(s, 2, "rng_seed, rng_offset and shape")) return false;
+  int ndyn = 0;
+  for (int i = 0; i < d->hint_rank; i++) ndyn += is_dyn(d->hint_shape[i]);
+  if (ndyn != d->num_operands - 4)
+    return fail(s, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 4);
+  res[0] = tensor_type(s, d->hint_rank, d->hint_shape, d->hint_dtype);
+  return true;
+}
+
 /* view: the result type gives sizes; static_offset/static_strides give the
  * layout; each kDynamic offset, `?` size and kDynamic stride takes one i64
  * operand, in that order. */
@@ -468,6 +485,7 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_VAR_MEAN: return infer_reduction(&s, results);
   case FUSER_KIND_FULL:
   case FUSER_KIND_IOTA: return infer_factory(&s, results);
+  case FUSER_KIND_RNG: return infer_rng(&s, results);
   case FUSER_KIND_VIEW: return infer_view(&s, results);
   case FUSER_KIND_QUERY: return infer_query(&s, results);
   }

@@ -516,6 +516,92 @@ static bool iota(op_call *c) {
   return finish(c);
 }
 
+/* ---- random numbers --------------------------------------------------------------- */
+
+/* rng_seed and rng_offset, as nvFuser takes them (keyword arguments, Int
+ * scalars). Both are required: without them nvFuser draws from the
+ * framework's generator at each run, a state fuser does not model yet. */
+static bool push_rng_state(op_call *c, py_expr *seed, py_expr *offset) {
+  if (!seed || seed->kind == PY_NONE || !offset || offset->kind == PY_NONE)
+    return imp_error(c->imp, c->call->line, c->call->col,
+                     "%s: rng_seed and rng_offset are required (fuser has no global generator state)", c->what);
+  if (!push_operand(c, seed, "rng_seed") || !push_operand(c, offset, "rng_offset")) return false;
+  for (int k = c->n_operands - 2; k < c->n_operands; k++)
+    if (fuser_value_is_tensor(c->operands[k]) || fuser_value_dtype(c->operands[k]) != FUSER_DTYPE_I64)
+      return imp_error(c->imp, (k == c->n_operands - 2 ? seed : offset)->line, (k == c->n_operands - 2 ? seed : offset)->col,
+                       "%s: %s must be an Int scalar", c->what, k == c->n_operands - 2 ? "rng_seed" : "rng_offset");
+  return true;
+}
+
+/* fd.ops.uniform(minval, maxval, shape, *, rng_seed, rng_offset, dtype=Float)
+ * and fd.ops.normal(mean, std, shape, ...). */
+static bool rng(op_call *c) {
+  static const char *const uniform_params[] = {"minval", "maxval", "shape", "rng_seed", "rng_offset", "dtype"};
+  static const char *const normal_params[] = {"mean", "std", "shape", "rng_seed", "rng_offset", "dtype"};
+  py_expr *a[6];
+  if (!imp_bind_args(c->imp, c->call, c->what, c->id == FUSER_OP_uniform ? uniform_params : normal_params, 6, 3, a))
+    return false;
+  c->hint_dtype = FUSER_DTYPE_F32;
+  if (a[5] && !imp_eval_dtype(c->imp, a[5], "random dtype", false, &c->hint_dtype)) return false;
+  if (!fuser_dtype_is_float(c->hint_dtype))
+    return imp_error(c->imp, a[5]->line, a[5]->col, "%s: dtype must be a floating-point type", c->what);
+  for (int k = 0; k < 2; k++) {
+    if (!push_operand(c, a[k], k ? "second parameter" : "first parameter")) return false;
+    if (fuser_value_is_tensor(c->operands[k]))
+      return imp_error(c->imp, a[k]->line, a[k]->col, "%s: %s must be a scalar", c->what,
+                       c->id == FUSER_OP_uniform ? (k ? "maxval" : "minval") : (k ? "std" : "mean"));
+  }
+  if (!push_rng_state(c, a[3], a[4])) return false;
+  MlirValue dyn[FUSER_MAX_RANK];
+  int n_dyn;
+  if (!imp_eval_shape(c->imp, a[2], "random shape", c->hint_shape, &c->hint_rank, dyn, &n_dyn)) return false;
+  for (int i = 0; i < c->hint_rank; i++)
+    if (c->hint_shape[i] < 0 && c->hint_shape[i] != dynamic())
+      return imp_error(c->imp, a[2]->line, a[2]->col, "%s: shape entry %d is %lld; extents must be >= 0", c->what, i,
+                       (long long)c->hint_shape[i]);
+  for (int i = 0; i < n_dyn; i++) c->operands[c->n_operands++] = dyn[i];
+  return finish(c);
+}
+
+static MlirValue extent_value(op_call *c, MlirValue t, int64_t d, MlirLocation loc);
+
+/* fd.ops.rand_like(arg, *, rng_seed, rng_offset) and randn_like: uniform(0,
+ * 1) and normal(0, 1) of arg's shape and (floating-point) dtype, imported as
+ * the factories themselves (arg's extents through fuser.size), so the
+ * kernel does not read arg. */
+static bool rng_like(op_call *c, bool normal) {
+  static const char *const params[] = {"arg", "rng_seed", "rng_offset"};
+  py_expr *a[3];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 3, 1, a)) return false;
+  MlirValue arg;
+  char what[80];
+  snprintf(what, sizeof what, "%s input", c->what);
+  if (!imp_eval_tensor(c->imp, a[0], what, &arg)) return false;
+  c->id = normal ? FUSER_OP_normal : FUSER_OP_uniform;
+  c->hint_dtype = fuser_value_dtype(arg);
+  if (!fuser_dtype_is_float(c->hint_dtype))
+    return imp_error(c->imp, a[0]->line, a[0]->col, "%s: the input must be a floating-point tensor", c->what);
+  MlirLocation loc = imp_loc(c->imp, c->call->line, c->call->col);
+  /* the extents first, then the bounds: the order the exporter's
+   * fd.ops.size lines and define_scalar lines re-import in */
+  MlirValue dyn[FUSER_MAX_RANK];
+  int n_dyn = 0;
+  c->hint_rank = rank_of(arg);
+  for (int d = 0; d < c->hint_rank; d++) {
+    c->hint_shape[d] = extent_of(arg, d);
+    if (c->hint_shape[d] != dynamic()) continue;
+    dyn[n_dyn] = extent_value(c, arg, d, loc);
+    if (mlirValueIsNull(dyn[n_dyn++])) return false;
+  }
+  for (int k = 0; k < 2; k++) {
+    c->operands[c->n_operands] = imp_scalar(c->imp, loc, FUSER_DTYPE_F64, true, k, k ? 1.0 : 0.0, c->call->line, c->call->col);
+    if (mlirValueIsNull(c->operands[c->n_operands++])) return false;
+  }
+  if (!push_rng_state(c, a[1], a[2])) return false;
+  for (int i = 0; i < n_dyn; i++) c->operands[c->n_operands++] = dyn[i];
+  return finish(c);
+}
+
 /* ---- sizes ------------------------------------------------------------------------ */
 
 /* The extent of dim `d` of `t` as an i64 value: a constant when static,
@@ -573,6 +659,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   if (c.id == FUSER_OP_size) return size_op(&c);
   if (py_str_eq(op_name, "var")) c.id = FUSER_OP_var_mean, c.var_only = true;
   if (py_str_eq(op_name, "shape")) return shape_op(&c);
+  if (py_str_eq(op_name, "rand_like") || py_str_eq(op_name, "randn_like")) return rng_like(&c, py_str_eq(op_name, "randn_like"));
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
     return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
   switch (fuser_op_kind_of(c.id)) {
@@ -594,6 +681,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   case FUSER_KIND_VAR_MEAN: return reduction(&c);
   case FUSER_KIND_FULL: return full(&c);
   case FUSER_KIND_IOTA: return iota(&c);
+  case FUSER_KIND_RNG: return rng(&c);
   case FUSER_KIND_SCALAR:
   case FUSER_KIND_VIEW:
   case FUSER_KIND_QUERY: /* made by passes: no fd.ops spelling */

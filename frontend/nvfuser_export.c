@@ -397,6 +397,9 @@ static bool export_op(exporter *e, int index) {
   case FUSER_KIND_FULL:
     shape_arg(e, op, 1, shape, sizeof shape);
     break;
+  case FUSER_KIND_RNG:
+    shape_arg(e, op, 4, shape, sizeof shape);
+    break;
   default:
     break;
   }
@@ -467,6 +470,11 @@ static bool export_op(exporter *e, int index) {
   }
   case FUSER_KIND_FULL:
     put(o, "shape=%s, fill_value=%s, dtype=DataType.%s", shape, name_of(e, mlirOperationGetOperand(op, 0)), dt);
+    break;
+  case FUSER_KIND_RNG:
+    put(o, "%s, %s, shape=%s, rng_seed=%s, rng_offset=%s, dtype=DataType.%s", name_of(e, mlirOperationGetOperand(op, 0)),
+        name_of(e, mlirOperationGetOperand(op, 1)), shape, name_of(e, mlirOperationGetOperand(op, 2)),
+        name_of(e, mlirOperationGetOperand(op, 3)), dt);
     break;
   case FUSER_KIND_IOTA:
     for (int i = 0; i < nops; i++) put(o, "%s%s", i ? ", " : "", name_of(e, mlirOperationGetOperand(op, i)));

@@ -119,6 +119,11 @@ void kg_lanes_store(gen *g, MlirValue v, MlirValue m, MlirValue addr, MlirValue 
 MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align);
 void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, int64_t align);
 
+/* ---- random numbers (kernel_gen_rng.c) ------------------------------------ */
+
+/* Element ix of fuser.uniform / fuser.normal `op` (result v): Philox. */
+kval kg_rng(gen *g, MlirOperation op, MlirValue v, const idx_t *ix);
+
 /* ---- the walker (kernel_gen_walk.c) --------------------------------------- */
 
 /* Sets up the walker's memo. */

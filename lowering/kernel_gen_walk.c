@@ -309,6 +309,7 @@ static step advance(gen *g, frame *f, kval child) {
   if (kind == FUSER_KIND_REDUCTION) return reduction(g, f, child);
   if (f->id == FUSER_OP_full) return done(kg_splat(g, kg_convert(g, kg_scalar_of(g, mlirOperationGetOperand(f->op, 0)), fuser_value_dtype(f->v))));
   if (f->id == FUSER_OP_iota) return iota(g, f);
+  if (kind == FUSER_KIND_RNG) return done(kg_rng(g, f->op, f->v, &f->ix));
   if (f->id == FUSER_OP_reshape) {
     if (f->pc == 1) return done(child);
     if (g->W > 1)

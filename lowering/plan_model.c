@@ -303,8 +303,8 @@ static bool op_sizes(kernel_shapes *ks, MlirOperation op, int res, fuser_poly *o
   fuser_op_id id = fuser_op_id_of(op);
   fuser_poly *in = mlirOperationGetNumOperands(op) ? ks_sizes(ks, mlirOperationGetOperand(op, 0)) : NULL;
   int64_t a[2 * FUSER_MAX_RANK];
-  int next_shape = 1;
   fuser_op_kind kind = fuser_op_kind_of(id);
+  int next_shape = kind == FUSER_KIND_RNG ? 4 : 1; /* the first shape operand */
   for (int d = 0; d < rank; d++) {
     if (!mlirShapedTypeIsDynamicDim(t, d)) {
       out[d] = fuser_poly_const(mlirShapedTypeGetDimSize(t, d));
@@ -338,7 +338,7 @@ static bool op_sizes(kernel_shapes *ks, MlirOperation op, int res, fuser_poly *o
         else out[d] = s[d], found = true;
       }
       if (!found) out[d] = fuser_poly_const(1);
-    } else if (kind == FUSER_KIND_SHAPED || kind == FUSER_KIND_FULL) {
+    } else if (kind == FUSER_KIND_SHAPED || kind == FUSER_KIND_FULL || kind == FUSER_KIND_RNG) {
       if (!ks_scalar(ks, mlirOperationGetOperand(op, next_shape++), &out[d])) return false;
     } else if (id == FUSER_OP_permute) {
       fuser_get_i64_array(op, "dims", a, FUSER_MAX_RANK);

@@ -388,6 +388,9 @@ static void expand(walker *w, frame_stack *s, MlirValue v, const aidx *ix) {
     k->has_reshape = true; /* index-dependent values: the scalar variant */
     check_scalar(w, mlirOperationGetOperand(op, 1));
     check_scalar(w, mlirOperationGetOperand(op, 2));
+  } else if (fuser_op_kind_of(id) == FUSER_KIND_RNG) {
+    k->has_reshape = true; /* index-dependent values: the scalar variant */
+    for (int i = 0; i < 4; i++) check_scalar(w, mlirOperationGetOperand(op, i));
   } else {
     fail_op(w, op, "not supported in GPU kernels yet");
   }

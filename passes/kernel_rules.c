@@ -116,6 +116,10 @@ fk_extent_rule fk_extent_rule_of(MlirValue v, int j) {
     return (fk_extent_rule){.kind = FK_EXTENT_SCALAR, .a = mlirOperationGetOperand(op, 1 + kth)};
   } else if (id == FUSER_OP_iota) {
     return (fk_extent_rule){.kind = FK_EXTENT_SCALAR, .a = mlirOperationGetOperand(op, 0)};
+  } else if (kind == FUSER_KIND_RNG) { /* the k-th `?` result dim is operand 4 + k */
+    int kth = 0;
+    for (int i = 0; i < j; i++) kth += fk_static_dim(v, i) == FK_DYN;
+    return (fk_extent_rule){.kind = FK_EXTENT_SCALAR, .a = mlirOperationGetOperand(op, 4 + kth)};
   } else if (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN) {
     int64_t keep = 0;
     n = fuser_get_i64_array(op, "dims", a, FK_R);

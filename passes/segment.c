@@ -11,6 +11,13 @@
  *     epilogue are one kernel, which the inner-persistent row schedule
  *     computes with the row in registers (passes/schedule_reduction.h);
  *   - it holds a reduction and is reduced again over other rows.
+ *   - a kernel would compute more than `max-kernel-ops` ops (default 1000):
+ *     the largest operands of the op that crosses the budget are cut
+ *     ("kernel op budget"), and kernels of one shape and level share a
+ *     kernel only within the budget. LLVM's NVPTX code generation of one
+ *     kernel body grows faster than linearly with its size (its DAG combiner
+ *     over one basic block); bounded bodies keep a 100,000-op chain's
+ *     compile time linear, as nvFuser's segmenter bounds its segments.
  * Everything else is recomputed inside the kernels that need it: pointwise
  * ops, casts, broadcasts, slice, pad and cat fuse with their producers and
  * consumers (no forced boundary before resize ops, unlike nvFuser #1597,
@@ -47,6 +54,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
 #include "passes/dim_graph.h"
 #include "passes/ir_util.h"
 #include "passes/layout.h"
@@ -71,6 +79,9 @@ typedef struct {
   fuser_ptr_map role;       /* value -> ROLE_* */
   fuser_ptr_map has_red;    /* value -> 1 when its inline cone has a reduction */
   fuser_ptr_map cost;       /* value -> compute ops in its inline cone (capped) */
+  fuser_ptr_map ops;        /* value -> compute ops in its inline cone, an upper bound up to
+                               budget + 1 (exact along chains; shared ops count once per use) */
+  intptr_t budget;          /* max-kernel-ops (0: none) */
   fuser_ptr_map row_space;  /* value with a reduction in its cone -> that reduction's input, when
                                the reduction is inner (reduces the input's innermost dims) */
   fuser_ptr_map row_reduced; /* the same value -> how many trailing dims that reduction reduced */
@@ -163,6 +174,77 @@ static MlirValue row_space_of(seg_state *st, MlirValue v, int *k) {
   return (MlirValue){(const void *)s};
 }
 
+/* A compute operand of a kernel op: a tensor computed in the same kernel
+ * (not a host value, not materialized). */
+static bool inline_operand(seg_state *st, MlirValue o) { return role(st, o) == ROLE_COMPUTE && !is_root(st, o); }
+
+static intptr_t ops_of(seg_state *st, MlirValue v) {
+  intptr_t c = 0;
+  fuser_ptr_map_get(&st->ops, v.ptr, &c);
+  return c;
+}
+
+/* 1 + the bounds of op's inline operands (a use counts each time). */
+static intptr_t ops_bound(seg_state *st, MlirOperation op) {
+  intptr_t n = 1;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (inline_operand(st, mlirOperationGetOperand(op, i))) n += ops_of(st, mlirOperationGetOperand(op, i));
+  return n;
+}
+
+/* The exact number of distinct ops in op's inline cone, counted up to
+ * limit + 1 (the walk stops there, so it costs O(limit)). */
+static intptr_t cone_ops_upto(seg_state *st, MlirOperation op, intptr_t limit) {
+  fuser_ptr_map seen;
+  fuser_ptr_map_init(&seen);
+  int sp = 0, scap = 64;
+  MlirOperation *stack = malloc(sizeof *stack * scap);
+  intptr_t n = 0;
+  stack[sp++] = op;
+  fuser_ptr_map_put(&seen, op.ptr, 1);
+  while (sp && n <= limit) {
+    MlirOperation o = stack[--sp];
+    n++;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(o); i++) {
+      MlirValue v = mlirOperationGetOperand(o, i);
+      if (!inline_operand(st, v) || fuser_ptr_map_get(&seen, mlirOpResultGetOwner(v).ptr, NULL)) continue;
+      fuser_ptr_map_put(&seen, mlirOpResultGetOwner(v).ptr, 1);
+      if (sp == scap) stack = realloc(stack, sizeof *stack * (scap *= 2));
+      stack[sp++] = mlirOpResultGetOwner(v);
+    }
+  }
+  free(stack);
+  fuser_ptr_map_free(&seen);
+  return n;
+}
+
+/* The kernel op budget: when op's inline cone would hold more than
+ * `budget` ops, its largest inline operands are materialized until the rest
+ * fits. The bound is checked against the exact count first, so values used
+ * twice (x * x) do not cut early. Records the bound of op's results. */
+static void apply_op_budget(seg_state *st, MlirOperation op) {
+  if (st->budget <= 0) return;
+  intptr_t n = ops_bound(st, op);
+  if (n > st->budget) {
+    intptr_t exact = cone_ops_upto(st, op, st->budget);
+    if (exact <= st->budget) n = exact;
+    char reason[96];
+    snprintf(reason, sizeof reason, "kernel op budget: more than %lld ops (max-kernel-ops)", (long long)st->budget);
+    while (n > st->budget) {
+      MlirValue largest = {NULL};
+      for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+        MlirValue o = mlirOperationGetOperand(op, i);
+        if (inline_operand(st, o) && (mlirValueIsNull(largest) || ops_of(st, o) > ops_of(st, largest))) largest = o;
+      }
+      if (mlirValueIsNull(largest)) break;
+      add_root(st, largest, reason);
+      n = ops_bound(st, op);
+    }
+  }
+  if (n > st->budget + 1) n = st->budget + 1;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) fuser_ptr_map_put(&st->ops, mlirOperationGetResult(op, r).ptr, n);
+}
+
 /* Decides the materialized tensors (roots), in program order. */
 static void find_roots(seg_state *st) {
   for (MlirOperation op = mlirBlockGetFirstOperation(st->body); !mlirOperationIsNull(op);
@@ -172,6 +254,7 @@ static void find_roots(seg_state *st) {
     fuser_op_kind kind = fuser_op_kind_of(id);
     bool reduces = kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN;
     bool red = reduces;
+    apply_op_budget(st, op);
     intptr_t cost = 1;
     MlirValue space = {NULL};
     int space_k = 0;
@@ -374,11 +457,12 @@ static void materialize_shared(seg_state *st) {
 /* Assigns roots to kernels. A root's level is one more than the highest
  * level of the roots its cone reads (0 when it reads none); a root can only
  * depend on roots of lower levels, so roots of the same shape and level are
- * independent and share a kernel. One cone walk per root: linear in the
- * size of the cones. */
+ * independent and share a kernel, as long as the kernel stays within the op
+ * budget. One cone walk per root: linear in the size of the cones. */
 static void group_roots(seg_state *st) {
   int n = st->nroots;
   int *order = malloc(sizeof *order * (n + 1)), *level = calloc(n + 1, sizeof *level);
+  intptr_t *kernel_ops = calloc(n + 1, sizeof *kernel_ops); /* ops per kernel so far */
   for (int i = 0; i < n; i++) order[i] = i;
   for (int i = 1; i < n; i++) /* program order: inputs of a root come first */
     for (int j = i; j > 0 && position_of(st, st->roots[order[j - 1]].value) > position_of(st, st->roots[order[j]].value); j--) {
@@ -399,16 +483,19 @@ static void group_roots(seg_state *st) {
     fuser_ptr_map_free(&k.in_cone);
     fuser_ptr_map_free(&k.input_index);
     free(k.inputs);
-    free(k.ops);
     root_info *r = &st->roots[i];
     for (int oj = 0; oj < oi && r->kernel < 0; oj++) {
       root_info *o = &st->roots[order[oj]];
-      if (level[order[oj]] == level[i] && same_shape(o->value, r->value)) r->kernel = o->kernel;
+      bool fits = st->budget <= 0 || kernel_ops[o->kernel] + k.nops <= st->budget;
+      if (level[order[oj]] == level[i] && same_shape(o->value, r->value) && fits) r->kernel = o->kernel;
     }
     if (r->kernel < 0) r->kernel = st->nkernels++;
+    kernel_ops[r->kernel] += k.nops; /* cones of one kernel may share ops: an upper bound */
+    free(k.ops);
   }
   free(order);
   free(level);
+  free(kernel_ops);
 }
 
 /* Element strides of a global tensor as the kernel will read it. */
@@ -619,11 +706,13 @@ static void erase_compute(seg_state *st) {
 }
 
 static bool segment_fusion(MlirOperation func, void *ud) {
-  seg_state st = {.func = func, .body = fuser_func_body(func), .ctx = mlirOperationGetContext(func)};
+  seg_state st = {.func = func, .body = fuser_func_body(func), .ctx = mlirOperationGetContext(func),
+                  .budget = *(const intptr_t *)ud};
   fuser_dim_graph_build(&st.g, func);
   fuser_ptr_map_init(&st.role);
   fuser_ptr_map_init(&st.has_red);
   fuser_ptr_map_init(&st.cost);
+  fuser_ptr_map_init(&st.ops);
   fuser_ptr_map_init(&st.row_space);
   fuser_ptr_map_init(&st.row_reduced);
   fuser_ptr_map_init(&st.root_index);
@@ -639,6 +728,7 @@ static bool segment_fusion(MlirOperation func, void *ud) {
   fuser_ptr_map_free(&st.role);
   fuser_ptr_map_free(&st.has_red);
   fuser_ptr_map_free(&st.cost);
+  fuser_ptr_map_free(&st.ops);
   fuser_ptr_map_free(&st.row_space);
   fuser_ptr_map_free(&st.row_reduced);
   fuser_ptr_map_free(&st.root_index);
@@ -650,12 +740,21 @@ static bool segment_fusion(MlirOperation func, void *ud) {
 }
 
 static bool run(MlirOperation op, const fuser_pass_options *options) {
-  return fuser_for_each_fusion(op, segment_fusion, NULL);
+  const char *text = fuser_pass_option_str(options, "max-kernel-ops");
+  char *end = NULL;
+  long long value = strtoll(text, &end, 10);
+  intptr_t budget = (intptr_t)value;
+  if (!*text || *end || value < 0) {
+    mlirEmitError(mlirOperationGetLocation(op), "fuser-segment: max-kernel-ops must be an integer >= 0 (0: no budget)");
+    return false;
+  }
+  return fuser_for_each_fusion(op, segment_fusion, &budget);
 }
 
 const fuser_pass_info fuser_segment_pass = {
     .argument = "fuser-segment",
     .description = "Partition fusions into kernels (outlined functions) and a host plan that calls them",
     .anchor = "builtin.module",
+    .options = {{"max-kernel-ops", "1000", "most ops one kernel computes before a cut (0: no budget)"}},
     .run = run,
 };

@@ -31,6 +31,7 @@ bool ref_view_knows(fuser_op_id id);
 bool ref_resize_knows(fuser_op_id id);
 bool ref_reduction_knows(fuser_op_id id);
 bool ref_factory_knows(fuser_op_id id);
+bool ref_eval_rng(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results); /* uniform, normal (philox_eval.c) */
 
 /* What the op's result #i declares: dtype, rank, extents (-1 for `?`). */
 typedef struct {

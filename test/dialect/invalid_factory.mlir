@@ -63,3 +63,36 @@ func.func @iota_rank(%n: i64) {
   %0 = "fuser.iota"(%n, %n, %n) : (i64, i64, i64) -> tensor<?x2xi64>
   return
 }
+
+// -----
+
+func.func @rng_int(%a: f64, %s: i64) {
+  // expected-error@+1 {{'fuser.uniform' op random numbers are floating point}}
+  %0 = "fuser.uniform"(%a, %a, %s, %s) : (f64, f64, i64, i64) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @rng_tensor_bound(%a: f64, %t: tensor<4xf32>, %s: i64) {
+  // expected-error@+1 {{'fuser.normal' op takes two scalars, rng_seed, rng_offset and the shape}}
+  %0 = "fuser.normal"(%t, %a, %s, %s) : (tensor<4xf32>, f64, i64, i64) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rng_seed_float(%a: f64) {
+  // IRDL checks the i64 operands first
+  // expected-error@+1 {{'fuser.uniform' op one of operand 'rng_seed', operand 'rng_offset', operand 'shape': expected 'i64' but got 'f64'}}
+  %0 = "fuser.uniform"(%a, %a, %a, %a) : (f64, f64, f64, f64) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rng_shape(%a: f64, %s: i64) {
+  // expected-error@+1 {{'fuser.uniform' op result has 1 symbolic dims but 0 shape operands}}
+  %0 = "fuser.uniform"(%a, %a, %s, %s) : (f64, f64, i64, i64) -> tensor<?xf32>
+  return
+}

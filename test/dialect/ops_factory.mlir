@@ -32,3 +32,17 @@ func.func @iota(%arg0: i64, %arg1: f64) {
   %1 = "fuser.iota"(%arg0, %arg1, %arg1) : (i64, f64, f64) -> tensor<8xf32>
   return
 }
+
+// uniform(minval, maxval, rng_seed, rng_offset, shape...) and normal(mean,
+// std, ...): Philox random numbers; each `?` is one i64 operand after the
+// seed and offset.
+// CHECK-LABEL: func.func @rng
+// CHECK: "fuser.uniform"(%arg0, %arg1, %arg2, %arg3) : (f64, f64, i64, i64) -> tensor<4x8xf32>
+// CHECK: "fuser.uniform"(%arg0, %arg1, %arg2, %arg3, %arg4) : (f64, f64, i64, i64, i64) -> tensor<?x8xbf16>
+// CHECK: "fuser.normal"(%arg0, %arg1, %arg2, %arg3, %arg4, %arg4) : (f64, f64, i64, i64, i64, i64) -> tensor<?x?xf64>
+func.func @rng(%a: f64, %b: f64, %seed: i64, %offset: i64, %n: i64) {
+  %0 = "fuser.uniform"(%a, %b, %seed, %offset) : (f64, f64, i64, i64) -> tensor<4x8xf32>
+  %1 = "fuser.uniform"(%a, %b, %seed, %offset, %n) : (f64, f64, i64, i64, i64) -> tensor<?x8xbf16>
+  %2 = "fuser.normal"(%a, %b, %seed, %offset, %n, %n) : (f64, f64, i64, i64, i64, i64) -> tensor<?x?xf64>
+  return
+}

@@ -20,6 +20,10 @@
 
 typedef int CUresult;
 
+/* Entries kept per module: a plan of many kernels (a 10,000-op chain cut
+ * every 1,000 ops by fuser-segment's op budget) has dozens. */
+#define FAKE_MAX_FUNCTIONS 256
+
 typedef struct fake_function {
   char name[64];
   int nparams;
@@ -28,7 +32,7 @@ typedef struct fake_function {
 
 typedef struct fake_module {
   int nfunctions;
-  fake_function functions[16];
+  fake_function functions[FAKE_MAX_FUNCTIONS];
 } fake_module;
 
 fake_state fake_cuda_state;
@@ -78,7 +82,7 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opti
   }
   fake_module *m = calloc(1, sizeof *m);
   const char *p = text;
-  while ((p = strstr(p, "entry ")) != NULL && m->nfunctions < 16) {
+  while ((p = strstr(p, "entry ")) != NULL && m->nfunctions < FAKE_MAX_FUNCTIONS) {
     fake_function *f = &m->functions[m->nfunctions];
     f->max_threads = 1024;
     if (p > text && p[-1] == '.') {
