@@ -60,6 +60,7 @@ typedef enum {
   FUSER_KIND_VIEW,      /* (tensor, dynamic: i64...) -> strided view, attributes static_offset, static_strides */
   FUSER_KIND_QUERY,     /* (tensor) -> i64, attribute dim */
   FUSER_KIND_IOTA,      /* (length, start, step) -> 1-D tensor */
+  FUSER_KIND_MATMUL,    /* matmul (a, b), linear (input, weight[, bias]) -> tensor of the operands' dtype */
   FUSER_KIND_NONE,      /* not a fuser op (FUSER_OP_NONE) */
 } fuser_op_kind;
 
