@@ -7,8 +7,9 @@
  * Accumulation is in f32 for bf16/f16/f32 (f64 in float64 mode), in k
  * order, as cuBLAS computes with CUBLAS_COMPUTE_32F; the bias is added to
  * the f32 sum and the result rounded once to the dtype, as cuBLASLt's bias
- * epilogue does. The CPU JIT runs matmul segments through this same code
- * (fuser_ref_matmul_run), so the JIT and the reference agree by construction.
+ * epilogue does. The CPU plan runs matmul segments through this same code
+ * (fuser_ref_matmul_run, on raw buffers), so the CPU JIT and the reference
+ * agree by construction.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,25 @@ static int result_sizes(fuser_op_id id, const ref_tensor *ops, const mm_desc *d,
     }                                                                                                          \
   } while (0)
 
+/* Runs the products of `d` (every extent > 0); false when out of memory. */
+static bool mm_run(const mm_desc *d, const ref_tensor *a, const ref_tensor *b, const ref_tensor *bias, ref_tensor *out,
+                   ref_domain dom) {
+  size_t elems = (size_t)(d->k + d->n * d->k + 2 * d->n + 1);
+  void *rows = malloc(elems * REF_DOMAIN_SIZE);
+  if (!rows) return false;
+  int64_t nbatch = 1, idx[FUSER_MAX_RANK] = {0};
+  for (int i = 0; i < d->nb; i++) nbatch *= d->batch[i];
+  for (int64_t bi = 0; bi < nbatch; bi++) {
+    int64_t a_off = a->offset, b_off = b->offset, o_off = out->offset;
+    for (int i = 0; i < d->nb; i++) a_off += idx[i] * d->a_bs[i], b_off += idx[i] * d->b_bs[i], o_off += idx[i] * d->o_bs[i];
+    if (dom == REF_F64) MM_LOOP(double);
+    else MM_LOOP(float);
+    for (int i = d->nb - 1; i >= 0 && ++idx[i] == d->batch[i]; i--) idx[i] = 0;
+  }
+  free(rows);
+  return true;
+}
+
 bool ref_eval_matmul(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   fuser_op_id id = fuser_op_id_of(c->op);
   if (n != 2 && !(id == FUSER_OP_linear && n == 3))
@@ -125,26 +145,34 @@ bool ref_eval_matmul(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) 
   for (int i = 0; i < d->nb; i++) d->o_bs[i] = out->strides[i];
   d->o_m = m_dim >= 0 ? out->strides[m_dim] : 0;
   d->o_n = n_dim >= 0 ? out->strides[n_dim] : 0;
-  int64_t total = ref_numel(out);
-  if (total == 0) return true;
-  const ref_tensor *a = &ops[0], *b = &ops[1], *bias = n == 3 ? &ops[2] : NULL;
-  ref_domain dom = ref_domain_of(c, rt.dtype);
-  size_t elems = (size_t)(d->k + d->n * d->k + 2 * d->n + 1);
-  void *rows = malloc(elems * REF_DOMAIN_SIZE);
-  if (!rows) {
+  if (ref_numel(out) == 0) return true;
+  if (!mm_run(d, &ops[0], &ops[1], n == 3 ? &ops[2] : NULL, out, ref_domain_of(c, rt.dtype))) {
     ref_release(out);
     return ref_fail(c, FUSER_REF_ERR_MEMORY, "out of memory");
   }
-  int64_t nbatch = total / (d->m * d->n), idx[FUSER_MAX_RANK] = {0};
-  for (int64_t bi = 0; bi < nbatch; bi++) {
-    int64_t a_off = a->offset, b_off = b->offset, o_off = out->offset;
-    for (int i = 0; i < d->nb; i++) a_off += idx[i] * d->a_bs[i], b_off += idx[i] * d->b_bs[i], o_off += idx[i] * d->o_bs[i];
-    if (dom == REF_F64) MM_LOOP(double);
-    else MM_LOOP(float);
-    for (int i = d->nb - 1; i >= 0 && ++idx[i] == d->batch[i]; i--) idx[i] = 0;
-  }
-  free(rows);
   return true;
+}
+
+/* A raw buffer as a rank-0 view: ref_load_row/ref_store_row address it by
+ * element offset and stride alone. */
+static ref_tensor raw_view(ref_buffer *buf, fuser_dtype dt, const void *data) {
+  *buf = (ref_buffer){.refs = 1, .owned = false, .data = (void *)data};
+  return (ref_tensor){.dtype = dt, .buf = buf};
+}
+
+bool fuser_ref_matmul_run(const fuser_ref_matmul_args *x) {
+  if (x->batch < 0 || x->batch > FUSER_MAX_RANK) return false;
+  mm_desc d = {.nb = x->batch, .m = x->m, .n = x->n, .k = x->k, .a_m = x->a_m, .a_k = x->a_k, .b_k = x->b_k,
+               .b_n = x->b_n, .o_m = x->out_m, .o_n = x->out_n, .bias_n = x->bias_n};
+  for (int i = 0; i < x->batch; i++) {
+    d.batch[i] = x->batch_size[i], d.a_bs[i] = x->a_batch[i], d.b_bs[i] = x->b_batch[i], d.o_bs[i] = x->out_batch[i];
+    if (d.batch[i] == 0) return true;
+  }
+  if (d.m == 0 || d.n == 0) return true;
+  ref_buffer ba, bb, bc, bo;
+  ref_tensor a = raw_view(&ba, x->dtype, x->a), b = raw_view(&bb, x->dtype, x->b), o = raw_view(&bo, x->dtype, x->out);
+  ref_tensor bias = raw_view(&bc, x->dtype, x->bias);
+  return mm_run(&d, &a, &b, x->bias ? &bias : NULL, &o, REF_F32);
 }
 
 bool ref_matmul_knows(fuser_op_id id) { return id == FUSER_OP_matmul || id == FUSER_OP_linear; }
