@@ -61,6 +61,7 @@ typedef enum {
   FUSER_KIND_QUERY,     /* (tensor) -> i64, attribute dim */
   FUSER_KIND_IOTA,      /* (length, start, step) -> 1-D tensor */
   FUSER_KIND_RNG,       /* (a, b, rng_seed: i64, rng_offset: i64, shape: i64...) -> tensor (Philox) */
+  FUSER_KIND_MATMUL,    /* matmul (a, b), linear (input, weight[, bias]) -> tensor of the operands' dtype */
   FUSER_KIND_NONE,      /* not a fuser op (FUSER_OP_NONE) */
 } fuser_op_kind;
 
@@ -166,6 +167,20 @@ typedef struct {
  * "dims is not a permutation of [0, 4)" into err. */
 bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc,
                               MlirType *results, char *err, size_t errlen);
+
+/* The dims of a matrix product (matmul: torch.matmul; linear: input @
+ * weight.T) for operands of ranks rank_a and rank_b: result dim d comes from
+ * dim a_dim[d] of the first operand and/or b_dim[d] of the second (-1: not
+ * from it; batch dims may come from both, broadcast); a_k/b_k are the
+ * contraction dims, a_m the first operand's M dim and b_n the second's N dim
+ * (-1 when a 1-D operand has none), m_dim/n_dim the result's. False for a
+ * rank the op does not take. */
+typedef struct {
+  int rank, batch;
+  int a_dim[FUSER_MAX_RANK], b_dim[FUSER_MAX_RANK];
+  int a_k, b_k, a_m, b_n, m_dim, n_dim;
+} fuser_matmul_dims;
+bool fuser_matmul_dims_of(fuser_op_id id, int rank_a, int rank_b, fuser_matmul_dims *m);
 
 /* Checks one fuser op against the rules IRDL cannot state (including the
  * result types above). Returns false with a message in err. */

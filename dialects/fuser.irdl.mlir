@@ -675,4 +675,19 @@ irdl.dialect @fuser {
     irdl.operands(mean: %a, std: %b, rng_seed: %i, rng_offset: %i, shape: variadic %i)
     irdl.results(result: %r)
   }
+  irdl.operation @matmul {
+    %a = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %a, rhs: %b)
+    irdl.results(result: %r)
+  }
+  irdl.operation @linear {
+    %x = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    irdl.operands(input: %x, weight: %w, bias: optional %b)
+    irdl.results(result: %r)
+  }
 }

@@ -440,6 +440,65 @@ static bool infer_scalar(infer_state *s, MlirType *res) {
   return true;
 }
 
+/* matmul(a, b): torch.matmul. A 1-D a is a row [1, K] whose M dim is
+ * dropped, a 1-D b a column [K, 1] whose N dim is dropped; the dims before
+ * the last two are batch dims, broadcast NumPy-style (right-aligned).
+ * linear(input, weight, bias): input [..., K] @ weight.T (weight [N, K], or
+ * [K] dropping N) + bias (0-dim, or [N] with a 2-D weight). Every operand
+ * has one dtype, bf16, f16 or f32, which the result keeps (cuBLAS
+ * accumulates in f32 and rounds once). */
+static bool matmul_extent(infer_state *s, int64_t a, int64_t b, const char *what, int64_t *out) {
+  if (is_dyn(a) || is_dyn(b) || a == b) {
+    *out = is_dyn(a) ? b : a;
+    return true;
+  }
+  return fail(s, "%s extents %lld and %lld differ", what, (long long)a, (long long)b);
+}
+
+static bool infer_matmul(infer_state *s, MlirType *res) {
+  bool linear = s->desc->id == FUSER_OP_linear;
+  int n = s->desc->num_operands;
+  if (n < 2 || n > (linear ? 3 : 2)) return fail(s, "expects %d operands", linear && n > 2 ? 3 : 2);
+  fuser_dtype dt = s->ops[0].dtype;
+  for (int i = 0; i < n; i++) {
+    if (!need_tensor(s, i, i == 0 ? "first operand" : i == 1 ? "second operand" : "bias")) return false;
+    if (s->ops[i].dtype != dt) return fail(s, "operands must have one dtype (operand #%d differs)", i);
+  }
+  if (dt != FUSER_DTYPE_BF16 && dt != FUSER_DTYPE_F16 && dt != FUSER_DTYPE_F32)
+    return fail(s, "supports bf16, f16 and f32 operands, not %s", fuser_dtype_mlir_name(dt));
+  const operand_info *a = &s->ops[0], *b = &s->ops[1];
+  if (a->rank < 1 || b->rank < 1) return fail(s, "operands must have at least one dim");
+  int64_t shape[FUSER_MAX_RANK + 2], k;
+  int rank = 0;
+  if (linear) {
+    if (b->rank > 2) return fail(s, "weight must be 1-D or 2-D");
+    if (!matmul_extent(s, a->shape[a->rank - 1], b->shape[b->rank - 1], "contraction (K)", &k)) return false;
+    for (int d = 0; d < a->rank - 1; d++) shape[rank++] = a->shape[d];
+    if (b->rank == 2) shape[rank++] = b->shape[0];
+    if (n == 3) {
+      const operand_info *bias = &s->ops[2];
+      if (bias->rank > 1 || (bias->rank == 1 && b->rank != 2)) return fail(s, "bias must be 0-dim, or 1-D [N] with a 2-D weight");
+      int64_t nn;
+      if (bias->rank == 1 && !matmul_extent(s, bias->shape[0], b->shape[0], "bias and weight N", &nn)) return false;
+    }
+  } else {
+    int kb = b->rank == 1 ? 0 : b->rank - 2;
+    if (!matmul_extent(s, a->shape[a->rank - 1], b->shape[kb], "contraction (K)", &k)) return false;
+    int ba = a->rank > 2 ? a->rank - 2 : 0, bb = b->rank > 2 ? b->rank - 2 : 0, nb = ba > bb ? ba : bb;
+    for (int d = 0; d < nb; d++) {
+      int da = d - (nb - ba), db = d - (nb - bb);
+      int64_t x = da >= 0 ? a->shape[da] : 1, y = db >= 0 ? b->shape[db] : 1;
+      if (!combine_extent(s, x, y, d, &shape[rank])) return false;
+      rank++;
+    }
+    if (a->rank >= 2) shape[rank++] = a->shape[a->rank - 2];
+    if (b->rank >= 2) shape[rank++] = b->shape[b->rank - 1];
+  }
+  /* rank <= FUSER_MAX_RANK: at most max(ranks) - 2 batch dims, M and N */
+  res[0] = tensor_type(s, rank, shape, dt);
+  return true;
+}
+
 bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirType *results, char *err,
                               size_t errlen) {
   infer_state s = {.ctx = ctx, .desc = desc, .err = err, .errlen = errlen};
@@ -488,6 +547,7 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_RNG: return infer_rng(&s, results);
   case FUSER_KIND_VIEW: return infer_view(&s, results);
   case FUSER_KIND_QUERY: return infer_query(&s, results);
+  case FUSER_KIND_MATMUL: return infer_matmul(&s, results);
   }
   return fail(&s, "unknown op kind");
 }

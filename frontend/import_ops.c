@@ -652,6 +652,20 @@ static bool shape_op(op_call *c) {
   return true;
 }
 
+/* ---- matrix products ------------------------------------------------------------- */
+
+/* fd.ops.matmul(arg1, arg2) and fd.ops.linear(arg1, arg2, bias=None):
+ * tensors only; shapes and dtypes are checked by the inference. */
+static bool matmul(op_call *c) {
+  static const char *const params[] = {"arg1", "arg2", "bias"};
+  bool linear = c->id == FUSER_OP_linear;
+  py_expr *a[3];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, linear ? 3 : 2, 2, a)) return false;
+  if (!push_tensor(c, a[0]) || !push_tensor(c, a[1])) return false;
+  if (linear && a[2] && a[2]->kind != PY_NONE && !push_tensor(c, a[2])) return false;
+  return finish(c);
+}
+
 bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_name) {
   op_call c = {.imp = imp, .stmt = s, .call = call, .hint_rank = -1, .hint_dtype = FUSER_DTYPE_INVALID};
   c.id = fuser_op_from_mnemonic(op_name.data, op_name.len);
@@ -682,6 +696,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   case FUSER_KIND_FULL: return full(&c);
   case FUSER_KIND_IOTA: return iota(&c);
   case FUSER_KIND_RNG: return rng(&c);
+  case FUSER_KIND_MATMUL: return matmul(&c);
   case FUSER_KIND_SCALAR:
   case FUSER_KIND_VIEW:
   case FUSER_KIND_QUERY: /* made by passes: no fd.ops spelling */

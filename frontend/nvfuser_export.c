@@ -480,6 +480,9 @@ static bool export_op(exporter *e, int index) {
     for (int i = 0; i < nops; i++) put(o, "%s%s", i ? ", " : "", name_of(e, mlirOperationGetOperand(op, i)));
     put(o, ", dtype=DataType.%s", dt);
     break;
+  case FUSER_KIND_MATMUL: /* fd.ops.matmul(a, b), fd.ops.linear(input, weight[, bias]) */
+    for (int i = 0; i < nops; i++) put(o, "%s%s", i ? ", " : "", name_of(e, mlirOperationGetOperand(op, i)));
+    break;
   case FUSER_KIND_SCALAR:
     break;
   }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lowering/host_expr.h"
+#include "reference/reference.h"
 
 static fuser_dtype dtype_named(const char *name) {
   for (int d = 0; d < FUSER_DTYPE_COUNT; d++)
@@ -26,6 +27,56 @@ static bool eval(const char *text, const fuser_expr_env *env, int64_t *out, cons
 static void *alloc256(size_t bytes) {
   size_t n = (bytes + 255) / 256 * 256;
   return aligned_alloc(256, n ? n : 256);
+}
+
+/* Where a pointer parameter points: its buffer plus the element offset
+ * (bytes for temps). */
+static char *pointer(const fpm_param *q, int64_t offset, const fuser_host_tensor *inputs, fuser_host_tensor *outputs,
+                     void **temps) {
+  if (q->buffer == FPM_INPUT) return (char *)inputs[q->index].data + offset * (int64_t)fuser_dtype_size(inputs[q->index].dtype);
+  if (q->buffer == FPM_OUTPUT) return (char *)outputs[q->index].data + offset * (int64_t)fuser_dtype_size(outputs[q->index].dtype);
+  return (char *)temps[q->index] + offset;
+}
+
+/* A matmul segment on the CPU: the reference's implementation
+ * (fuser_ref_matmul_run), after the extent checks the runtime makes. */
+static bool run_matmul(const fpm_kernel *kern, const fuser_expr_env *env, const fuser_host_tensor *inputs,
+                       fuser_host_tensor *outputs, void **temps, char *err, size_t errlen) {
+  const fpm_matmul *mm = kern->matmul;
+  for (int c = 0; c < mm->num_checks; c++) {
+    int64_t r = 0;
+    if (!eval(mm->checks[c], env, &r, "a matmul check", err, errlen)) return false;
+    if (!r) {
+      snprintf(err, errlen, "%s: the operands' extents disagree (%s)", kern->name, mm->checks[c]);
+      return false;
+    }
+  }
+  fuser_ref_matmul_args x = {.dtype = dtype_named(mm->dtype), .batch = mm->batch};
+  struct {
+    const char *text;
+    int64_t *to;
+  } e[] = {{mm->m, &x.m},         {mm->n, &x.n},         {mm->k, &x.k},         {mm->a_m, &x.a_m},
+           {mm->a_k, &x.a_k},     {mm->b_k, &x.b_k},     {mm->b_n, &x.b_n},     {mm->out_m, &x.out_m},
+           {mm->out_n, &x.out_n}, {mm->bias_n, &x.bias_n}};
+  for (size_t i = 0; i < sizeof e / sizeof *e; i++)
+    if (!eval(e[i].text, env, e[i].to, "a matmul extent or stride", err, errlen)) return false;
+  for (int i = 0; i < mm->batch; i++)
+    if (!eval(mm->batch_size[i], env, &x.batch_size[i], "a matmul batch extent", err, errlen) ||
+        !eval(mm->a_batch[i], env, &x.a_batch[i], "a matmul batch stride", err, errlen) ||
+        !eval(mm->b_batch[i], env, &x.b_batch[i], "a matmul batch stride", err, errlen) ||
+        !eval(mm->out_batch[i], env, &x.out_batch[i], "a matmul batch stride", err, errlen))
+      return false;
+  int64_t off[4];
+  const fpm_param *ptr[4] = {&mm->a, &mm->b, &mm->out, &mm->bias};
+  for (int i = 0; i < (mm->has_bias ? 4 : 3); i++)
+    if (!eval(ptr[i]->expr, env, &off[i], "a matmul operand offset", err, errlen)) return false;
+  x.a = pointer(&mm->a, off[0], inputs, outputs, temps);
+  x.b = pointer(&mm->b, off[1], inputs, outputs, temps);
+  x.out = pointer(&mm->out, off[2], inputs, outputs, temps);
+  x.bias = mm->has_bias ? pointer(&mm->bias, off[3], inputs, outputs, temps) : NULL;
+  if (fuser_ref_matmul_run(&x)) return true;
+  snprintf(err, errlen, "%s: out of memory", kern->name);
+  return false;
 }
 
 bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, const fuser_host_tensor *inputs,
@@ -80,6 +131,11 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
   }
   for (int k = 0; ok && k < plan->num_kernels; k++) {
     const fpm_kernel *kern = &plan->kernels[k];
+    if (kern->matmul) {
+      ok = run_matmul(kern, &env, inputs, outputs, temps, err, errlen);
+      if (variants) variants[k] = "matmul";
+      continue;
+    }
     const fpm_variant *chosen = NULL;
     for (int v = 0; ok && !chosen && v < kern->num_variants; v++) {
       bool hold = true;
@@ -105,15 +161,9 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
       ok = eval(q->expr, &env, &v, "a kernel parameter", err, errlen);
       bits[p] = q->kind == FPM_PARAM_I32 ? 32 : 64;
       switch (q->kind) {
-      case FPM_PARAM_PTR: {
-        char *base;
-        size_t esize = 1;
-        if (q->buffer == FPM_INPUT) base = inputs[q->index].data, esize = fuser_dtype_size(inputs[q->index].dtype);
-        else if (q->buffer == FPM_OUTPUT) base = outputs[q->index].data, esize = fuser_dtype_size(outputs[q->index].dtype);
-        else base = temps[q->index]; /* temps: byte offsets */
-        args[p] = (fuser_cpu_arg){.kind = FUSER_CPU_ARG_PTR, .ptr = base + v * (int64_t)esize};
+      case FPM_PARAM_PTR:
+        args[p] = (fuser_cpu_arg){.kind = FUSER_CPU_ARG_PTR, .ptr = pointer(q, v, inputs, outputs, temps)};
         break;
-      }
       case FPM_PARAM_I32:
       case FPM_PARAM_I64: args[p] = (fuser_cpu_arg){.kind = FUSER_CPU_ARG_INT, .i = v}; break;
       case FPM_PARAM_F32:

@@ -25,6 +25,12 @@ static int buffer_kind(int b) {
 int fuser_plan_to_artifact(const fuser_plan_model *m, int num_metadata, const char *const *keys,
                            const void *const *blobs, const size_t *sizes, struct fuser_artifact **out, char *err,
                            size_t errlen) {
+  for (int k = 0; k < m->num_kernels; k++)
+    if (m->kernels[k].matmul) { /* the CPU plan runs them (cpu_plan.c); the runtime cannot yet */
+      snprintf(err, errlen, "kernel %s is a matmul segment: the artifact format has no matmul (cuBLASLt) launch yet",
+               m->kernels[k].name);
+      return FUSER_ERR_UNSUPPORTED;
+    }
   fuser_builder *b = fuser_builder_create();
   for (int i = 0; i < m->num_modules; i++) fuser_builder_add_module(b, FUSER_MODULE_PTX, m->modules[i], m->module_sizes[i]);
   for (int i = 0; i < m->num_inputs; i++) {

@@ -14,6 +14,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/ir_util.h"
+#include "passes/kernel_info.h"
 #include "passes/layout.h"
 #include "passes/ptr_map.h"
 #include "passes/symbolic.h"
@@ -36,6 +37,7 @@ typedef struct {
   value_desc *t; /* kernel arguments, then results */
   char **checks; /* extents the kernel assumes equal, as runtime conditions */
   int nchecks;
+  MlirOperation matmul; /* the fuser.matmul/linear of a matmul segment, else null */
 } call_info;
 
 typedef struct {
@@ -295,6 +297,28 @@ static bool is_one(const fuser_poly *p) {
   return fuser_poly_is_const(p, &v) && v == 1;
 }
 
+/* Extents of a matrix product's result (fuser_matmul_dims_of): each from
+ * its operand dim, a batch dim from the operand whose extent is not 1; the
+ * contraction extents, batch extents and a bias's N must agree at run time. */
+static bool matmul_sizes(kernel_shapes *ks, MlirOperation op, fuser_poly *out) {
+  fuser_poly *a = ks_sizes(ks, mlirOperationGetOperand(op, 0)), *b = ks_sizes(ks, mlirOperationGetOperand(op, 1));
+  MlirType at = mlirValueGetType(mlirOperationGetOperand(op, 0)), bt = mlirValueGetType(mlirOperationGetOperand(op, 1));
+  fuser_matmul_dims m;
+  if (!a || !b || !fuser_matmul_dims_of(fuser_op_id_of(op), (int)mlirShapedTypeGetRank(at), (int)mlirShapedTypeGetRank(bt), &m))
+    return false;
+  require_equal(ks, &a[m.a_k], &b[m.b_k]);
+  for (int d = 0; d < m.rank; d++) {
+    const fuser_poly *x = m.a_dim[d] >= 0 ? &a[m.a_dim[d]] : NULL, *y = m.b_dim[d] >= 0 ? &b[m.b_dim[d]] : NULL;
+    if (x && y && !is_one(x) && !is_one(y)) require_equal(ks, x, y);
+    out[d] = x && !(y && is_one(x)) ? *x : *y;
+  }
+  if (mlirOperationGetNumOperands(op) == 3 && m.n_dim >= 0) {
+    fuser_poly *bias = ks_sizes(ks, mlirOperationGetOperand(op, 2));
+    if (bias && mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, 2))) == 1) require_equal(ks, &bias[0], &out[m.n_dim]);
+  }
+  return true;
+}
+
 /* Sizes of one op's result `r` (dims `?` in its type) from its operands. */
 static bool op_sizes(kernel_shapes *ks, MlirOperation op, int res, fuser_poly *out) {
   MlirValue r = mlirOperationGetResult(op, res);
@@ -305,6 +329,7 @@ static bool op_sizes(kernel_shapes *ks, MlirOperation op, int res, fuser_poly *o
   int64_t a[2 * FUSER_MAX_RANK];
   fuser_op_kind kind = fuser_op_kind_of(id);
   int next_shape = kind == FUSER_KIND_RNG ? 4 : 1; /* the first shape operand */
+  if (kind == FUSER_KIND_MATMUL) return matmul_sizes(ks, op, out);
   for (int d = 0; d < rank; d++) {
     if (!mlirShapedTypeIsDynamicDim(t, d)) {
       out[d] = fuser_poly_const(mlirShapedTypeGetDimSize(t, d));
@@ -507,6 +532,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
     MlirOperation kernel = lookup_symbol(module, c->callee);
     if (mlirOperationIsNull(kernel)) return fail(err, errlen, "kernel %s not found", c->callee);
     if (!kernel_result_sizes(kernel, c, err, errlen)) return false;
+    if (fuser_is_matmul_kernel(kernel)) c->matmul = mlirBlockGetFirstOperation(fuser_func_body(kernel));
     for (int r = 0; r < c->num_tensors - c->num_args; r++) {
       MlirValue res = mlirOperationGetResult(op, r);
       value_desc *d = &c->t[c->num_args + r];
@@ -694,6 +720,77 @@ static void add_conditions(const fuser_launch *l, const call_info *c, fpm_varian
   }
 }
 
+/* ---- matmul segments ---------------------------------------------------------- */
+
+static void pointer_of(const value_desc *d, fpm_param *q) {
+  *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = d->buffer, .index = d->index, .expr = poly_str(&d->offset)};
+}
+
+static char *stride_or_zero(const value_desc *d, int dim) { return dim >= 0 ? poly_str(&d->stride[dim]) : dup_str("0"); }
+
+/* A batch dim's stride, 0 where the operand lacks the dim or broadcasts it
+ * (extent 1 at run time: stride * min(extent - 1, 1)). */
+static char *batch_stride(const value_desc *d, int dim) {
+  if (dim < 0) return dup_str("0");
+  char s[1024], e[1024];
+  poly_text(&d->stride[dim], s, sizeof s);
+  poly_text(&d->size[dim], e, sizeof e);
+  return fmt("(%s) * min((%s) - 1, 1)", s, e);
+}
+
+/* The operand of the matmul op, as the call's tensor (kernel argument). */
+static const value_desc *matmul_operand(const call_info *c, int i) {
+  MlirValue v = mlirOperationGetOperand(c->matmul, i);
+  return mlirValueIsABlockArgument(v) ? &c->t[mlirBlockArgumentGetArgNumber(v)] : NULL;
+}
+
+static bool matmul_segment(const call_info *c, fpm_kernel *k, char *err, size_t errlen) {
+  MlirOperation op = c->matmul;
+  int nops = (int)mlirOperationGetNumOperands(op);
+  const value_desc *a = matmul_operand(c, 0), *b = matmul_operand(c, 1), *bias = nops == 3 ? matmul_operand(c, 2) : NULL;
+  const value_desc *out = &c->t[c->num_args];
+  fuser_matmul_dims d;
+  if (!a || !b || (nops == 3 && !bias) || !fuser_matmul_dims_of(fuser_op_id_of(op), a->rank, b->rank, &d))
+    return fail(err, errlen, "matmul segment %s is not one matmul of its arguments", c->callee);
+  fpm_matmul *mm = k->matmul = calloc(1, sizeof *mm);
+  mm->linear = fuser_op_id_of(op) == FUSER_OP_linear;
+  mm->has_bias = bias != NULL;
+  snprintf(mm->dtype, sizeof mm->dtype, "%s", fuser_dtype_mlir_name(out->dtype));
+  mm->batch = d.batch;
+  pointer_of(a, &mm->a);
+  pointer_of(b, &mm->b);
+  pointer_of(out, &mm->out);
+  if (bias) pointer_of(bias, &mm->bias);
+  for (int i = 0; i < d.batch; i++) {
+    mm->batch_size[i] = poly_str(&out->size[i]);
+    mm->a_batch[i] = batch_stride(a, d.a_dim[i]);
+    mm->b_batch[i] = batch_stride(b, d.b_dim[i]);
+    mm->out_batch[i] = poly_str(&out->stride[i]);
+  }
+  mm->m = d.a_m >= 0 ? poly_str(&a->size[d.a_m]) : dup_str("1");
+  mm->n = d.b_n >= 0 ? poly_str(&b->size[d.b_n]) : dup_str("1");
+  mm->k = poly_str(&a->size[d.a_k]);
+  mm->a_m = stride_or_zero(a, d.a_m);
+  mm->a_k = stride_or_zero(a, d.a_k);
+  mm->b_k = stride_or_zero(b, d.b_k);
+  mm->b_n = stride_or_zero(b, d.b_n);
+  mm->out_m = stride_or_zero(out, d.m_dim);
+  mm->out_n = stride_or_zero(out, d.n_dim);
+  mm->bias_n = bias && bias->rank == 1 ? poly_str(&bias->stride[0]) : dup_str("0");
+  for (int q = 0; q < c->nchecks && mm->num_checks < FPM_MAX_CONDITIONS; q++) mm->checks[mm->num_checks++] = dup_str(c->checks[q]);
+  return true;
+}
+
+static void matmul_free(fpm_matmul *mm) {
+  if (!mm) return;
+  free(mm->a.expr), free(mm->b.expr), free(mm->bias.expr), free(mm->out.expr);
+  for (int i = 0; i < mm->batch; i++) free(mm->batch_size[i]), free(mm->a_batch[i]), free(mm->b_batch[i]), free(mm->out_batch[i]);
+  char *one[] = {mm->m, mm->n, mm->k, mm->a_m, mm->a_k, mm->b_k, mm->b_n, mm->out_m, mm->out_n, mm->bias_n};
+  for (size_t i = 0; i < sizeof one / sizeof *one; i++) free(one[i]);
+  for (int i = 0; i < mm->num_checks; i++) free(mm->checks[i]);
+  free(mm);
+}
+
 bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, char *err, size_t errlen) {
   model_state *st = m->internal;
   fuser_launch *launches;
@@ -705,6 +802,15 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
     call_info *c = &st->calls[ci];
     fpm_kernel *k = &m->kernels[m->num_kernels++];
     snprintf(k->name, sizeof k->name, "%s", c->callee);
+    if (!mlirOperationIsNull(c->matmul)) {
+      ok = matmul_segment(c, k, err, errlen);
+      for (intptr_t q = 0; ok && !mlirAttributeIsNull(st->input_checks) && q < mlirArrayAttrGetNumElements(st->input_checks) &&
+                           k->matmul->num_checks < FPM_MAX_CONDITIONS; q++) {
+        MlirStringRef t = mlirStringAttrGetValue(mlirArrayAttrGetElement(st->input_checks, q));
+        k->matmul->checks[k->matmul->num_checks++] = fmt("%.*s", (int)t.length, t.data);
+      }
+      continue;
+    }
     for (int li = 0; ok && li < n; li++) {
       fuser_launch *l = &launches[li];
       if (strcmp(l->kernel, c->callee) != 0) continue;
@@ -779,6 +885,7 @@ void fuser_plan_model_free(fuser_plan_model *m) {
   }
   for (int i = 0; i < m->num_temps; i++) free(m->temps[i].bytes);
   for (int i = 0; i < m->num_kernels; i++) {
+    matmul_free(m->kernels[i].matmul);
     for (int p = 0; p < m->kernels[i].num_params; p++) free(m->kernels[i].params[p].expr);
     for (int v = 0; v < m->kernels[i].num_variants; v++) {
       free(m->kernels[i].variants[v].grid);

@@ -67,8 +67,27 @@ typedef struct {
   int vector_width;
 } fpm_variant;
 
+/* A matmul segment (fuser.matmul / fuser.linear): out = a @ b (+ bias) over
+ * a batch of [M, K] x [K, N] products, every extent and element stride an
+ * expression of the inputs; a dim an operand lacks (a 1-D operand's M or N,
+ * a broadcast batch dim) has stride "0". The runtime runs it through
+ * cuBLASLt, the CPU plan through the reference's implementation. */
+typedef struct {
+  bool linear;       /* fuser.linear (b is the weight [N, K], read through b_k/b_n) */
+  bool has_bias;     /* linear's bias, added to the f32 sum: cuBLASLt's bias epilogue */
+  char dtype[8];     /* of every operand and the result: bf16 f16 f32 */
+  int batch;         /* batch dims */
+  fpm_param a, b, bias, out; /* FPM_PARAM_PTR: buffer, index, element offset */
+  char *batch_size[FPM_MAX_RANK], *a_batch[FPM_MAX_RANK], *b_batch[FPM_MAX_RANK], *out_batch[FPM_MAX_RANK];
+  char *m, *n, *k;
+  char *a_m, *a_k, *b_k, *b_n, *out_m, *out_n, *bias_n;
+  int num_checks;    /* extents that must agree (K, batch, bias N): non-zero at run time */
+  char *checks[FPM_MAX_CONDITIONS];
+} fpm_matmul;
+
 typedef struct {
   char name[128];
+  fpm_matmul *matmul; /* a matmul segment: no params, no variants */
   int num_params;
   fpm_param params[FPM_MAX_PARAMS];
   int num_variants;

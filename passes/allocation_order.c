@@ -20,7 +20,9 @@
  * that T has (exact-mapped, dim_graph.h); stop at the first one it lacks.
  * Those dims go innermost in T, in the reference's order; T's other dims
  * keep their logical order outside them. No mapping: row-major. Ties
- * between references that map differently: row-major. An explicit
+ * between references that map differently: row-major. A matmul/linear
+ * result is a new row-major tensor that no reference reaches (nvFuser
+ * leaves Linear/Matmul outputs out of the inference). An explicit
  * `add_output(..., stride_order=)` (a `fuser.stride_order` result attribute
  * already present) wins.
  *
@@ -314,8 +316,13 @@ static bool order_fusion(MlirOperation func, void *ud) {
     }
     if (view || !mlirTypeIsARankedTensor(mlirValueGetType(r0))) continue;
     int64_t so[FUSER_MAX_RANK];
-    infer_order(&st, r0, so);
     int rank = (int)mlirShapedTypeGetRank(mlirValueGetType(r0));
+    if (fuser_op_kind_of(id) == FUSER_KIND_MATMUL) { /* a new row-major tensor, as nvFuser (ATen) makes it */
+      for (int d = 0; d < rank; d++) so[d] = rank - 1 - d;
+      memset(deps, 0, sizeof *deps * st.words);
+    } else {
+      infer_order(&st, r0, so);
+    }
     mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.stride_order"),
                                                mlirDenseI64ArrayGet(ctx, rank, so));
   }

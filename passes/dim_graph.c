@@ -93,6 +93,20 @@ static void join_op(fuser_dim_graph *g, MlirOperation op) {
     }
     return;
   }
+  case FUSER_KIND_MATMUL: { /* result dims from their operand dims; the two K dims are one */
+    MlirValue w = mlirOperationGetOperand(op, 1);
+    fuser_matmul_dims m;
+    if (!fuser_matmul_dims_of(id, rank_of(in), rank_of(w), &m)) return;
+    join(g, in, m.a_k, w, m.b_k);
+    for (int d = 0; d < m.rank; d++) {
+      bool r_one = extent_of(r, d) == 1;
+      if (m.a_dim[d] >= 0 && (r_one || extent_of(in, m.a_dim[d]) != 1)) join(g, in, m.a_dim[d], r, d);
+      if (m.b_dim[d] >= 0 && (r_one || extent_of(w, m.b_dim[d]) != 1)) join(g, w, m.b_dim[d], r, d);
+    }
+    if (mlirOperationGetNumOperands(op) == 3 && rank_of(mlirOperationGetOperand(op, 2)) == 1 && m.n_dim >= 0)
+      join(g, mlirOperationGetOperand(op, 2), 0, r, m.n_dim);
+    return;
+  }
   case FUSER_KIND_REDUCTION:
   case FUSER_KIND_VAR_MEAN: {
     int n = fuser_get_i64_array(op, "dims", a, FUSER_MAX_RANK);

@@ -125,7 +125,12 @@ void fk_kernel_free(fk_kernel *k) {
 bool fuser_is_kernel(MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   if (n.length != 9 || memcmp(n.data, "func.func", 9) != 0) return false;
-  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.kernel")));
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.kernel"))) &&
+         !fuser_is_matmul_kernel(op);
+}
+
+bool fuser_is_matmul_kernel(MlirOperation op) {
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.matmul")));
 }
 
 bool fuser_check_segmented(MlirOperation module, const char *pass) {

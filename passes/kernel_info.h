@@ -80,7 +80,10 @@ int64_t fk_access_stride(const fk_kernel *k, const fk_access *a, int d);
 int64_t fk_access_offset(const fk_kernel *k, const fk_access *a);
 
 /* Whether `op` is a func.func with the `fuser.kernel` attribute. */
-bool fuser_is_kernel(MlirOperation op);
+bool fuser_is_kernel(MlirOperation op); /* a kernel our code generation compiles (not a matmul segment) */
+/* A matmul segment (`fuser.kernel` + `fuser.matmul`, made by fuser-segment):
+ * one fuser.matmul/linear the plan runs through cuBLASLt. */
+bool fuser_is_matmul_kernel(MlirOperation op);
 
 /* For the passes that work on kernels: a located error at each fusion
  * function of `module` that is not segmented yet (fuser.fusion without

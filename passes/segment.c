@@ -10,7 +10,10 @@
  *     reduction (its input's innermost dims), its broadcast back and its
  *     epilogue are one kernel, which the inner-persistent row schedule
  *     computes with the row in registers (passes/schedule_reduction.h);
- *   - it holds a reduction and is reduced again over other rows.
+ *   - it holds a reduction and is reduced again over other rows;
+ *   - it is a matmul/linear result or operand: each product is a kernel of
+ *     its own (attribute `fuser.matmul`), which the plan runs through
+ *     cuBLASLt, reading its operands from global memory;
  *   - a kernel would compute more than `max-kernel-ops` ops (default 1000):
  *     the largest operands of the op that crosses the budget are cut
  *     ("kernel op budget"), and kernels of one shape and level share a
@@ -291,6 +294,13 @@ static void find_roots(seg_state *st) {
       if (o_red && !reduces && mlirValueIsNull(space)) space = o_space, space_k = ok_k;
       red |= o_red;
     }
+    if (kind == FUSER_KIND_MATMUL) { /* cuBLASLt: its own segment, operands in global memory */
+      add_root(st, mlirOperationGetResult(op, 0), "matmul runs in cuBLASLt (a segment of its own)");
+      for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+        if (role(st, mlirOperationGetOperand(op, i)) == ROLE_COMPUTE)
+          add_root(st, mlirOperationGetOperand(op, i), "matmul operand (cuBLASLt reads it from global memory)");
+      red = false;
+    }
     if (id == FUSER_OP_segment_set && role(st, mlirOperationGetOperand(op, 0)) == ROLE_COMPUTE) {
       add_root(st, mlirOperationGetResult(op, 0), "segment_set materializes a computed tensor");
       red = false;
@@ -454,6 +464,11 @@ static void materialize_shared(seg_state *st) {
   }
 }
 
+/* A matrix product's result: alone in its kernel (a cuBLASLt call). */
+static bool is_matmul(MlirValue v) {
+  return !mlirValueIsABlockArgument(v) && fuser_op_kind_of(fuser_op_id_of(mlirOpResultGetOwner(v))) == FUSER_KIND_MATMUL;
+}
+
 /* Assigns roots to kernels. A root's level is one more than the highest
  * level of the roots its cone reads (0 when it reads none); a root can only
  * depend on roots of lower levels, so roots of the same shape and level are
@@ -487,7 +502,9 @@ static void group_roots(seg_state *st) {
     for (int oj = 0; oj < oi && r->kernel < 0; oj++) {
       root_info *o = &st->roots[order[oj]];
       bool fits = st->budget <= 0 || kernel_ops[o->kernel] + k.nops <= st->budget;
-      if (level[order[oj]] == level[i] && same_shape(o->value, r->value) && fits) r->kernel = o->kernel;
+      if (level[order[oj]] == level[i] && same_shape(o->value, r->value) && fits && !is_matmul(o->value) &&
+          !is_matmul(r->value))
+        r->kernel = o->kernel;
     }
     if (r->kernel < 0) r->kernel = st->nkernels++;
     kernel_ops[r->kernel] += k.nops; /* cones of one kernel may share ops: an upper bound */
@@ -650,7 +667,7 @@ static void outline(seg_state *st, int kernel) {
   MlirStringRef fname = mlirStringAttrGetValue(mlirOperationGetAttributeByName(st->func, mlirStringRefCreateFromCString("sym_name")));
   snprintf(name, sizeof name, "%.*s_k%d", (int)fname.length, fname.data, kernel);
   MlirType fty = mlirFunctionTypeGet(ctx, k.ninputs, in_types, nres, res_types);
-  MlirNamedAttribute fattrs[6] = {
+  MlirNamedAttribute fattrs[7] = {
       fuser_named(ctx, "sym_name", fuser_str_attr(ctx, name)),
       fuser_named(ctx, "function_type", mlirTypeAttrGet(fty)),
       fuser_named(ctx, "sym_visibility", fuser_str_attr(ctx, "private")),
@@ -658,8 +675,11 @@ static void outline(seg_state *st, int kernel) {
       fuser_named(ctx, "res_attrs", mlirArrayAttrGet(ctx, nres, res_attrs)),
       fuser_named(ctx, "fuser.kernel", mlirUnitAttrGet(ctx)),
   };
+  /* a matmul segment: the plan calls cuBLASLt for it; the kernel lowering skips it */
+  bool matmul = nres == 1 && is_matmul(results[0]);
+  if (matmul) fattrs[6] = fuser_named(ctx, "fuser.matmul", mlirUnitAttrGet(ctx));
   MlirOperationState fst = mlirOperationStateGet(mlirStringRefCreateFromCString("func.func"), loc);
-  mlirOperationStateAddAttributes(&fst, 6, fattrs);
+  mlirOperationStateAddAttributes(&fst, matmul ? 7 : 6, fattrs);
   mlirOperationStateAddOwnedRegions(&fst, 1, &region);
   MlirOperation kfunc = mlirOperationCreate(&fst);
   /* kernels follow the fusion in the module, in launch order */

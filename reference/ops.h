@@ -24,6 +24,7 @@ bool ref_eval_cat(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *res
 bool ref_eval_reduction(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results); /* + var_mean */
 bool ref_eval_factory(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);   /* full, iota */
 bool ref_eval_scalar(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);
+bool ref_eval_matmul(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);    /* matmul, linear */
 
 /* Whether each handler gives `id` semantics (fuser_ref_supports_op). */
 bool ref_elementwise_knows(fuser_op_id id);
@@ -32,6 +33,7 @@ bool ref_resize_knows(fuser_op_id id);
 bool ref_reduction_knows(fuser_op_id id);
 bool ref_factory_knows(fuser_op_id id);
 bool ref_eval_rng(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results); /* uniform, normal (philox_eval.c) */
+bool ref_matmul_knows(fuser_op_id id);
 
 /* What the op's result #i declares: dtype, rank, extents (-1 for `?`). */
 typedef struct {

@@ -92,6 +92,21 @@ void fuser_ref_outputs_free(fuser_ref_outputs *out);
  * op of dialects/ops.def, so a new op cannot be forgotten here). */
 bool fuser_ref_supports_op(fuser_op_id id);
 
+/* One matmul segment on raw buffers, as the reference computes fuser.matmul
+ * and fuser.linear (f32 accumulation in k order, bias added to the sum, one
+ * rounding): out[b.., m, n] = sum_k a[b.., m, k] * b[b.., k, n] (+ bias[n]),
+ * every operand addressed by element strides (0 for a dim it lacks). The CPU
+ * plan runs matmul segments through it. False only when out of memory. */
+typedef struct {
+  fuser_dtype dtype; /* of a, b, bias and out */
+  int batch;
+  int64_t batch_size[FUSER_MAX_RANK], a_batch[FUSER_MAX_RANK], b_batch[FUSER_MAX_RANK], out_batch[FUSER_MAX_RANK];
+  int64_t m, n, k, a_m, a_k, b_k, b_n, out_m, out_n, bias_n;
+  const void *a, *b, *bias; /* bias NULL: none */
+  void *out;
+} fuser_ref_matmul_args;
+bool fuser_ref_matmul_run(const fuser_ref_matmul_args *args);
+
 /* ---- inputs -------------------------------------------------------------- */
 
 /* A fusion's inputs made from its `fuser.inputs` attribute with a seeded

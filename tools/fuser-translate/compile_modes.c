@@ -90,9 +90,9 @@ bool translate_emit_ptx(MlirModule module, const char *output, const translate_c
     ok = write_file(output, text, len);
     free(text);
   } else if (nbin == 0) {
-    /* every output is an input, a view of one, or empty: nothing to run */
+    /* every output is an input, a view of one, empty, or a matmul (cuBLASLt's): nothing of ours to run */
     fprintf(stderr, "fuser-translate: note: the fusion compiles to no kernels (its outputs are inputs, views of "
-                    "them, or empty); no PTX written\n");
+                    "them, empty, or matmul segments); no PTX written\n");
   } else if (o->binary) {
     int found = -1;
     for (int k = 0; k < nbin && found < 0; k++)
