@@ -161,3 +161,37 @@ func.func private @bg_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -
   %2 = "fuser.cast"(%1) : (tensor<?xf32>) -> tensor<?xbf16>
   return %2 : tensor<?xbf16>
 }
+
+// -----
+
+// A batched outer reduction (the split bias gradient's first stage: [B, S,
+// C] summed over S, f32 partials [B, C]): the columns are B x C flattened,
+// the grid follows result 0 (the kept shape), each thread splits its flat
+// column into the batch index and the column (one divui and remui by C),
+// bf16 reads 8 wide, the f32 partials written as vector<8xf32>.
+// LOOPS-LABEL: func.func @bgs_k0__columns(
+// LOOPS-SAME: memref<4096xf32, #gpu.address_space<workgroup>>
+// LOOPS-SAME: fuser.row_grid = {dims = 2 : i64, first = 0 : i64, rows_per_block = 32 : i64, tensor = 1 : i64}
+// LOOPS-SAME: {bytes = 32 : i64, kind = "align", result = 0 : i64}
+// LOOPS-SAME: {arg = 0 : i64, dim = 2 : i64, kind = "extent", multiple = 8 : i64}
+// LOOPS: %[[F:.*]] = arith.select
+// LOOPS-NEXT: %[[B:.*]] = arith.divui %[[F]], %[[C:.*]] : index
+// LOOPS-NEXT: arith.remui %[[F]], %[[C]] : index
+// LOOPS: scf.for {{.*}} iter_args
+// LOOPS: arith.muli %[[B]], %{{.*}} : index
+// LOOPS-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS: scf.for {{.*}} iter_args
+// LOOPS-COUNT-8: gpu.barrier
+// LOOPS-NOT: gpu.barrier
+// LOOPS: vector.store %{{.*}} {alignment = 32 : i64} : memref<?xf32>, vector<8xf32>
+// LOOPS-LABEL: func.func @bgs_k0__scalar(
+// CPU-LABEL: func.func @bgs_k0__columns(
+// CPU: scf.parallel
+// CPU: memref.alloca() : memref<4096xf32>
+// GPU: gpu.func @bgs_k0__columns({{.*}}) workgroup(%{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>) kernel
+// GPU-SAME: known_block_size = array<i32: 512, 1, 1>
+func.func private @bgs_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<?x?x?xf32>) -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}
