@@ -210,19 +210,18 @@ static MlirValue offset_of(rgen *g, int t, const int8_t *map, int chunk, bool *i
     unsupported(g, "a tensor walks only some of the reduced dims");
     return off;
   }
-  /* contiguous: stride 1 innermost, nested over the inner dims */
+  /* contiguous: stride 1 innermost, nested over the inner dims; where a
+   * stride or an extent is symbolic, the nesting is a run-time `merge`
+   * condition (inner_merge_conditions) */
   int64_t expect = 1;
   for (int d = first_inner + ninner - 1; d >= first_inner; d--) {
-    if (ft->strides[d] != expect) {
+    bool known = expect != FK_DYN && ft->strides[d] != FK_DYN;
+    if ((d == first_inner + ninner - 1 && ft->strides[d] != 1) || (known && ft->strides[d] != expect)) {
       unsupported(g, "a tensor is not contiguous along the reduced dims");
       return off;
     }
     int64_t e = ft->shape[d];
-    if (d > first_inner && e == FK_DYN) {
-      unsupported(g, "a symbolic inner dim under another reduced dim");
-      return off;
-    }
-    expect *= e;
+    expect = expect == FK_DYN || e == FK_DYN ? FK_DYN : expect * e;
   }
   return fb_addi(&g->b, off, g->col[chunk < 0 ? 0 : chunk]);
 }
@@ -1080,6 +1079,35 @@ static MlirAttribute condition(rgen *g, int t, const char *kind, const char *fie
   return mlirDictionaryAttrGet(c, n, e);
 }
 
+/* `merge` conditions for the dims a tensor walks contiguously along the
+ * row (inner: the reduced dims; outer: the trailing kept dims) where their
+ * nesting is not static: stride(d) == stride(d + 1) * size(d + 1). */
+static int inner_merge_conditions(rgen *g, MlirAttribute *c, int n, int cap) {
+  fk_kernel *k = g->k;
+  int hi = g->outer_mode ? g->s->batch + g->s->outer : g->s->outer, nin = g->s->rank - hi;
+  for (int t = 0; t < k->num_tensors && n < cap; t++) {
+    const fk_tensor *ft = &k->t[t];
+    if (!ft->is_tensor) continue;
+    int from = ft->rank == g->s->rank ? hi : g->outer_mode && ft->rank == g->s->rank - g->s->outer ? ft->rank - nin : -1;
+    for (int d = from; from >= 0 && d + 1 < ft->rank && n < cap; d++) {
+      if (ft->shape[d] == 1 || ft->shape[d + 1] == 1) continue;
+      bool nested = ft->strides[d] != FK_DYN && ft->strides[d + 1] != FK_DYN && ft->shape[d + 1] != FK_DYN &&
+                    ft->strides[d] == ft->strides[d + 1] * ft->shape[d + 1];
+      if (nested) continue;
+      MlirContext cx = ctx_of(g);
+      bool res = t >= k->num_args;
+      MlirNamedAttribute e[4] = {
+          fuser_named(cx, res ? "result" : "arg", fuser_i64_attr(cx, res ? t - k->num_args : t)),
+          fuser_named(cx, "kind", fuser_str_attr(cx, "merge")),
+          fuser_named(cx, "dim", fuser_i64_attr(cx, d)),
+          fuser_named(cx, "inner", fuser_i64_attr(cx, d + 1)),
+      };
+      c[n++] = mlirDictionaryAttrGet(cx, 4, e);
+    }
+  }
+  return n;
+}
+
 /* Run-time conditions of a vector variant: aligned pointers, row strides
  * and row length multiples of W. */
 static MlirAttribute conditions(rgen *g) {
@@ -1117,6 +1145,7 @@ static MlirAttribute conditions(rgen *g) {
       }
     }
   }
+  n = inner_merge_conditions(g, c, n, FK_MAX_TENSORS * 4);
   return mlirArrayAttrGet(ctx_of(g), n, c);
 }
 

@@ -103,7 +103,8 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
       else
         fprintf(out, "      variant %d: looped, width %d, %d threads per row\n", i, v->width, v->threads);
     }
-    if (s.kind == FUSER_SCHED_OUTER) fputs("      then the per-point kernel (no conditions)\n", out);
+    if (s.kind == FUSER_SCHED_OUTER && (s.num_variants == 0 || s.variants[s.num_variants - 1].width > 1))
+      fputs("      then the per-point kernel (no conditions)\n", out);
   } else if (strcmp(s.why, "no reduction") != 0) {
     fprintf(out, "    schedule: none (%s): the per-point kernel\n", s.why);
   }

@@ -236,6 +236,14 @@ static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
   return false;
 }
 
+/* Whether the kernel holds a var_mean: the per-point kernel has none, so
+ * its outer schedule ends with its own width-1 variant instead. */
+static bool has_var_mean(MlirOperation kernel) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(kernel)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (fuser_op_kind_of(fuser_op_id_of(op)) == FUSER_KIND_VAR_MEAN) return true;
+  return false;
+}
+
 /* Outer schedule constants (schedule_reduction.h). */
 #define OUTER_COLUMN_VECTORS 4
 #define OUTER_ROW_GROUPS 128
@@ -322,6 +330,9 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     if (w > 1 && (after == DYN || after % w == 0))
       s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = OUTER_ROWS_IN_FLIGHT,
                                                            .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
+    if (has_var_mean(kernel))
+      s->variants[s->num_variants++] = (fuser_row_variant){.width = 1, .vectors = OUTER_ROWS_IN_FLIGHT,
+                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
     if (s->num_variants == 0) s->kind = FUSER_SCHED_NONE, snprintf(s->why, sizeof s->why, "columns not a multiple of the vector width");
     return;
   }
@@ -363,7 +374,11 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     if (w > 1 && (s->row_len == DYN || s->row_len % w == 0))
       s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = OUTER_ROWS_IN_FLIGHT,
                                                            .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
-    /* then the per-point kernel (no conditions: any stride), see lowering */
+    /* then the per-point kernel (no conditions: any stride), see lowering;
+     * with a var_mean (which it lacks) a width-1 outer variant instead */
+    if (has_var_mean(kernel))
+      s->variants[s->num_variants++] = (fuser_row_variant){.width = 1, .vectors = OUTER_ROWS_IN_FLIGHT,
+                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
     if (s->num_variants == 0) s->kind = FUSER_SCHED_NONE, snprintf(s->why, sizeof s->why, "columns not a multiple of the vector width");
     return;
   }

@@ -149,6 +149,113 @@ static bool split_outer_one(MlirOperation func, fuser_dim_graph *g, MlirOperatio
   return true;
 }
 
+/* ---- var_mean over scattered dims (batch-norm statistics) ---------------- */
+
+/* Whether the input's allocation order is row-major (or not given). */
+static bool row_major(MlirValue in, int rank) {
+  MlirAttribute a;
+  if (mlirValueIsABlockArgument(in)) {
+    MlirOperation f = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(in));
+    a = fuser_func_arg_attr(f, (int)mlirBlockArgumentGetArgNumber(in), "fuser.stride_order");
+  } else {
+    a = mlirOperationGetDiscardableAttributeByName(mlirOpResultGetOwner(in), mlirStringRefCreateFromCString("fuser.stride_order"));
+  }
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) || mlirDenseArrayGetNumElements(a) != rank) return true;
+  for (int d = 0; d < rank; d++)
+    if (mlirDenseI64ArrayGetElement(a, d) != rank - 1 - d) return false;
+  return true;
+}
+
+static MlirOperation make_var_mean(MlirOperation before, MlirValue in, const int64_t *dims, int nd) {
+  /* results in the original's type (f32 for bf16/f16/f32 inputs, f64 for f64) */
+  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(before, 0)));
+  MlirContext ctx = mlirOperationGetContext(before);
+  MlirType it = mlirValueGetType(in);
+  int rank = (int)mlirShapedTypeGetRank(it);
+  int64_t shape[FUSER_MAX_RANK];
+  int n = 0;
+  for (int d = 0; d < rank; d++) {
+    bool red = false;
+    for (int q = 0; q < nd; q++) red |= dims[q] == d;
+    if (!red) shape[n++] = mlirShapedTypeGetDimSize(it, d);
+  }
+  MlirType rt = mlirRankedTensorTypeGet(n, shape, et, mlirAttributeGetNull());
+  MlirType rts[2] = {rt, rt};
+  MlirNamedAttribute a[3] = {fuser_named(ctx, "correction", fuser_i64_attr(ctx, 0)),
+                             fuser_named(ctx, "dims", fuser_i64_array_attr(ctx, dims, nd)),
+                             fuser_named(ctx, "keepdim", mlirBoolAttrGet(ctx, 0))};
+  MlirOperation op = fuser_create_op(mlirOperationGetLocation(before), "fuser.var_mean", 1, &in, 2, rts, 3, a);
+  fuser_insert_before(before, op);
+  return op;
+}
+
+static MlirValue binary(MlirOperation before, const char *name, MlirValue x, MlirValue y) {
+  MlirType t = mlirValueGetType(x);
+  MlirValue ops[2] = {x, y};
+  MlirOperation op = fuser_create_op(mlirOperationGetLocation(before), name, 2, ops, 1, &t, 0, NULL);
+  fuser_insert_before(before, op);
+  return mlirOperationGetResult(op, 0);
+}
+
+/* var_mean over leading dims [0, a) and trailing dims [b, rank), the dims
+ * between kept (NCHW batch-norm statistics: dims 0, 2, 3, C kept) of an
+ * float input: first over the trailing dims per (lead, kept) entry (an
+ * inner reduction over rows of H x W), then over the leading dims (an
+ * outer reduction). Every group has the same count H x W, so
+ *   mean = mean over n of m_n,  var (correction 0) = mean over n of v_n
+ *   + the variance over n of m_n
+ * and nvFuser's correction c scales it by N / max(0, N - c) (N the
+ * reduced element count, which must then be static). */
+static bool split_scattered_var_mean(MlirOperation op) {
+  if (fuser_op_kind_of(fuser_op_id_of(op)) != FUSER_KIND_VAR_MEAN) return false;
+  MlirAttribute keep = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("keepdim"));
+  if (!mlirAttributeIsNull(keep) && mlirBoolAttrGetValue(keep)) return false;
+  MlirValue in = mlirOperationGetOperand(op, 0);
+  MlirType it = mlirValueGetType(in);
+  fuser_dtype dt = fuser_value_dtype(in);
+  if (!mlirTypeIsARankedTensor(it) || !fuser_dtype_is_float(dt)) return false;
+  int rank = (int)mlirShapedTypeGetRank(it);
+  int64_t dims[FUSER_MAX_RANK];
+  int nd = fuser_get_i64_array(op, "dims", dims, FUSER_MAX_RANK);
+  bool red[FUSER_MAX_RANK] = {false};
+  for (int q = 0; q < nd; q++) {
+    int64_t d = dims[q] < 0 ? dims[q] + rank : dims[q];
+    if (d < 0 || d >= rank) return false;
+    red[d] = true;
+  }
+  int a = 0, b = rank;
+  while (a < rank && red[a]) a++;
+  while (b > a && red[b - 1]) b--;
+  for (int d = a; d < b; d++)
+    if (red[d]) return false; /* more than two blocks */
+  if (a == 0 || b == rank || a == b || !row_major(in, rank)) return false;
+  int64_t corr = 0, count = 1;
+  fuser_get_i64(op, "correction", &corr);
+  for (int d = 0; d < rank; d++)
+    if (red[d]) count = mlirShapedTypeIsDynamicDim(it, d) || count < 0 ? -1 : count * mlirShapedTypeGetDimSize(it, d);
+  if (corr != 0 && count < 0) return false;
+  int64_t trail[FUSER_MAX_RANK], lead[FUSER_MAX_RANK];
+  for (int d = b; d < rank; d++) trail[d - b] = d;
+  for (int d = 0; d < a; d++) lead[d] = d;
+  MlirOperation s1 = make_var_mean(op, in, trail, rank - b);
+  MlirOperation means = make_var_mean(op, mlirOperationGetResult(s1, 1), lead, a);
+  MlirOperation vars = make_var_mean(op, mlirOperationGetResult(s1, 0), lead, a);
+  MlirValue var = binary(op, "fuser.add", mlirOperationGetResult(vars, 1), mlirOperationGetResult(means, 0));
+  if (corr != 0) {
+    MlirContext ctx = mlirOperationGetContext(op);
+    double n = (double)count, dof = n - (double)corr > 0 ? n - (double)corr : 0;
+    MlirType f64 = mlirF64TypeGet(ctx);
+    MlirNamedAttribute v = fuser_named(ctx, "value", mlirFloatAttrDoubleGet(ctx, f64, n / dof));
+    MlirOperation c = fuser_create_op(mlirOperationGetLocation(op), "fuser.scalar", 0, NULL, 1, &f64, 1, &v);
+    fuser_insert_before(op, c);
+    var = binary(op, "fuser.mul", var, mlirOperationGetResult(c, 0));
+  }
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), var);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 1), mlirOperationGetResult(means, 1));
+  mlirOperationDestroy(op);
+  return true;
+}
+
 static bool split_fusion(MlirOperation func, void *ud) {
   (void)ud;
   MlirBlock body = fuser_func_body(func);
@@ -163,6 +270,10 @@ static bool split_fusion(MlirOperation func, void *ud) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     split_outer_one(func, &g, op);
   fuser_dim_graph_free(&g);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body), next; !mlirOperationIsNull(op); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    split_scattered_var_mean(op);
+  }
   return true;
 }
 

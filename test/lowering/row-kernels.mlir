@@ -195,3 +195,41 @@ func.func private @bgs_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: 
   %1 = "fuser.sum"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<?x?x?xf32>) -> tensor<?x?xf32>
   return %1 : tensor<?x?xf32>
 }
+
+// -----
+
+// var_mean over the leading dim (outer): the two passes (mean, then the
+// squared deviations) each through the tree; the schedule ends in its own
+// width-1 variant without conditions (the per-point kernel has no
+// var_mean, so it does not follow).
+// LOOPS-LABEL: func.func @vmo_k0__columns(
+// LOOPS-SAME: memref<2048xf32, #gpu.address_space<workgroup>>, %{{.*}}: memref<2048xf32, #gpu.address_space<workgroup>>
+// LOOPS: arith.subf %{{.*}} : vector<4xf32>
+// LOOPS: arith.mulf
+// LOOPS-LABEL: func.func @vmo_k0__columns_scalar(
+// LOOPS-SAME: fuser.vector_conditions = []
+// LOOPS-NOT: func.func @vmo_k0__scalar
+// CPU-LABEL: func.func @vmo_k0__columns_scalar(
+// GPU: gpu.func @vmo_k0__columns_scalar(
+// GPU-NOT: gpu.func @vmo_k0__scalar
+func.func private @vmo_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) -> (tensor<?xf32> {fuser.strides = array<i64: 1>}, tensor<?xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
+  %1:2 = "fuser.var_mean"(%0) {correction = 1 : i64, dims = array<i64: 0>, keepdim = false} : (tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
+  return %1#0, %1#1 : tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
+// The batch-norm first stage: var_mean over the symbolic H and W of NCHW:
+// the two reduced dims merge into one row under a run-time `merge`
+// condition (stride(2) == stride(3) x size(3)), in both variants.
+// LOOPS-LABEL: func.func @bn_k0__looped(
+// LOOPS-SAME: {arg = 0 : i64, dim = 2 : i64, inner = 3 : i64, kind = "merge"}
+// LOOPS-LABEL: func.func @bn_k0__looped_scalar(
+// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, dim = 2 : i64, inner = 3 : i64, kind = "merge"}]
+// GPU: gpu.func @bn_k0__looped(
+func.func private @bn_k0(%arg0: tensor<?x?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}, tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?x?x?xbf16>) -> tensor<?x?x?x?xf32>
+  %1:2 = "fuser.var_mean"(%0) {correction = 0 : i64, dims = array<i64: 2, 3>, keepdim = false} : (tensor<?x?x?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>)
+  return %1#0, %1#1 : tensor<?x?xf32>, tensor<?x?xf32>
+}

@@ -111,3 +111,48 @@ func.func @one_dim(%arg0: tensor<65536x1024xf32>) -> tensor<1024xf32> attributes
   %1 = "fuser.sum"(%arg0) {dims = array<i64: 0>, keepdim = false} : (tensor<65536x1024xf32>) -> tensor<1024xf32>
   return %1 : tensor<1024xf32>
 }
+
+// -----
+
+// Batch-norm statistics: var_mean over N, H, W of NCHW (C kept in the
+// middle). First over H x W per (n, c) with correction 0, then the pairs
+// over N: the mean of the means, and var = the mean of the variances + the
+// variance of the means (equal counts), scaled by N / (N - correction)
+// with N = 2 x 4 x 4 = 32 static: 32 / 31.
+// CHECK-LABEL: func.func @bn
+// CHECK: %[[S:.*]]:2 = "fuser.var_mean"(%arg0) {correction = 0 : i64, dims = array<i64: 2, 3>, keepdim = false} : (tensor<2x8x4x4xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>)
+// CHECK: %[[M:.*]]:2 = "fuser.var_mean"(%[[S]]#1) {correction = 0 : i64, dims = array<i64: 0>, keepdim = false}
+// CHECK: %[[V:.*]]:2 = "fuser.var_mean"(%[[S]]#0) {correction = 0 : i64, dims = array<i64: 0>, keepdim = false}
+// CHECK: %[[A:.*]] = "fuser.add"(%[[V]]#1, %[[M]]#0)
+// CHECK: %[[F:.*]] = "fuser.scalar"() {value = 1.032258064516129 : f64} : () -> f64
+// CHECK: %[[R:.*]] = "fuser.mul"(%[[A]], %[[F]])
+// CHECK: return %[[R]], %[[M]]#1
+func.func @bn(%arg0: tensor<2x8x4x4xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {fuser.fusion} {
+  %0:2 = "fuser.var_mean"(%arg0) {correction = 1 : i64, dims = array<i64: 0, 2, 3>, keepdim = false} : (tensor<2x8x4x4xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  return %0#0, %0#1 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A bf16 input: the stages keep f32 (var_mean's result type).
+// CHECK-LABEL: func.func @bn_bf16
+// CHECK: "fuser.var_mean"(%arg0) {correction = 0 : i64, dims = array<i64: 2, 3>, keepdim = false} : (tensor<2x8x4x4xbf16>) -> (tensor<2x8xf32>, tensor<2x8xf32>)
+// CHECK-NOT: fuser.scalar
+func.func @bn_bf16(%arg0: tensor<2x8x4x4xbf16>) -> (tensor<8xf32>, tensor<8xf32>) attributes {fuser.fusion} {
+  %0:2 = "fuser.var_mean"(%arg0) {correction = 0 : i64, dims = array<i64: 0, 2, 3>, keepdim = false} : (tensor<2x8x4x4xbf16>) -> (tensor<8xf32>, tensor<8xf32>)
+  return %0#0, %0#1 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Not split: a correction with symbolic extents (the count is unknown),
+// keepdim, three blocks of dims.
+// CHECK-LABEL: func.func @bn_kept
+// CHECK-COUNT-3: "fuser.var_mean"
+// CHECK-NOT: "fuser.var_mean"
+func.func @bn_kept(%arg0: tensor<?x8x?x4xf32>, %arg2: tensor<2x8x4x4xf32>, %arg3: tensor<2x8x4x4x2xf32>) -> (tensor<8xf32>, tensor<1x8x1x1xf32>, tensor<8x4xf32>) attributes {fuser.fusion} {
+  %0:2 = "fuser.var_mean"(%arg0) {correction = 1 : i64, dims = array<i64: 0, 2, 3>, keepdim = false} : (tensor<?x8x?x4xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  %2:2 = "fuser.var_mean"(%arg2) {correction = 0 : i64, dims = array<i64: 0, 2, 3>, keepdim = true} : (tensor<2x8x4x4xf32>) -> (tensor<1x8x1x1xf32>, tensor<1x8x1x1xf32>)
+  %3:2 = "fuser.var_mean"(%arg3) {correction = 0 : i64, dims = array<i64: 0, 2, 4>, keepdim = false} : (tensor<2x8x4x4x2xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>)
+  return %0#0, %2#0, %3#0 : tensor<8xf32>, tensor<1x8x1x1xf32>, tensor<8x4xf32>
+}
