@@ -140,7 +140,16 @@ static bool lower_rows(MlirOperation func, MlirAttribute schedule, bool gpu, Mli
   bool unsupported = false;
   if (!fuser_row_kernel_lower(func, &s, gpu, after, &unsupported))
     return unsupported && lower_pointwise_fallback(func, after); /* else a located error */
-  return s.kind != FUSER_SCHED_OUTER || lower_pointwise_fallback(func, after);
+  /* the per-point variants follow where the last row variant has run-time
+   * conditions (outer: always; inner: `merge` of symbolic inner dims), but
+   * not for a var_mean, which the per-point kernel lacks (an outer
+   * schedule then ends in its own width-1 variant) */
+  MlirAttribute conds = mlirOperationGetDiscardableAttributeByName(*after, mlirStringRefCreateFromCString("fuser.vector_conditions"));
+  bool conditional = s.kind == FUSER_SCHED_OUTER || (!mlirAttributeIsNull(conds) && mlirArrayAttrGetNumElements(conds) > 0);
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
+       conditional && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (fuser_op_kind_of(fuser_op_id_of(op)) == FUSER_KIND_VAR_MEAN) conditional = false;
+  return !conditional || lower_pointwise_fallback(func, after);
 }
 
 static const struct {

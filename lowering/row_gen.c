@@ -73,6 +73,9 @@ typedef struct {
    * the chunks are the rows in flight, the column vector is the thread's */
   bool outer_mode;
   MlirValue rowc[MAX_CHUNKS], rg, cv, col_ok;
+  /* batched outer: the kept dims before the reduced ones, from the flat
+   * column (bidx), and the trailing kept extent (inner_len) */
+  MlirValue bidx[FK_R], inner_len;
   MlirValue count; /* elements each reduction combines (as index) */
   int nchunks;
   rmemo *memo;
@@ -169,17 +172,20 @@ static int64_t static_dim(MlirValue v, int d) {
  * whether it walks the row (else it is the same for the whole row). */
 static MlirValue offset_of(rgen *g, int t, const int8_t *map, int chunk, bool *inner) {
   const fk_tensor *ft = &g->k->t[t];
-  int outer = g->s->outer;
+  /* kernel dims [lo, outer) are the reduced rows (outer mode) or none;
+   * below lo the batch (outer) or the rows (inner); from outer the row */
+  int lo = g->outer_mode ? g->s->batch : g->s->outer, outer = g->outer_mode ? g->s->batch + g->s->outer : g->s->outer;
   MlirValue off = idx(g, 0);
   int first_inner = -1, ninner = 0;
   int nrow = 0, last_row = -1;
   for (int d = 0; d < ft->rank; d++) {
     if (map[d] < 0) continue;
-    if (map[d] < outer && g->outer_mode) {
+    if (map[d] >= lo && map[d] < outer && g->outer_mode) {
       nrow++; /* merged below */
-      last_row = d;
-    } else if (map[d] < outer) {
-      off = fb_addi(&g->b, off, fb_muli(&g->b, g->outer_idx[map[d]], g->stride[t][d]));
+      if (map[d] == outer - 1) last_row = d;
+    } else if (map[d] < lo) {
+      MlirValue i = g->outer_mode ? g->bidx[map[d]] : g->outer_idx[map[d]];
+      off = fb_addi(&g->b, off, fb_muli(&g->b, i, g->stride[t][d]));
     } else {
       if (first_inner < 0) first_inner = d;
       /* the inner dims in order, consecutive */
@@ -192,7 +198,7 @@ static MlirValue offset_of(rgen *g, int t, const int8_t *map, int chunk, bool *i
   }
   if (g->outer_mode && nrow > 0) {
     /* the reduced dims merge (their strides nest: conditions()) */
-    if (nrow != outer || last_row != outer - 1) {
+    if (nrow != g->s->outer || last_row < 0) {
       unsupported(g, "a tensor walks only some of the reduced dims");
       return off;
     }
@@ -204,19 +210,18 @@ static MlirValue offset_of(rgen *g, int t, const int8_t *map, int chunk, bool *i
     unsupported(g, "a tensor walks only some of the reduced dims");
     return off;
   }
-  /* contiguous: stride 1 innermost, nested over the inner dims */
+  /* contiguous: stride 1 innermost, nested over the inner dims; where a
+   * stride or an extent is symbolic, the nesting is a run-time `merge`
+   * condition (inner_merge_conditions) */
   int64_t expect = 1;
   for (int d = first_inner + ninner - 1; d >= first_inner; d--) {
-    if (ft->strides[d] != expect) {
+    bool known = expect != FK_DYN && ft->strides[d] != FK_DYN;
+    if ((d == first_inner + ninner - 1 && ft->strides[d] != 1) || (known && ft->strides[d] != expect)) {
       unsupported(g, "a tensor is not contiguous along the reduced dims");
       return off;
     }
     int64_t e = ft->shape[d];
-    if (d > first_inner && e == FK_DYN) {
-      unsupported(g, "a symbolic inner dim under another reduced dim");
-      return off;
-    }
-    expect *= e;
+    expect = expect == FK_DYN || e == FK_DYN ? FK_DYN : expect * e;
   }
   return fb_addi(&g->b, off, g->col[chunk < 0 ? 0 : chunk]);
 }
@@ -432,7 +437,7 @@ static bool map_walks(rgen *g, MlirValue v, const int8_t *map) {
   bool walks = false;
   if (fuser_value_is_tensor(v))
     for (int d = 0; d < (int)mlirShapedTypeGetRank(mlirValueGetType(v)); d++)
-      walks |= g->outer_mode ? map[d] >= 0 && map[d] < g->s->outer : map[d] >= g->s->outer;
+      walks |= g->outer_mode ? map[d] >= g->s->batch && map[d] < g->s->batch + g->s->outer : map[d] >= g->s->outer;
   return walks;
 }
 
@@ -865,6 +870,18 @@ static void outer_thread_context(rgen *g, MlirValue tid, MlirValue bid) {
   MlirValue col = fb_muli(b, fb_addi(b, fb_muli(b, bid, idx(g, cw)), g->cv), idx(g, g->W));
   g->col_ok = fb_cmpi(b, FB_CMPI_ULT, col, g->row_len);
   g->col[0] = fb_select(b, g->col_ok, col, fb_subi(b, g->row_len, idx(g, g->W)));
+  if (g->s->batch > 0) {
+    /* batched: the flat column splits into the batch indices and the
+     * column of the trailing kept dims (a vector never straddles: their
+     * extent is a multiple of W) */
+    MlirValue lin = fb_divui(b, g->col[0], g->inner_len);
+    g->col[0] = fb_remui(b, g->col[0], g->inner_len);
+    for (int d = g->s->batch - 1; d >= 0; d--) {
+      if (d == 0) { g->bidx[0] = lin; break; }
+      g->bidx[d] = fb_remui(b, lin, g->size[g->space_tensor][d]);
+      lin = fb_divui(b, lin, g->size[g->space_tensor][d]);
+    }
+  }
   for (int c = 1; c < MAX_CHUNKS; c++) g->col[c] = g->col[0];
   g->valid = g->col_ok;
   g->nchunks = 1;
@@ -968,7 +985,7 @@ static void outer_epilogue(rgen *g) {
     int r = g->k->t[t].rank;
     for (int d = 0; d < r; d++) {
       if (r == g->s->rank) map[d] = d < g->s->outer ? -1 : (int8_t)d; /* keepdim: the reduced dims are 1 */
-      else map[d] = (int8_t)(g->s->outer + d);
+      else map[d] = (int8_t)(d < g->s->batch ? d : g->s->outer + d);
     }
     store(g, t, map, -1, eval(g, mlirOperationGetOperand(ret, j), map, -1));
   }
@@ -1028,12 +1045,17 @@ static void bind_params(rgen *g, MlirBlock entry) {
   }
   /* rows and row length from the row-space tensor */
   const fk_tensor *st = &k->t[g->space_tensor];
+  /* outer mode: the reduced dims [lo, hi) are the rows, the others the columns */
+  int lo = g->outer_mode ? g->s->batch : 0, hi = g->outer_mode ? g->s->batch + g->s->outer : g->s->outer;
   g->rows = idx(g, 1);
-  for (int d = 0; d < g->s->outer; d++) g->rows = fb_muli(b, g->rows, g->size[g->space_tensor][d]);
+  for (int d = lo; d < hi; d++) g->rows = fb_muli(b, g->rows, g->size[g->space_tensor][d]);
+  g->inner_len = idx(g, 1);
+  for (int d = hi; d < st->rank && g->s->batch > 0; d++) g->inner_len = fb_muli(b, g->inner_len, g->size[g->space_tensor][d]);
   g->row_len = idx(g, 1);
   if (g->s->row_len != FK_DYN) g->row_len = idx(g, g->s->row_len);
   else
-    for (int d = g->s->outer; d < st->rank; d++) g->row_len = fb_muli(b, g->row_len, g->size[g->space_tensor][d]);
+    for (int d = 0; d < st->rank; d++)
+      if (d < lo || d >= hi) g->row_len = fb_muli(b, g->row_len, g->size[g->space_tensor][d]);
   g->count = g->outer_mode ? g->rows : g->row_len;
 }
 
@@ -1045,7 +1067,8 @@ static int find_space_tensor(rgen *g) {
   for (int t = 0; t < k->num_args; t++) {
     if (!k->t[t].is_tensor || k->t[t].rank != g->s->rank) continue;
     bool ones = true;
-    for (int d = g->outer_mode ? 0 : g->s->outer; d < (g->outer_mode ? g->s->outer : g->s->rank); d++) ones &= k->t[t].shape[d] == 1;
+    int lo = g->outer_mode ? g->s->batch : g->s->outer, hi = g->outer_mode ? g->s->batch + g->s->outer : g->s->rank;
+    for (int d = lo; d < hi; d++) ones &= k->t[t].shape[d] == 1;
     if (!ones) return t;
   }
   return -1;
@@ -1061,6 +1084,35 @@ static MlirAttribute condition(rgen *g, int t, const char *kind, const char *fie
   e[n++] = fuser_named(c, field, fuser_i64_attr(c, value));
   if (dim >= 0) e[n++] = fuser_named(c, "dim", fuser_i64_attr(c, dim));
   return mlirDictionaryAttrGet(c, n, e);
+}
+
+/* `merge` conditions for the dims a tensor walks contiguously along the
+ * row (inner: the reduced dims; outer: the trailing kept dims) where their
+ * nesting is not static: stride(d) == stride(d + 1) * size(d + 1). */
+static int inner_merge_conditions(rgen *g, MlirAttribute *c, int n, int cap) {
+  fk_kernel *k = g->k;
+  int hi = g->outer_mode ? g->s->batch + g->s->outer : g->s->outer, nin = g->s->rank - hi;
+  for (int t = 0; t < k->num_tensors && n < cap; t++) {
+    const fk_tensor *ft = &k->t[t];
+    if (!ft->is_tensor) continue;
+    int from = ft->rank == g->s->rank ? hi : g->outer_mode && ft->rank == g->s->rank - g->s->outer ? ft->rank - nin : -1;
+    for (int d = from; from >= 0 && d + 1 < ft->rank && n < cap; d++) {
+      if (ft->shape[d] == 1 || ft->shape[d + 1] == 1) continue;
+      bool nested = ft->strides[d] != FK_DYN && ft->strides[d + 1] != FK_DYN && ft->shape[d + 1] != FK_DYN &&
+                    ft->strides[d] == ft->strides[d + 1] * ft->shape[d + 1];
+      if (nested) continue;
+      MlirContext cx = ctx_of(g);
+      bool res = t >= k->num_args;
+      MlirNamedAttribute e[4] = {
+          fuser_named(cx, res ? "result" : "arg", fuser_i64_attr(cx, res ? t - k->num_args : t)),
+          fuser_named(cx, "kind", fuser_str_attr(cx, "merge")),
+          fuser_named(cx, "dim", fuser_i64_attr(cx, d)),
+          fuser_named(cx, "inner", fuser_i64_attr(cx, d + 1)),
+      };
+      c[n++] = mlirDictionaryAttrGet(cx, 4, e);
+    }
+  }
+  return n;
 }
 
 /* Run-time conditions of a vector variant: aligned pointers, row strides
@@ -1084,7 +1136,7 @@ static MlirAttribute conditions(rgen *g) {
   for (int t = 0; g->outer_mode && t < k->num_tensors && n < FK_MAX_TENSORS * 4 - 8; t++) {
     const fk_tensor *ft = &k->t[t];
     if (!ft->is_tensor || ft->rank != g->s->rank) continue;
-    for (int d = 0; d + 1 < g->s->outer; d++) {
+    for (int d = g->s->batch; d + 1 < g->s->batch + g->s->outer; d++) {
       bool nested = ft->strides[d] != FK_DYN && ft->strides[d + 1] != FK_DYN && ft->shape[d + 1] != FK_DYN &&
                     ft->strides[d] == ft->strides[d + 1] * ft->shape[d + 1];
       if (!nested) {
@@ -1100,6 +1152,7 @@ static MlirAttribute conditions(rgen *g) {
       }
     }
   }
+  n = inner_merge_conditions(g, c, n, FK_MAX_TENSORS * 4);
   return mlirArrayAttrGet(ctx_of(g), n, c);
 }
 
@@ -1256,9 +1309,11 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     set_attr(f, "fuser.workgroup_buffers", fuser_i64_attr(ctx, nwg));
     /* inner: a block per rows_per_block rows; outer: per CW x W columns */
     bool om = g->outer_mode;
+    /* batched outer: the columns are result 0's dims (the kept shape) */
+    bool batched = om && s->batch > 0;
     MlirNamedAttribute rg[4] = {
-        fuser_named(ctx, "tensor", fuser_i64_attr(ctx, g->space_tensor)),
-        fuser_named(ctx, "first", fuser_i64_attr(ctx, om ? s->outer : 0)),
+        fuser_named(ctx, "tensor", fuser_i64_attr(ctx, batched ? k->num_args : g->space_tensor)),
+        fuser_named(ctx, "first", fuser_i64_attr(ctx, batched ? 0 : om ? s->outer : 0)),
         fuser_named(ctx, "dims", fuser_i64_attr(ctx, om ? s->rank - s->outer : s->outer)),
         fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, om ? (int64_t)g->RPB * g->W : g->RPB)),
     };

@@ -89,6 +89,9 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
     fputs(s.kind == FUSER_SCHED_OUTER ? " x columns" : " x row length", out);
     if (s.row_len == INT64_MIN) fputs(" ?\n", out);
     else fprintf(out, " %lld\n", (long long)s.row_len);
+    if (s.batch > 0)
+      fprintf(out, "      batched: dims [%d, %d) reduced, the %d dim%s before them kept (columns = batch x trailing dims)\n", s.batch,
+              s.batch + s.outer, s.batch, s.batch == 1 ? "" : "s");
     for (int i = 0; i < s.num_variants; i++) {
       const fuser_row_variant *v = &s.variants[i];
       if (s.kind == FUSER_SCHED_OUTER)
@@ -100,7 +103,8 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
       else
         fprintf(out, "      variant %d: looped, width %d, %d threads per row\n", i, v->width, v->threads);
     }
-    if (s.kind == FUSER_SCHED_OUTER) fputs("      then the per-point kernel (no conditions)\n", out);
+    if (s.kind == FUSER_SCHED_OUTER && (s.num_variants == 0 || s.variants[s.num_variants - 1].width > 1))
+      fputs("      then the per-point kernel (no conditions)\n", out);
   } else if (strcmp(s.why, "no reduction") != 0) {
     fprintf(out, "    schedule: none (%s): the per-point kernel\n", s.why);
   }

@@ -129,6 +129,26 @@ bool fuser_reduction_is_outer(MlirOperation red, int *num_reduced) {
   return true;
 }
 
+bool fuser_reduction_is_batched_outer(MlirOperation red, int *batch, int *num_reduced) {
+  MlirValue in;
+  int rank, k;
+  bool reduced[8];
+  if (!reduced_dims(red, &in, &rank, reduced, &k)) return false;
+  int b = 0;
+  while (b < rank && !reduced[b]) b++;
+  if (b == 0 || b + k >= rank) return false;
+  for (int d = b; d < b + k; d++)
+    if (!reduced[d]) return false;
+  MlirType t = mlirValueGetType(in);
+  int64_t order[8];
+  if (stride_order_of(in, order, rank) == rank)
+    for (int d = 0; d < rank; d++)
+      if (order[d] != rank - 1 - d && mlirShapedTypeGetDimSize(t, d) != 1) return false;
+  *batch = b;
+  *num_reduced = k;
+  return true;
+}
+
 /* Product of dims [from, to) of v, with the static extents the dim graph
  * knows for `?` dims; DYN when one stays symbolic. */
 static int64_t product(fuser_dim_graph *g, MlirValue v, int from, int to) {
@@ -150,6 +170,22 @@ static int vector_width(MlirOperation kernel) {
   for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(ft) + mlirFunctionTypeGetNumResults(ft); i++) {
     MlirType t = i < mlirFunctionTypeGetNumInputs(ft) ? mlirFunctionTypeGetInput(ft, i)
                                                       : mlirFunctionTypeGetResult(ft, i - mlirFunctionTypeGetNumInputs(ft));
+    if (!mlirTypeIsARankedTensor(t)) continue;
+    size_t b = fuser_dtype_size(fuser_dtype_of_type(mlirShapedTypeGetElementType(t)));
+    if (b > widest) widest = b;
+  }
+  int w = (int)(16 / widest);
+  return w > 8 ? 8 : w < 1 ? 1 : w;
+}
+
+/* Elements per 16-byte vector of the widest tensor the kernel reads: a
+ * batched outer kernel writes one f32 vector per column (a first stage's
+ * partials) and reads rows of bf16; the reads set the width. */
+static int input_vector_width(MlirOperation kernel) {
+  MlirType ft = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(kernel, mlirStringRefCreateFromCString("function_type")));
+  size_t widest = 1;
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(ft); i++) {
+    MlirType t = mlirFunctionTypeGetInput(ft, i);
     if (!mlirTypeIsARankedTensor(t)) continue;
     size_t b = fuser_dtype_size(fuser_dtype_of_type(mlirShapedTypeGetElementType(t)));
     if (b > widest) widest = b;
@@ -200,6 +236,14 @@ static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
   return false;
 }
 
+/* Whether the kernel holds a var_mean: the per-point kernel has none, so
+ * its outer schedule ends with its own width-1 variant instead. */
+static bool has_var_mean(MlirOperation kernel) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(kernel)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (fuser_op_kind_of(fuser_op_id_of(op)) == FUSER_KIND_VAR_MEAN) return true;
+  return false;
+}
+
 /* Outer schedule constants (schedule_reduction.h). */
 #define OUTER_COLUMN_VECTORS 4
 #define OUTER_ROW_GROUPS 128
@@ -211,7 +255,7 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   MlirBlock body = fuser_func_body(kernel);
   MlirType space = {NULL};
   MlirValue space_value = {NULL};
-  int nred = 0, k = -1;
+  int nred = 0, k = -1, batch = 0;
   bool outer = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     fuser_op_id id = fuser_op_id_of(op);
@@ -221,18 +265,23 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     }
     if (!is_reduction(op)) continue;
     nred++;
-    int kr = 0;
+    int kr = 0, br = 0;
     MlirType in = mlirValueGetType(mlirOperationGetOperand(op, 0));
     bool is_outer = false;
     if (!fuser_reduction_is_inner(op, &kr)) {
-      if (!fuser_reduction_is_outer(op, &kr)) {
+      if (!fuser_reduction_is_outer(op, &kr) && !fuser_reduction_is_batched_outer(op, &br, &kr)) {
         snprintf(s->why, sizeof s->why, "%s reduces neither its input's innermost nor its outermost dims", fuser_op_mnemonic(id));
         return;
       }
       is_outer = true;
     }
+    if (k >= 0 && br != batch) {
+      snprintf(s->why, sizeof s->why, "reductions over different dims");
+      return;
+    }
     if (k < 0) {
       k = kr;
+      batch = br;
       outer = is_outer;
       space = in;
       space_value = mlirOperationGetOperand(op, 0);
@@ -253,6 +302,40 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   }
   if (s->why[0]) return;
   s->rank = (int)mlirShapedTypeGetRank(space);
+  if (batch > 0) {
+    /* batched outer: results of the reduced shape [kept before, kept after] */
+    MlirType r0 = mlirValueGetType(mlirOperationGetOperand(mlirBlockGetTerminator(body), 0));
+    bool ok = mlirShapedTypeGetRank(r0) == s->rank - k;
+    for (int d = 0, rd = 0; ok && d < s->rank; d++) {
+      if (d >= batch && d < batch + k) continue;
+      ok = mlirShapedTypeIsDynamicDim(r0, rd) || mlirShapedTypeIsDynamicDim(space, d) ||
+           mlirShapedTypeGetDimSize(r0, rd) == mlirShapedTypeGetDimSize(space, d);
+      rd++;
+    }
+    if (!ok) {
+      snprintf(s->why, sizeof s->why, "a batched outer reduction's results are not of the reduced shape");
+      return;
+    }
+    fuser_dim_graph g;
+    fuser_dim_graph_build(&g, kernel);
+    int w = input_vector_width(kernel);
+    s->kind = FUSER_SCHED_OUTER;
+    s->batch = batch;
+    s->outer = k;
+    s->rows = product(&g, space_value, batch, batch + k);
+    int64_t before = product(&g, space_value, 0, batch), after = product(&g, space_value, batch + k, s->rank);
+    s->row_len = before == DYN || after == DYN ? DYN : before * after;
+    fuser_dim_graph_free(&g);
+    /* the vectors stay inside one batch entry: the trailing kept extent a multiple of W */
+    if (w > 1 && (after == DYN || after % w == 0))
+      s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = OUTER_ROWS_IN_FLIGHT,
+                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
+    if (has_var_mean(kernel))
+      s->variants[s->num_variants++] = (fuser_row_variant){.width = 1, .vectors = OUTER_ROWS_IN_FLIGHT,
+                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
+    if (s->num_variants == 0) s->kind = FUSER_SCHED_NONE, snprintf(s->why, sizeof s->why, "columns not a multiple of the vector width");
+    return;
+  }
   /* `outer` counts the leading dims: the rows (inner) or the reduced rows (outer) */
   s->outer = outer ? k : s->rank - k;
   /* the results: the row space (normalization) or the reduced shape */
@@ -291,7 +374,11 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     if (w > 1 && (s->row_len == DYN || s->row_len % w == 0))
       s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = OUTER_ROWS_IN_FLIGHT,
                                                            .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
-    /* then the per-point kernel (no conditions: any stride), see lowering */
+    /* then the per-point kernel (no conditions: any stride), see lowering;
+     * with a var_mean (which it lacks) a width-1 outer variant instead */
+    if (has_var_mean(kernel))
+      s->variants[s->num_variants++] = (fuser_row_variant){.width = 1, .vectors = OUTER_ROWS_IN_FLIGHT,
+                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
     if (s->num_variants == 0) s->kind = FUSER_SCHED_NONE, snprintf(s->why, sizeof s->why, "columns not a multiple of the vector width");
     return;
   }
@@ -319,6 +406,7 @@ MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reducti
   int n = 0;
   e[n++] = fuser_named(ctx, "kind", fuser_str_attr(ctx, fuser_sched_kind_name(s->kind)));
   e[n++] = fuser_named(ctx, "outer_dims", fuser_i64_attr(ctx, s->outer));
+  if (s->batch > 0) e[n++] = fuser_named(ctx, "batch_dims", fuser_i64_attr(ctx, s->batch));
   if (s->rows != DYN) e[n++] = fuser_named(ctx, "rows", fuser_i64_attr(ctx, s->rows));
   if (s->row_len != DYN) e[n++] = fuser_named(ctx, "row_length", fuser_i64_attr(ctx, s->row_len));
   MlirAttribute vs[FUSER_SCHED_MAX_VARIANTS];
@@ -359,6 +447,7 @@ void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule,
     if (strlen(fuser_sched_kind_name(k)) == kind.length && memcmp(fuser_sched_kind_name(k), kind.data, kind.length) == 0) s->kind = k;
   s->rank = space_rank(kernel);
   s->outer = (int)int_or(schedule, "outer_dims", 0);
+  s->batch = (int)int_or(schedule, "batch_dims", 0);
   s->rows = int_or(schedule, "rows", DYN);
   s->row_len = int_or(schedule, "row_length", DYN);
   MlirAttribute vs = entry(schedule, "variants");
@@ -418,6 +507,8 @@ static bool verify(MlirOperation func, MlirAttribute s) {
   int rank = space_rank(func);
   if (rank < 1) return bad(func, s, -1, "the kernel has no reduction");
   if (!int_in(s, "outer_dims", 0, rank)) return bad(func, s, -1, "'outer_dims' must be an integer in [0, the reduction input's rank]");
+  if (!mlirAttributeIsNull(entry(s, "batch_dims")) && !int_in(s, "batch_dims", 1, rank - 1 - int_or(s, "outer_dims", 0)))
+    return bad(func, s, -1, "'batch_dims' must be an integer in [1, rank - outer_dims - 1]");
   if (!mlirAttributeIsNull(entry(s, "rows")) && !int_in(s, "rows", 0, INT64_MAX)) return bad(func, s, -1, "'rows' must be a non-negative integer");
   if (!mlirAttributeIsNull(entry(s, "row_length")) && !int_in(s, "row_length", 0, INT64_MAX))
     return bad(func, s, -1, "'row_length' must be a non-negative integer");

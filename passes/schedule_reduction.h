@@ -41,6 +41,9 @@
  * 128 row groups (512 threads), 4 rows in flight per thread; rows merge into one index
  * (the reduced dims' strides nest, statically or by `merge` conditions);
  * the per-point kernel follows as the variant without conditions.
+ * Batched outer (kept dims [0, b) before the reduced ones): the same, the
+ * columns are the kept dims flattened (batch first), so a block's column
+ * vectors may belong to different batch entries; `batch_dims` = b.
  * In fuser_row_variant an outer variant stores: width W, vectors = rows in
  * flight, threads = row groups, rows_per_block = column vectors per block. */
 #ifndef FUSER_PASSES_SCHEDULE_REDUCTION_H
@@ -72,6 +75,8 @@ typedef struct {
   fuser_sched_kind kind;
   int rank;             /* iteration rank: the reduction input's rank */
   int outer;            /* leading kept dims (rows); the rest are reduced (columns) */
+  int batch;            /* outer only: leading kept dims before the reduced ones (a
+                         * batched outer reduction: dims [batch, batch + outer) reduced) */
   int64_t rows, row_len; /* static products, or INT64_MIN when symbolic */
   int num_variants;
   fuser_row_variant variants[FUSER_SCHED_MAX_VARIANTS];
@@ -86,6 +91,12 @@ bool fuser_reduction_is_inner(MlirOperation red, int *num_reduced);
 /* The same for the leading dims, outermost in allocation order (the kept
  * dims innermost, in order). */
 bool fuser_reduction_is_outer(MlirOperation red, int *num_reduced);
+
+/* A batched outer reduction: the reduced dims are the consecutive dims
+ * [*batch, *batch + *num_reduced) with *batch >= 1 kept dims before them
+ * and at least one after, every dim row-major in allocation order (a
+ * bias gradient's first stage: [B, S, C] summed over S). */
+bool fuser_reduction_is_batched_outer(MlirOperation red, int *batch, int *num_reduced);
 
 /* Classifies a `fuser.kernel` function and picks its row variants. */
 void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s);

@@ -169,3 +169,75 @@ func.func private @bg_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -
   %2 = "fuser.cast"(%1) : (tensor<?xf32>) -> tensor<?xbf16>
   return %2 : tensor<?xbf16>
 }
+
+// -----
+
+// A batched outer reduction (the split bias gradient's first stage: [B, S,
+// C] summed over S, f32 partials [B, C]): the columns are B x C flattened,
+// the grid follows result 0 (the kept shape), each thread splits its flat
+// column into the batch index and the column (one divui and remui by C),
+// bf16 reads 8 wide, the f32 partials written as vector<8xf32>.
+// LOOPS-LABEL: func.func @bgs_k0__columns(
+// LOOPS-SAME: memref<4096xf32, #gpu.address_space<workgroup>>
+// LOOPS-SAME: fuser.row_grid = {dims = 2 : i64, first = 0 : i64, rows_per_block = 32 : i64, tensor = 1 : i64}
+// LOOPS-SAME: {bytes = 32 : i64, kind = "align", result = 0 : i64}
+// LOOPS-SAME: {arg = 0 : i64, dim = 2 : i64, kind = "extent", multiple = 8 : i64}
+// LOOPS: %[[F:.*]] = arith.select
+// LOOPS-NEXT: %[[B:.*]] = arith.divui %[[F]], %[[C:.*]] : index
+// LOOPS-NEXT: arith.remui %[[F]], %[[C]] : index
+// LOOPS: scf.for {{.*}} iter_args
+// LOOPS: arith.muli %[[B]], %{{.*}} : index
+// LOOPS-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS: scf.for {{.*}} iter_args
+// LOOPS-COUNT-8: gpu.barrier
+// LOOPS-NOT: gpu.barrier
+// LOOPS: vector.store %{{.*}} {alignment = 32 : i64} : memref<?xf32>, vector<8xf32>
+// LOOPS-LABEL: func.func @bgs_k0__scalar(
+// CPU-LABEL: func.func @bgs_k0__columns(
+// CPU: scf.parallel
+// CPU: memref.alloca() : memref<4096xf32>
+// GPU: gpu.func @bgs_k0__columns({{.*}}) workgroup(%{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>) kernel
+// GPU-SAME: known_block_size = array<i32: 512, 1, 1>
+func.func private @bgs_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<?x?x?xf32>) -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}
+
+// -----
+
+// var_mean over the leading dim (outer): the two passes (mean, then the
+// squared deviations) each through the tree; the schedule ends in its own
+// width-1 variant without conditions (the per-point kernel has no
+// var_mean, so it does not follow).
+// LOOPS-LABEL: func.func @vmo_k0__columns(
+// LOOPS-SAME: memref<2048xf32, #gpu.address_space<workgroup>>, %{{.*}}: memref<2048xf32, #gpu.address_space<workgroup>>
+// LOOPS: arith.subf %{{.*}} : vector<4xf32>
+// LOOPS: arith.mulf
+// LOOPS-LABEL: func.func @vmo_k0__columns_scalar(
+// LOOPS-SAME: fuser.vector_conditions = []
+// LOOPS-NOT: func.func @vmo_k0__scalar
+// CPU-LABEL: func.func @vmo_k0__columns_scalar(
+// GPU: gpu.func @vmo_k0__columns_scalar(
+// GPU-NOT: gpu.func @vmo_k0__scalar
+func.func private @vmo_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) -> (tensor<?xf32> {fuser.strides = array<i64: 1>}, tensor<?xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
+  %1:2 = "fuser.var_mean"(%0) {correction = 1 : i64, dims = array<i64: 0>, keepdim = false} : (tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
+  return %1#0, %1#1 : tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
+// The batch-norm first stage: var_mean over the symbolic H and W of NCHW:
+// the two reduced dims merge into one row under a run-time `merge`
+// condition (stride(2) == stride(3) x size(3)), in both variants.
+// LOOPS-LABEL: func.func @bn_k0__looped(
+// LOOPS-SAME: {arg = 0 : i64, dim = 2 : i64, inner = 3 : i64, kind = "merge"}
+// LOOPS-LABEL: func.func @bn_k0__looped_scalar(
+// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, dim = 2 : i64, inner = 3 : i64, kind = "merge"}]
+// GPU: gpu.func @bn_k0__looped(
+func.func private @bn_k0(%arg0: tensor<?x?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}, tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?x?x?xbf16>) -> tensor<?x?x?x?xf32>
+  %1:2 = "fuser.var_mean"(%0) {correction = 0 : i64, dims = array<i64: 2, 3>, keepdim = false} : (tensor<?x?x?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>)
+  return %1#0, %1#1 : tensor<?x?xf32>, tensor<?x?xf32>
+}

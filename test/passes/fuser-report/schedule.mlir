@@ -34,3 +34,19 @@ func.func @amax(%arg0: tensor<64x512xf32>) -> tensor<f32> attributes {fuser.fusi
   %1 = "fuser.max"(%0) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<64x512xf32>) -> tensor<f32>
   return %1 : tensor<f32>
 }
+
+// A bias gradient large enough to split (fuser-split-reductions): the first
+// kernel a batched outer reduction (16 x 1024 columns, 4096 rows each), the
+// second sums the 16 partials of each column.
+// CHECK-LABEL: fusion @grad_split: 2 kernels
+// CHECK: schedule: outer, reduced rows 4096 x columns 16384
+// CHECK-NEXT: batched: dims [1, 2) reduced, the 1 dim before them kept (columns = batch x trailing dims)
+// CHECK-NEXT: variant 0: width 8, 4 column vectors x 128 row groups per block, 4 rows in flight
+// CHECK: schedule: outer, reduced rows 16 x columns 1024
+// CHECK-NEXT: variant 0: width 4, 4 column vectors x 128 row groups per block, 4 rows in flight
+func.func @grad_split(%arg0: tensor<16x4096x1024xbf16>) -> tensor<1024xbf16> attributes {fuser.fusion} {
+  %0 = "fuser.cast"(%arg0) : (tensor<16x4096x1024xbf16>) -> tensor<16x4096x1024xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<16x4096x1024xf32>) -> tensor<1024xf32>
+  %2 = "fuser.cast"(%1) : (tensor<1024xf32>) -> tensor<1024xbf16>
+  return %2 : tensor<1024xbf16>
+}

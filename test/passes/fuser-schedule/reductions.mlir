@@ -61,12 +61,34 @@ func.func private @bias_grad_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array
 
 // -----
 
-// A middle dim: no row schedule, the pointwise one (the per-point kernel).
+// A middle dim: the batched outer schedule (dim 0 kept before the reduced
+// dim 1; columns = 8 x 128), 4-element vectors of f32.
 // CHECK-LABEL: func.func private @middle_k0
-// CHECK-SAME: fuser.schedule = {block_size = 128 : i64, kind = "pointwise"
+// CHECK-SAME: fuser.schedule = {batch_dims = 1 : i64, kind = "outer", outer_dims = 1 : i64, row_length = 1024 : i64, rows = 64 : i64, variants = [{rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 4 : i64}]}
 func.func private @middle_k0(%arg0: tensor<8x64x128xf32> {fuser.strides = array<i64: 8192, 128, 1>}) -> (tensor<8x128xf32> {fuser.strides = array<i64: 128, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.sum"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x64x128xf32>) -> tensor<8x128xf32>
   return %0 : tensor<8x128xf32>
+}
+
+// -----
+
+// A bf16 first stage writing f32 partials: the width follows the reads (8).
+// CHECK-LABEL: func.func private @stage_k0
+// CHECK-SAME: fuser.schedule = {batch_dims = 1 : i64, kind = "outer", outer_dims = 1 : i64, variants = [{rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 8 : i64}]}
+func.func private @stage_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<?x?x?xf32>) -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}
+
+// -----
+
+// Scattered dims (0 and 2): no row schedule, the pointwise one (the per-point kernel).
+// CHECK-LABEL: func.func private @scattered_k0
+// CHECK-SAME: fuser.schedule = {block_size = 128 : i64, kind = "pointwise"
+func.func private @scattered_k0(%arg0: tensor<8x64x128xf32> {fuser.strides = array<i64: 8192, 128, 1>}) -> (tensor<64xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.sum"(%arg0) {dims = array<i64: 0, 2>, keepdim = false} : (tensor<8x64x128xf32>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
 }
 
 // -----

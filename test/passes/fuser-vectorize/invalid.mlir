@@ -88,10 +88,11 @@ func.func private @integer_lerp(%a: tensor<4xi64> {fuser.strides = array<i64: 1>
 
 // -----
 
-// var_mean over a middle dim: no row schedule (passes/schedule_reduction.h),
-// and the per-point kernel has no var_mean.
-func.func private @var_mean(%a: tensor<4x8x2xf32> {fuser.strides = array<i64: 16, 2, 1>}) -> (tensor<4x2xf32> {fuser.strides = array<i64: 2, 1>}) attributes {fuser.kernel} {
+// var_mean over scattered dims (0 and 2) inside one kernel (fuser-split-
+// reductions splits them in a fusion): no row schedule
+// (passes/schedule_reduction.h), and the per-point kernel has no var_mean.
+func.func private @var_mean(%a: tensor<4x8x2xf32> {fuser.strides = array<i64: 16, 2, 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}, tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   // expected-error@+1 {{fuser.var_mean: not supported in GPU kernels yet}}
-  %v, %m = "fuser.var_mean"(%a) {dims = array<i64: 1>, correction = 1 : i64, keepdim = false} : (tensor<4x8x2xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
-  func.return %v : tensor<4x2xf32>
+  %v, %m = "fuser.var_mean"(%a) {dims = array<i64: 0, 2>, correction = 1 : i64, keepdim = false} : (tensor<4x8x2xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  func.return %v, %m : tensor<8xf32>, tensor<8xf32>
 }

@@ -178,13 +178,25 @@ func.func private @reduction(%a: tensor<64x64xbf16> {fuser.strides = array<i64: 
 
 // -----
 
-// The others (a middle dim) use the simple scalar kernel.
+// A middle dim is a batched outer reduction: a row schedule as well.
 // CHECK-LABEL: func.func private @middle_reduction
-// CHECK-SAME: fuser.vector_width = 1 : i64
+// CHECK-NOT: fuser.vector_width
+// CHECK-SAME: attributes {fuser.kernel} {
 func.func private @middle_reduction(%a: tensor<8x64x8xbf16> {fuser.strides = array<i64: 512, 8, 1>})
     -> (tensor<8x8xf32> {fuser.strides = array<i64: 8, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<8x64x8xbf16>) -> tensor<8x8xf32>
   func.return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+// The others (scattered dims) use the simple scalar kernel.
+// CHECK-LABEL: func.func private @scattered_reduction
+// CHECK-SAME: fuser.vector_width = 1 : i64
+func.func private @scattered_reduction(%a: tensor<8x64x8xbf16> {fuser.strides = array<i64: 512, 8, 1>})
+    -> (tensor<64xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 0, 2>, keepdim = false} : (tensor<8x64x8xbf16>) -> tensor<64xf32>
+  func.return %0 : tensor<64xf32>
 }
 
 // -----
