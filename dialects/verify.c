@@ -173,6 +173,45 @@ static bool verify_layout(MlirType t, MlirAttribute dict, const char *what, int 
   return true;
 }
 
+/* A result's fuser.alias_input = K (fd.add_output(out, alias_input)): the
+ * result is written into tensor argument K's storage, so both have one
+ * dtype and rank and equal static extents, and no two results share K. */
+static bool verify_alias_input(MlirType fty, MlirAttribute res_attrs, intptr_t i, char *err, size_t errlen) {
+  MlirAttribute dict = mlirArrayAttrGetElement(res_attrs, i);
+  if (!mlirAttributeIsADictionary(dict)) return true;
+  MlirAttribute a = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.alias_input"));
+  if (mlirAttributeIsNull(a)) return true;
+  intptr_t nargs = mlirFunctionTypeGetNumInputs(fty);
+  if (!mlirAttributeIsAInteger(a) || mlirIntegerAttrGetValueInt(a) < 0 || mlirIntegerAttrGetValueInt(a) >= nargs) {
+    snprintf(err, errlen, "result #%d: fuser.alias_input must be an i64 argument index in [0, %d)", (int)i, (int)nargs);
+    return false;
+  }
+  int64_t k = mlirIntegerAttrGetValueInt(a);
+  MlirType in = mlirFunctionTypeGetInput(fty, k), out = mlirFunctionTypeGetResult(fty, i);
+  bool ok = mlirTypeIsARankedTensor(in) && mlirTypeIsARankedTensor(out) &&
+            mlirTypeEqual(mlirShapedTypeGetElementType(in), mlirShapedTypeGetElementType(out)) &&
+            mlirShapedTypeGetRank(in) == mlirShapedTypeGetRank(out);
+  for (intptr_t d = 0; ok && d < mlirShapedTypeGetRank(in); d++)
+    ok = mlirShapedTypeIsDynamicDim(in, d) || mlirShapedTypeIsDynamicDim(out, d) ||
+         mlirShapedTypeGetDimSize(in, d) == mlirShapedTypeGetDimSize(out, d);
+  if (!ok) {
+    snprintf(err, errlen, "result #%d: fuser.alias_input names argument #%d, which is not a tensor of the result's dtype and shape",
+             (int)i, (int)k);
+    return false;
+  }
+  for (intptr_t j = 0; j < i; j++) {
+    MlirAttribute dj = mlirArrayAttrGetElement(res_attrs, j);
+    MlirAttribute aj = mlirAttributeIsADictionary(dj)
+                           ? mlirDictionaryAttrGetElementByName(dj, mlirStringRefCreateFromCString("fuser.alias_input"))
+                           : mlirAttributeGetNull();
+    if (!mlirAttributeIsNull(aj) && mlirAttributeIsAInteger(aj) && mlirIntegerAttrGetValueInt(aj) == k) {
+      snprintf(err, errlen, "result #%d: fuser.alias_input: argument #%d already receives result #%d", (int)i, (int)k, (int)j);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool fuser_verify_function(MlirOperation func, char *err, size_t errlen) {
   MlirAttribute ft = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("function_type"));
   if (mlirAttributeIsNull(ft) || !mlirAttributeIsAType(ft)) return true;
@@ -202,6 +241,7 @@ bool fuser_verify_function(MlirOperation func, char *err, size_t errlen) {
     MlirType t = mlirFunctionTypeGetResult(fty, i);
     if (mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) > FUSER_MAX_RANK) continue; /* refused elsewhere */
     if (!verify_layout(t, mlirArrayAttrGetElement(res_attrs, i), "result", (int)i, err, errlen)) return false;
+    if (!verify_alias_input(fty, res_attrs, i, err, errlen)) return false;
   }
   return true;
 }

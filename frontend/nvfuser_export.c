@@ -694,6 +694,11 @@ static bool export_body(exporter *e, MlirOperation func, const char *def_name) {
         put(o, ", stride_order=");
         put_ints(o, order, n);
       }
+      /* written into an input (nvFuser prints the alias positionally) */
+      MlirAttribute al = mlirAttributeIsADictionary(d) ? dict_get(d, "fuser.alias_input") : mlirAttributeGetNull();
+      if (!mlirAttributeIsNull(al) && mlirAttributeIsAInteger(al) && mlirIntegerAttrGetValueInt(al) >= 0 &&
+          mlirIntegerAttrGetValueInt(al) < mlirBlockGetNumArguments(body))
+        put(o, ", %s", name_of(e, mlirBlockGetArgument(body, (intptr_t)mlirIntegerAttrGetValueInt(al))));
     }
     put(o, ")\n");
   }

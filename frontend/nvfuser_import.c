@@ -299,13 +299,47 @@ static bool define_vector(importer *imp, const py_stmt *s, const py_expr *call) 
 
 /* ---- fd.add_output ---------------------------------------------------------------- */
 
+/* The input an aliased output is written into (nvFuser's
+ * aliasOutputToInput with ReuseBuffer): a tensor of fd.define_tensor with the
+ * output's dtype and rank, static extents equal, not aliased twice. */
+static bool alias_target(importer *imp, const py_expr *e, MlirValue out, int *input) {
+  binding *b = e->kind == PY_NAME ? imp_lookup(imp, e->name) : NULL;
+  if (!b || b->kind != BIND_VALUE || !fuser_value_is_tensor(b->value) || !mlirValueIsABlockArgument(b->value))
+    return imp_error(imp, e->line, e->col, "fd.add_output alias_input must be a tensor defined by fd.define_tensor");
+  if (mlirValueIsNull(out) || !fuser_value_is_tensor(out))
+    return imp_error(imp, e->line, e->col, "fd.add_output alias_input needs a tensor output");
+  MlirType ti = mlirValueGetType(b->value), to = mlirValueGetType(out);
+  if (fuser_value_dtype(b->value) != fuser_value_dtype(out))
+    return imp_error(imp, e->line, e->col, "fd.add_output alias_input: the output is %s but the input is %s (cast it first)",
+                     fuser_dtype_mlir_name(fuser_value_dtype(out)), fuser_dtype_mlir_name(fuser_value_dtype(b->value)));
+  intptr_t rank = mlirShapedTypeGetRank(to);
+  if (mlirShapedTypeGetRank(ti) != rank)
+    return imp_error(imp, e->line, e->col, "fd.add_output alias_input: the output has rank %d but the input has rank %d",
+                     (int)rank, (int)mlirShapedTypeGetRank(ti));
+  for (intptr_t d = 0; d < rank; d++)
+    if (!mlirShapedTypeIsDynamicDim(ti, d) && !mlirShapedTypeIsDynamicDim(to, d) &&
+        mlirShapedTypeGetDimSize(ti, d) != mlirShapedTypeGetDimSize(to, d))
+      return imp_error(imp, e->line, e->col, "fd.add_output alias_input: output dim %d has extent %lld but the input's has %lld",
+                       (int)d, (long long)mlirShapedTypeGetDimSize(to, d), (long long)mlirShapedTypeGetDimSize(ti, d));
+  *input = (int)mlirBlockArgumentGetArgNumber(b->value);
+  for (int r = 0; r < imp->n_results; r++) {
+    MlirAttribute prev = mlirDictionaryAttrGetElementByName(imp->result_attrs[r], mlirStringRefCreateFromCString("fuser.alias_input"));
+    if (!mlirAttributeIsNull(prev) && mlirIntegerAttrGetValueInt(prev) == *input)
+      return imp_error(imp, e->line, e->col, "fd.add_output alias_input: that input already receives output %d", r);
+  }
+  return true;
+}
+
 static bool add_output(importer *imp, const py_expr *call) {
   static const char *const params[] = {"output", "alias_input", "stride_order"};
   const char *what = "fd.add_output";
   py_expr *a[3];
   if (!imp_bind_args(imp, call, what, params, 3, 1, a)) return false;
-  if (a[1])
-    return imp_error(imp, a[1]->line, a[1]->col, "fd.add_output alias_input= (writing into an input's buffer) is not supported");
+  /* add_output(output, alias_input): nvFuser's ReuseBuffer alias, the output
+   * is written into the input's storage (the (output, stride_order)
+   * overload takes a list as its second argument) */
+  py_expr *alias = a[1];
+  if (alias && (alias->kind == PY_LIST || alias->kind == PY_TUPLE) && !a[2]) a[2] = alias, alias = NULL;
   MlirValue v = {NULL};
   int pending = -1;
   binding *b = a[0]->kind == PY_NAME ? imp_lookup(imp, a[0]->name) : NULL;
@@ -330,6 +364,15 @@ static bool add_output(importer *imp, const py_expr *call) {
     }
     MlirNamedAttribute so = imp_named(imp, "fuser.stride_order", mlirDenseI64ArrayGet(imp->ctx, n, order));
     attrs = mlirDictionaryAttrGet(imp->ctx, 1, &so);
+  }
+  if (alias && alias->kind != PY_NONE) {
+    int input = -1;
+    if (!alias_target(imp, alias, pending >= 0 ? (MlirValue){NULL} : v, &input)) return false;
+    if (a[2])
+      return imp_error(imp, a[2]->line, a[2]->col, "fd.add_output takes alias_input or stride_order, not both "
+                       "(an aliased output has its input's layout)");
+    MlirNamedAttribute al = imp_named(imp, "fuser.alias_input", mlirIntegerAttrGet(mlirIntegerTypeGet(imp->ctx, 64), input));
+    attrs = mlirDictionaryAttrGet(imp->ctx, 1, &al);
   }
   if (imp->n_results == imp->cap_results) {
     imp->cap_results = imp->cap_results ? imp->cap_results * 2 : 8;

@@ -485,6 +485,46 @@ static void strides_text(const value_desc *d, char **out) {
   for (int k = 0; k < d->rank; k++) out[k] = poly_str(&d->stride[k]);
 }
 
+/* The allocation order of a temporary, kernel result r: its producer's
+ * fuser.stride_order, the order fuser-segment wrote into the kernel's
+ * `fuser.strides` for it (null: row-major). */
+static MlirAttribute temp_order(MlirOperation kernel, int r) {
+  MlirValue v = mlirOperationGetOperand(mlirBlockGetTerminator(fuser_func_body(kernel)), r);
+  if (!mlirValueIsAOpResult(v)) return mlirAttributeGetNull();
+  MlirAttribute so = mlirOperationGetDiscardableAttributeByName(mlirOpResultGetOwner(v), mlirStringRefCreateFromCString("fuser.stride_order"));
+  bool ok = !mlirAttributeIsNull(so) && mlirAttributeIsADenseI64Array(so) &&
+            mlirDenseArrayGetNumElements(so) == mlirShapedTypeGetRank(mlirValueGetType(v));
+  return ok ? so : mlirAttributeGetNull();
+}
+
+/* A kernel result that is an output aliased to input k (fuser.alias_input,
+ * fd.add_output(out, alias_input)): the kernel writes into k's buffer with
+ * k's strides, the output is k itself, and the launch is refused unless
+ * the result's extents are k's. */
+static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k, fpm_output *o, char *err, size_t errlen) {
+  value_desc *in = desc_of(st, mlirBlockGetArgument(fuser_func_body(st->func), k));
+  if (!in || !in->tensor || in->rank != d->rank) return fail(err, errlen, "output aliased to input %d: not a tensor of its rank", k);
+  for (int j = 0; j < d->rank; j++) {
+    char a[512], b[512], line[1100];
+    poly_text(&d->size[j], a, sizeof a);
+    poly_text(&in->size[j], b, sizeof b);
+    if (strcmp(a, b) == 0) continue;
+    snprintf(line, sizeof line, "(%s) == (%s)", a, b);
+    c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
+    c->checks[c->nchecks++] = dup_str(line);
+  }
+  d->buffer = FPM_INPUT;
+  d->index = k;
+  d->offset = in->offset;
+  for (int j = 0; j < d->rank; j++) d->stride[j] = in->stride[j];
+  o->alias_input = k;
+  snprintf(o->dtype, sizeof o->dtype, "%s", fuser_dtype_mlir_name(d->dtype));
+  o->rank = d->rank;
+  o->offset = poly_str(&in->offset);
+  for (int j = 0; j < d->rank; j++) o->sizes[j] = poly_str(&in->size[j]), o->strides[j] = poly_str(&in->stride[j]);
+  return true;
+}
+
 bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err, size_t errlen) {
   memset(m, 0, sizeof *m);
   MlirOperation func = find_plan(module);
@@ -538,11 +578,14 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
       value_desc *d = &c->t[c->num_args + r];
       int out = return_index(ret, res);
       int64_t order[FUSER_MAX_RANK];
-      MlirAttribute so = out >= 0 ? fuser_func_result_attr(func, out, "fuser.stride_order") : mlirAttributeGetNull();
+      MlirAttribute so = out >= 0 ? fuser_func_result_attr(func, out, "fuser.stride_order") : temp_order(kernel, r);
       for (int k = 0; k < d->rank; k++) order[k] = mlirAttributeIsNull(so) ? d->rank - 1 - k : mlirDenseI64ArrayGetElement(so, k);
       dense_polys(d->rank, d->size, order, d->stride);
       d->offset = fuser_poly_const(0);
-      if (out >= 0) {
+      MlirAttribute alias = out >= 0 ? fuser_func_result_attr(func, out, "fuser.alias_input") : mlirAttributeGetNull();
+      if (!mlirAttributeIsNull(alias)) {
+        if (!write_into_input(st, c, d, (int)mlirIntegerAttrGetValueInt(alias), &m->outputs[out], err, errlen)) return false;
+      } else if (out >= 0) {
         d->buffer = FPM_OUTPUT;
         d->index = out;
         fpm_output *o = &m->outputs[out];

@@ -25,6 +25,10 @@
  * ops, casts, broadcasts, slice, pad and cat fuse with their producers and
  * consumers (no forced boundary before resize ops, unlike nvFuser #1597,
  * #2599); views of inputs are read in place; alias outputs make no kernel.
+ * An output written into an input (`fuser.alias_input = K`, nvFuser's
+ * add_output(out, alias_input)) is computed into a temporary and copied
+ * into argument K's buffer by a kernel of its own, launched after every
+ * kernel, so no kernel reads K after (or while) it is overwritten.
  * Each materialized tensor is the root of a kernel whose iteration space is
  * its shape; independent roots of the same shape share a kernel. Scalars
  * reach kernels as parameters when the plan can compute them on the host
@@ -92,6 +96,7 @@ typedef struct {
   fuser_ptr_map position;   /* value -> definition order in the plan (arguments first) */
   intptr_t next_position;
   fuser_ptr_map written;    /* call result -> the fuser.strides it was written with */
+  fuser_ptr_map alias_copy; /* the copy of an aliased output (fuser.alias_input) -> 1 */
   root_info *roots;
   int nroots, cap;
   int nkernels;
@@ -117,11 +122,18 @@ static void add_root(seg_state *st, MlirValue v, const char *reason) {
 
 static bool is_tensor(MlirValue v) { return mlirTypeIsARankedTensor(mlirValueGetType(v)); }
 
-static bool same_shape(MlirValue a, MlirValue b) {
+/* Whether two tensors have the same extents: static ones equal, `?` ones
+ * proved equal by the dim graph (two `?x?` tensors of unrelated inputs
+ * may differ at run time, so they cannot share an iteration space). */
+static bool same_shape(seg_state *st, MlirValue a, MlirValue b) {
   MlirType x = mlirValueGetType(a), y = mlirValueGetType(b);
   if (mlirShapedTypeGetRank(x) != mlirShapedTypeGetRank(y)) return false;
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(x); d++)
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(x); d++) {
     if (mlirShapedTypeGetDimSize(x, d) != mlirShapedTypeGetDimSize(y, d)) return false;
+    if (mlirShapedTypeIsDynamicDim(x, d) && fuser_dim_class(&st->g, fuser_dim_node(&st->g, a, (int)d)) !=
+                                                fuser_dim_class(&st->g, fuser_dim_node(&st->g, b, (int)d)))
+      return false;
+  }
   return true;
 }
 
@@ -248,6 +260,38 @@ static void apply_op_budget(seg_state *st, MlirOperation op) {
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) fuser_ptr_map_put(&st->ops, mlirOperationGetResult(op, r).ptr, n);
 }
 
+static int alias_input_of(MlirOperation func, int result) {
+  MlirAttribute a = fuser_func_result_attr(func, result, "fuser.alias_input");
+  return mlirAttributeIsNull(a) ? -1 : (int)mlirIntegerAttrGetValueInt(a);
+}
+
+/* Each aliased output becomes `fuser.set` of its value, defined last (so
+ * its kernel is launched last); the value itself is materialized first.
+ * A view of K written into K would read what it overwrites: refused. */
+static bool insert_alias_copies(seg_state *st) {
+  MlirOperation ret = mlirBlockGetTerminator(st->body);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) {
+    int k = alias_input_of(st->func, (int)i);
+    if (k < 0) continue;
+    MlirValue v = mlirOperationGetOperand(ret, i);
+    if (!mlirValueIsABlockArgument(v) && fuser_op_id_of(mlirOpResultGetOwner(v)) == FUSER_OP_view &&
+        mlirValueEqual(mlirOperationGetOperand(mlirOpResultGetOwner(v), 0), mlirBlockGetArgument(st->body, k))) {
+      mlirEmitError(mlirOperationGetLocation(mlirOpResultGetOwner(v)),
+                    "an output aliased to an input is a view of that same input: not supported (it would read what it "
+                    "overwrites)");
+      return false;
+    }
+    MlirType t = mlirValueGetType(v);
+    MlirOperation copy = fuser_create_op(mlirOperationGetLocation(ret), "fuser.set", 1, &v, 1, &t, 0, NULL);
+    fuser_insert_before(ret, copy);
+    mlirOperationSetOperand(ret, i, mlirOperationGetResult(copy, 0));
+    fuser_ptr_map_put(&st->alias_copy, mlirOperationGetResult(copy, 0).ptr, 1);
+  }
+  return true;
+}
+
+static bool is_alias_copy(seg_state *st, MlirValue v) { return fuser_ptr_map_get(&st->alias_copy, v.ptr, NULL); }
+
 /* Decides the materialized tensors (roots), in program order. */
 static void find_roots(seg_state *st) {
   for (MlirOperation op = mlirBlockGetFirstOperation(st->body); !mlirOperationIsNull(op);
@@ -274,7 +318,7 @@ static void find_roots(seg_state *st) {
       /* A reduction's result consumed at another shape: materialize it,
        * unless a row schedule holds both (the consumer stays in the
        * reduction's row space: a normalization's broadcast back). */
-      if (o_red && !reduces && is_tensor(o) && !same_shape(o, mlirOperationGetResult(op, 0))) {
+      if (o_red && !reduces && is_tensor(o) && !same_shape(st, o, mlirOperationGetResult(op, 0))) {
         if (mlirValueIsNull(o_space) || !in_row_space(st, o_space, ok_k, mlirOperationGetResult(op, 0))) {
           add_root(st, o, "reduction result consumed at a different shape");
           continue;
@@ -317,7 +361,13 @@ static void find_roots(seg_state *st) {
   MlirOperation ret = mlirBlockGetTerminator(st->body);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) {
     MlirValue v = mlirOperationGetOperand(ret, i);
-    if (role(st, v) == ROLE_COMPUTE) add_root(st, v, "fusion output");
+    if (!is_alias_copy(st, v)) {
+      if (role(st, v) == ROLE_COMPUTE) add_root(st, v, "fusion output");
+      continue;
+    }
+    MlirValue src = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
+    if (role(st, src) == ROLE_COMPUTE) add_root(st, src, "an output written into an input: computed before the copy");
+    add_root(st, v, "fusion output written into its aliased input, after every kernel");
   }
 }
 
@@ -420,7 +470,7 @@ static bool claim_cone(seg_state *st, fuser_ptr_map *claimed, int ri) {
     if (role(st, v) != ROLE_COMPUTE || (!mlirValueEqual(v, root) && is_root(st, v))) continue;
     intptr_t owner;
     if (fuser_ptr_map_get(claimed, v.ptr, &owner)) {
-      if (owner == ri || same_shape(st->roots[owner].value, root)) continue;
+      if (owner == ri || same_shape(st, st->roots[owner].value, root)) continue;
       intptr_t cost = 0;
       fuser_ptr_map_get(&st->cost, v.ptr, &cost);
       if (fuser_ptr_map_get(&st->has_red, v.ptr, NULL) || cost > EXPENSIVE) {
@@ -499,10 +549,10 @@ static void group_roots(seg_state *st) {
     fuser_ptr_map_free(&k.input_index);
     free(k.inputs);
     root_info *r = &st->roots[i];
-    for (int oj = 0; oj < oi && r->kernel < 0; oj++) {
+    for (int oj = 0; oj < oi && r->kernel < 0 && !is_alias_copy(st, r->value); oj++) {
       root_info *o = &st->roots[order[oj]];
       bool fits = st->budget <= 0 || kernel_ops[o->kernel] + k.nops <= st->budget;
-      if (level[order[oj]] == level[i] && same_shape(o->value, r->value) && fits && !is_matmul(o->value) &&
+      if (level[order[oj]] == level[i] && same_shape(st, o->value, r->value) && fits && !is_matmul(o->value) &&
           !is_matmul(r->value))
         r->kernel = o->kernel;
     }
@@ -540,12 +590,14 @@ static MlirAttribute strides_of(seg_state *st, MlirValue v) {
   return mlirDenseI64ArrayGet(st->ctx, rank, strides);
 }
 
-/* Layout a kernel result is written with: the fusion output's stride order
- * when it is one, else its producer's. */
+/* Layout a kernel result is written with: the aliased input's, the fusion
+ * output's stride order when it is one, else its producer's. */
 static MlirAttribute result_strides(seg_state *st, MlirValue v) {
   MlirOperation ret = mlirBlockGetTerminator(st->body);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) {
     if (!mlirValueEqual(mlirOperationGetOperand(ret, i), v)) continue;
+    int k = alias_input_of(st->func, (int)i);
+    if (k >= 0) return strides_of(st, mlirBlockGetArgument(st->body, k)); /* written into argument k */
     MlirAttribute so = fuser_func_result_attr(st->func, (int)i, "fuser.stride_order");
     if (mlirAttributeIsNull(so)) break;
     MlirType t = mlirValueGetType(v);
@@ -728,6 +780,11 @@ static void erase_compute(seg_state *st) {
 static bool segment_fusion(MlirOperation func, void *ud) {
   seg_state st = {.func = func, .body = fuser_func_body(func), .ctx = mlirOperationGetContext(func),
                   .budget = *(const intptr_t *)ud};
+  fuser_ptr_map_init(&st.alias_copy);
+  if (!insert_alias_copies(&st)) {
+    fuser_ptr_map_free(&st.alias_copy);
+    return false;
+  }
   fuser_dim_graph_build(&st.g, func);
   fuser_ptr_map_init(&st.role);
   fuser_ptr_map_init(&st.has_red);
@@ -754,6 +811,7 @@ static bool segment_fusion(MlirOperation func, void *ud) {
   fuser_ptr_map_free(&st.root_index);
   fuser_ptr_map_free(&st.position);
   fuser_ptr_map_free(&st.written);
+  fuser_ptr_map_free(&st.alias_copy);
   fuser_dim_graph_free(&st.g);
   free(st.roots);
   return true;

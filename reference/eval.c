@@ -430,6 +430,48 @@ static bool run_body(ref_ctx *c, MlirOperation func, const ref_tensor *args, int
   return ok;
 }
 
+/* Results with `fuser.alias_input = K` (fd.add_output(out, alias_input))
+ * are written into argument K's storage, as nvFuser updates it in place.
+ * Every value is copied out first: a result may read (a view of) an input
+ * that another alias overwrites. */
+static bool write_aliases(ref_ctx *c, MlirOperation func, ref_tensor *args, const ref_tensor *results, int nres) {
+  MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("res_attrs"));
+  if (mlirAttributeIsNull(res_attrs) || !mlirAttributeIsAArray(res_attrs)) return true;
+  int target[16];
+  ref_tensor copies[16];
+  int n = 0;
+  bool ok = true;
+  for (int i = 0; ok && i < nres && i < mlirArrayAttrGetNumElements(res_attrs); i++) {
+    MlirAttribute d = mlirArrayAttrGetElement(res_attrs, i);
+    MlirAttribute a = mlirAttributeIsADictionary(d)
+                          ? mlirDictionaryAttrGetElementByName(d, mlirStringRefCreateFromCString("fuser.alias_input"))
+                          : mlirAttributeGetNull();
+    if (mlirAttributeIsNull(a)) continue;
+    target[n] = (int)mlirIntegerAttrGetValueInt(a);
+    for (int dim = 0; ok && dim < results[i].rank; dim++)
+      if (results[i].sizes[dim] != args[target[n]].sizes[dim])
+        ok = ref_fail(c, FUSER_REF_ERR_SHAPE, "result #%d (aliased to argument #%d) has extent %lld in dim %d, the argument %lld", i,
+                      target[n], (long long)results[i].sizes[dim], dim, (long long)args[target[n]].sizes[dim]);
+    if (ok) ok = ref_copy(c, &results[i], results[i].dtype, NULL, &copies[n]);
+    if (ok) n++;
+  }
+  for (int k = 0; ok && k < n; k++) ok = ref_copy_into(c, &args[target[k]], &copies[k]);
+  for (int k = 0; k < n; k++) ref_release(&copies[k]);
+  return ok;
+}
+
+bool fuser_ref_writes_inputs(MlirOperation func) {
+  MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("res_attrs"));
+  for (intptr_t i = 0; !mlirAttributeIsNull(res_attrs) && mlirAttributeIsAArray(res_attrs) && i < mlirArrayAttrGetNumElements(res_attrs);
+       i++) {
+    MlirAttribute d = mlirArrayAttrGetElement(res_attrs, i);
+    if (mlirAttributeIsADictionary(d) &&
+        !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(d, mlirStringRefCreateFromCString("fuser.alias_input"))))
+      return true;
+  }
+  return false;
+}
+
 static bool is_fusion(MlirOperation func) {
   return is_named(func, "func.func") &&
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.fusion")));
@@ -464,6 +506,7 @@ fuser_ref_status fuser_ref_run(MlirOperation func, const fuser_ref_value *args, 
   for (; ok && nbound < nparams; nbound++)
     ok = bind_argument(&c, mlirBlockGetArgument(block, nbound), nbound, &args[nbound], &bound[nbound]);
   if (ok) ok = run_body(&c, func, bound, nparams, results, &nres, 0);
+  if (ok) ok = write_aliases(&c, func, bound, results, nres);
   for (int i = 0; i < nbound; i++) ref_release(&bound[i]);
   free(bound);
   if (ok) {

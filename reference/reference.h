@@ -88,6 +88,12 @@ fuser_ref_status fuser_ref_run(MlirOperation func, const fuser_ref_value *args, 
 
 void fuser_ref_outputs_free(fuser_ref_outputs *out);
 
+/* Whether fuser_ref_run writes into argument tensors: a result with
+ * `fuser.alias_input = K` (fd.add_output(out, alias_input)) is copied into
+ * argument K's storage after the body ran, as nvFuser updates it in place.
+ * Callers that keep the inputs (to save a case) make them again. */
+bool fuser_ref_writes_inputs(MlirOperation func);
+
 /* Whether the evaluator has semantics for the op (a unit test checks every
  * op of dialects/ops.def, so a new op cannot be forgotten here). */
 bool fuser_ref_supports_op(fuser_op_id id);

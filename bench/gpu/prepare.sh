@@ -19,6 +19,7 @@ translate=${FUSER_TRANSLATE:-build/bin/fuser-translate}
 mkdir -p "$carry/arts" "$carry/corpus" "$carry/include/dlpack"
 cp /usr/include/dlpack/dlpack.h "$carry/include/dlpack/"
 cp "$corpus/../bench/nvfuser_torch.py" "$corpus/../bench/peers.py" "$carry/"
+# the layout patterns (issue 15) and the in-tree scripts of printed forms and ops (issue 16) ride along
 for f in "$corpus"/seed/*.py "$corpus"/visible/*.py bench/layouts/*.py test/frontend/Inputs/scripts/*.py; do
   name=$(basename "$f" .py)
   cp "$f" "$carry/corpus/"

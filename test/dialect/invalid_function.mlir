@@ -123,3 +123,34 @@ func.func @result_order_short(%a: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.st
 func.func @result_order_ok(%a: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.stride_order = array<i64: 0, 1>}) attributes {fuser.fusion} {
   return %a : tensor<2x3xf32>
 }
+
+// -----
+
+// fuser.alias_input (fd.add_output(out, alias_input)) names an argument.
+// expected-error@+1 {{result #0: fuser.alias_input must be an i64 argument index in [0, 1)}}
+func.func @alias_out_of_range(%a: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.alias_input = 1 : i64}) attributes {fuser.fusion} {
+  return %a : tensor<2x3xf32>
+}
+
+// -----
+
+// An aliased result has its argument's dtype and static extents.
+// expected-error@+1 {{result #0: fuser.alias_input names argument #0, which is not a tensor of the result's dtype and shape}}
+func.func @alias_other_shape(%a: tensor<2x3xf32>, %b: tensor<3x3xf32>) -> (tensor<3x3xf32> {fuser.alias_input = 0 : i64}) attributes {fuser.fusion} {
+  return %b : tensor<3x3xf32>
+}
+
+// -----
+
+// One argument receives one aliased result.
+// expected-error@+1 {{result #1: fuser.alias_input: argument #0 already receives result #0}}
+func.func @alias_twice(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.alias_input = 0 : i64}, tensor<2x3xf32> {fuser.alias_input = 0 : i64}) attributes {fuser.fusion} {
+  return %b, %b : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// A valid alias verifies.
+func.func @alias_ok(%a: tensor<?x3xf32>, %b: tensor<2x3xf32>) -> (tensor<2x3xf32> {fuser.alias_input = 0 : i64}) attributes {fuser.fusion} {
+  return %b : tensor<2x3xf32>
+}

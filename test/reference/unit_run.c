@@ -512,6 +512,29 @@ static void test_every_op_supported(void) {
   CHECK(!fuser_ref_supports_op(FUSER_OP_NONE));
 }
 
+/* fuser.alias_input: the result is written into the argument's storage,
+ * after every op (the second result reads the argument before the write). */
+static void test_alias_input(void) {
+  int64_t s3 = 3;
+  DLTensor *x = make_tensor(FUSER_DTYPE_F32, 1, &s3, (double[]){1, 2, 3});
+  fuser_ref_value a = tensor_arg(x);
+  fuser_ref_outputs out;
+  fuser_ref_error err;
+  CHECK_EQ_INT(run_fusion("%a: tensor<3xf32>", "tensor<3xf32> {fuser.alias_input = 0 : i64}, tensor<3xf32>",
+                          "%r = \"fuser.neg\"(%a) : (tensor<3xf32>) -> tensor<3xf32>\n"
+                          "%s = \"fuser.abs\"(%a) : (tensor<3xf32>) -> tensor<3xf32>\n"
+                          "return %r, %s : tensor<3xf32>, tensor<3xf32>",
+                          &a, 1, false, &out, &err),
+               FUSER_REF_OK);
+  CHECK_VALUES(x, ((double[]){-1, -2, -3}), 3, 0);
+  if (out.count == 2) {
+    CHECK_VALUES(out.values[0].tensor, ((double[]){-1, -2, -3}), 3, 0);
+    CHECK_VALUES(out.values[1].tensor, ((double[]){1, 2, 3}), 3, 0);
+  }
+  fuser_ref_outputs_free(&out);
+  fuser_ref_tensor_free(x);
+}
+
 int main(void) {
   test_ctx = fuser_context_create();
   mlirContextSetAllowUnregisteredDialects(test_ctx, false);
@@ -523,6 +546,7 @@ int main(void) {
   test_calls();
   test_f64_mode();
   test_output_stride_order();
+  test_alias_input();
   test_make_inputs();
   test_inputs_errors();
   test_checksums();

@@ -314,6 +314,16 @@ static bool run_cpu(const options *o, MlirOperation func, int nfusions) {
   fuser_ref_outputs outs;
   bool ran = fuser_ref_run(func, inputs.values, inputs.count, &ropt, &outs, &err) == FUSER_REF_OK, ok = ran;
   if (!ran) report_error(&err);
+  /* outputs written into inputs (fd.add_output(out, alias_input)) changed
+   * them: what is saved is the inputs as made, so make them again */
+  if (ok && (o->save_dir || o->save_case) && fuser_ref_writes_inputs(func)) {
+    fuser_ref_inputs_free(&inputs);
+    if (fuser_ref_make_inputs(func, o->seed, &inputs, &err) != FUSER_REF_OK) {
+      report_error(&err);
+      fuser_ref_outputs_free(&outs);
+      return false;
+    }
+  }
   if (ok && o->save_dir) ok = save_inputs(o, &inputs, name, nfusions);
   if (ok && o->save_case) ok = fuser_run_save_case(o->save_case, &inputs, &outs, o->misalign);
   for (int i = 0; ok && i < outs.count; i++) {

@@ -236,3 +236,35 @@ func.func @scalar_math(%arg0: tensor<?x8xf32>, %arg1: f64, %arg2: i64) -> tensor
   %7 = "fuser.mul"(%6, %4) : (tensor<?x8xf32>, i64) -> tensor<?x8xf32>
   return %7 : tensor<?x8xf32>
 }
+
+// -----
+
+// Outputs of `?` shapes the dim graph does not prove equal (two unrelated
+// inputs) never share a kernel: one iteration space would overrun the
+// smaller output (it corrupted the heap of the CPU JIT).
+// CHECK-LABEL: func.func @unrelated_dynamic_shapes
+// CHECK: call @unrelated_dynamic_shapes_k0(%arg0)
+// CHECK: call @unrelated_dynamic_shapes_k1(%arg1)
+func.func @unrelated_dynamic_shapes(%arg0: tensor<?x?xf32>, %arg1: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) attributes {fuser.fusion} {
+  %0 = "fuser.neg"(%arg0) : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = "fuser.abs"(%arg1) : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// An output written into an input (fuser.alias_input = 0): its value is
+// computed into a temporary, then a copy kernel of its own, launched last,
+// writes it with the input's strides; the visible output reading the input
+// is computed before.
+// CHECK-LABEL: func.func @alias_input
+// CHECK: %[[K0:.*]]:2 = call @alias_input_k0(%arg0)
+// CHECK: %[[C:.*]] = call @alias_input_k1(%[[K0]]#1) {fuser.cuts = ["fusion output written into its aliased input, after every kernel"]}
+// CHECK: return %[[K0]]#0, %[[C]]
+// CHECK: func.func private @alias_input_k1(%arg0: tensor<4x8xf32> {fuser.strides = array<i64: 1, 4>}) -> (tensor<4x8xf32> {fuser.strides = array<i64: 1, 4>})
+// CHECK-NEXT: "fuser.set"(%arg0)
+func.func @alias_input(%arg0: tensor<4x8xf32> {fuser.stride_order = array<i64: 0, 1>}) -> (tensor<4x8xf32>, tensor<4x8xf32> {fuser.alias_input = 0 : i64}) attributes {fuser.fusion} {
+  %0 = "fuser.neg"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = "fuser.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
+}

@@ -1,0 +1,18 @@
+# Error: one input receives one aliased output
+# RUN: rm -f %t.mlir
+# RUN: not fuser-translate --import-nvfuser %s -o %t.mlir 2>&1 | FileCheck %s
+# RUN: not test -e %t.mlir
+import torch
+from nvfuser import FusionDefinition, DataType
+
+def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
+    T1 = fd.define_tensor(shape=[4, -1], contiguity=[True, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[1, 0])
+    T2 = fd.ops.neg(T0)
+    fd.add_output(T2, T0)
+    T3 = fd.ops.abs(T0)
+# CHECK: alias-input-twice.py:[[@LINE+1]]:23: error: fd.add_output alias_input: that input already receives output 0
+    fd.add_output(T3, T0)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion_id0(fd)
