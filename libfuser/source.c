@@ -29,6 +29,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/ir_util.h"
+#include "tools/common/mlir_reader.h"
 
 static pthread_mutex_t compiler_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -190,7 +191,7 @@ int fuser_source_import(fuser_source *s, int kind, const char *text, size_t len,
   }
   fuser_source_diag_reset(name);
   s->module = kind == FUSER_SOURCE_NVFUSER ? fuser_import_nvfuser(shared_ctx, text, len, name)
-                                           : mlirModuleCreateParse(shared_ctx, mlirStringRefCreate(text, len));
+                                           : fuser_parse_mlir(shared_ctx, text, len); /* screened */
   int rc = FUSER_OK;
   if (mlirModuleIsNull(s->module)) {
     rc = fuser_set_error(err, FUSER_ERR_COMPILE, "%s", fuser_source_diagnostics("the fusion did not import"));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/half.h"
 #include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
 #include "mlir-c/ExecutionEngine.h"
@@ -17,6 +18,18 @@ struct fuser_cpu_module {
   fuser_launch *launches;
   int num_launches;
 };
+
+/* f64 -> bf16 (arith.truncf, a fusion's cast of a Double to BFloat16):
+ * LLVM calls compiler-rt's __truncdfbf2, which libgcc 12 lacks, so the JIT
+ * gets this one: the same single rounding as the reference (half.h). A
+ * bfloat is returned in the low 16 bits of the first FP register (x86-64
+ * xmm0, AArch64 v0), where a float's low bits are returned too. */
+static float truncdfbf2(double d) {
+  uint32_t bits = fuser_f64_to_bf16(d);
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
 
 fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen) {
   if (!fuser_run_pipeline(mlirModuleGetOperation(module), "builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels{target=cpu}, fuser-kernels-to-cpu)", err, errlen))
@@ -33,6 +46,7 @@ fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen)
     fuser_cpu_destroy(m);
     return NULL;
   }
+  mlirExecutionEngineRegisterSymbol(m->jit, mlirStringRefCreateFromCString("__truncdfbf2"), (void *)(uintptr_t)truncdfbf2);
   return m;
 }
 

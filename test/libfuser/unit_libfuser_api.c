@@ -254,6 +254,30 @@ static void test_all_diagnostics(void) {
   CHECK(contains(err.message, "s.mlir:2:"));
 }
 
+/* MLIR sources pass the screen every tool's input passes (issue 17, C8:
+ * `array<index>` crashed libMLIR's parser), and a parser failure without a
+ * diagnostic still gets a located error. The buffers are not NUL-terminated
+ * at `len`. */
+static void test_screened_mlir(void) {
+  fuser_error err;
+  fuser_fusion *f = NULL;
+  const char index_array[] = "module attributes {fuser.x = array<index: 1>} {}\nTRAILING";
+  CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, index_array, sizeof index_array - 10, "idx.mlir", NULL, &f, &err),
+               FUSER_ERR_COMPILE);
+  CHECK(contains(err.message, "idx.mlir:1:36: error: a dense array of 'index' elements is not supported (use i64)"));
+  char deep[3000];
+  memset(deep, '[', sizeof deep);
+  CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, deep, sizeof deep, "deep.mlir", NULL, &f, &err), FUSER_ERR_COMPILE);
+  CHECK(contains(err.message, "deep.mlir:1:1001: error: brackets nested deeper than 1000 levels"));
+  const char silent[] = "func.func @f(%a: tensor<2xf32>)fuser.stride -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n";
+  CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, silent, sizeof silent - 1, "silent.mlir", NULL, &f, &err),
+               FUSER_ERR_COMPILE);
+  CHECK(contains(err.message, "silent.mlir:1:32: error: fuser ops print and parse in generic form: \"fuser.stride\""));
+  const char nul[] = "module {\n  \0 }";
+  CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, nul, sizeof nul - 1, "nul.mlir", NULL, &f, &err), FUSER_ERR_COMPILE);
+  CHECK(contains(err.message, "nul.mlir:2:3: error: unexpected NUL byte"));
+}
+
 /* ---- against the fake libcuda -------------------------------------------- */
 
 static fake_state *fake;
@@ -378,6 +402,7 @@ int main(int argc, char **argv) {
     test_no_driver();
     test_cpu_jit();
     test_all_diagnostics();
+    test_screened_mlir();
     UNIT_MAIN_END();
   }
   if (argc < 3 || strcmp(argv[1], "fake") != 0) {

@@ -59,8 +59,6 @@ char *fuser_read_file(const char *tool, const char *path, size_t *len) {
   return buf;
 }
 
-bool fuser_is_bytecode(const char *data, size_t len) { return len >= 4 && memcmp(data, "ML\xefR", 4) == 0; }
-
 static void write_chunk(MlirStringRef s, void *ud) { fwrite(s.data, 1, s.length, (FILE *)ud); }
 
 void fuser_print_op_with(MlirOperation op, FILE *out, MlirOpPrintingFlags flags) {

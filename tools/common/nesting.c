@@ -5,9 +5,10 @@
  * fusions nest a handful of levels; MLIR crashed at 5000-20000. */
 #include <stdio.h>
 
+#include "tools/common/mlir_reader.h"
 #include "tools/common/tool_support.h"
 
-bool fuser_check_nesting(const char *path, const char *text, int limit) {
+bool fuser_nesting_ok(const char *text, int limit, fuser_text_error *e) {
   int depth = 0, line = 1, col = 1;
   char prev = 0; /* previous character outside strings and comments */
   for (const char *p = text; *p; p++, col++) {
@@ -24,7 +25,8 @@ bool fuser_check_nesting(const char *path, const char *text, int limit) {
       if (p[1] == '"') p++, col++;
     } else if (c == '(' || c == '[' || c == '{' || c == '<') {
       if (++depth > limit) {
-        fprintf(stderr, "%s:%d:%d: error: brackets nested deeper than %d levels\n", path, line, col, limit);
+        *e = (fuser_text_error){.line = line, .col = col};
+        snprintf(e->message, sizeof e->message, "brackets nested deeper than %d levels", limit);
         return false;
       }
     } else if (c == ')' || c == ']' || c == '}' || (c == '>' && prev != '-')) {
@@ -33,4 +35,11 @@ bool fuser_check_nesting(const char *path, const char *text, int limit) {
     if (c != ' ' && c != '\t') prev = c;
   }
   return true;
+}
+
+bool fuser_check_nesting(const char *path, const char *text, int limit) {
+  fuser_text_error e;
+  if (fuser_nesting_ok(text, limit, &e)) return true;
+  fprintf(stderr, "%s:%d:%d: error: %s\n", path, e.line, e.col, e.message);
+  return false;
 }

@@ -4,13 +4,15 @@
 #ifndef FUSER_TOOLS_COMMON_PRETTY_FORM_H
 #define FUSER_TOOLS_COMMON_PRETTY_FORM_H
 
-#include "mlir-c/IR.h"
-#include "tools/common/tool_support.h"
+#include <stdbool.h>
 
-/* Emits, through the context's handler, an error at the first statement of
- * `text` that starts `[%r = ]fuser.<op>` (outside comments):
- *   fuser ops print and parse in generic form: "fuser.add"(...)
- * Does nothing when there is none. */
-void fuser_report_pretty_form(MlirContext ctx, fuser_diag_state *diag, const char *text);
+#include "mlir-c/IR.h"
+
+/* Emits, through the context's handlers, an error at the first bare
+ * (unquoted) name of a registered fuser op in `text` (outside strings and
+ * comments, not an attribute name `fuser.x = ...`):
+ *   fuser ops print and parse in generic form: "fuser.add"(...) : ...
+ * Returns false, emitting nothing, when there is none. */
+bool fuser_report_pretty_form(MlirContext ctx, const char *text);
 
 #endif

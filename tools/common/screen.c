@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tools/common/mlir_reader.h"
 #include "tools/common/tool_support.h"
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$'; }
@@ -44,12 +45,7 @@ static bool is_index_type(const char *text, const char *p, int depth) {
   return false;
 }
 
-/* At the start of a line: is the op there a fuser op in custom syntax?
- * Returns its first character or NULL. `%results =` are skipped; an
- * attribute of a dictionary spread over lines (`fuser.inputs = [...]`) is
- * followed by '=' and is not an op. */
-
-bool fuser_screen_mlir(const char *path, const char *text) {
+bool fuser_screen_mlir_text(const char *text, fuser_text_error *e) {
   int line = 1, col = 1;
   for (const char *p = text; *p; p++, col++) {
     char c = *p;
@@ -71,10 +67,17 @@ bool fuser_screen_mlir(const char *path, const char *text) {
         int l = line, k = col; /* the element type's position */
         for (const char *r = p; r < t; r++, k++)
           if (*r == '\n') l++, k = 0;
-        fprintf(stderr, "%s:%d:%d: error: a dense array of 'index' elements is not supported (use i64)\n", path, l, k);
+        *e = (fuser_text_error){l, k, "a dense array of 'index' elements is not supported (use i64)"};
         return false;
       }
     }
   }
   return true;
+}
+
+bool fuser_screen_mlir(const char *path, const char *text) {
+  fuser_text_error e;
+  if (fuser_screen_mlir_text(text, &e)) return true;
+  fprintf(stderr, "%s:%d:%d: error: %s\n", path, e.line, e.col, e.message);
+  return false;
 }

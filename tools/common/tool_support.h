@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "mlir-c/IR.h"
+#include "tools/common/mlir_reader.h"
 
 /* Reads a whole file ("-" is stdin) into a NUL-terminated buffer. On error
  * prints "<tool>: error: cannot read '<path>': <reason>" and returns NULL.
@@ -17,20 +18,10 @@
  * NULL for text that would crash libMLIR. */
 char *fuser_read_file(const char *tool, const char *path, size_t *len);
 
-/* Whether a buffer is MLIR bytecode (starts with its magic "ML\xefR");
- * fuser_read_file lets such input hold NUL bytes. */
-bool fuser_is_bytecode(const char *data, size_t len);
-
-/* Refuses input whose brackets ( [ { < nest deeper than `limit` (outside
- * strings and comments): such input would overflow the stack of MLIR's
- * recursive parser. Prints `path:line:col: error: ...` and returns false. */
-#define FUSER_MAX_NESTING 1000
+/* fuser_nesting_ok and fuser_screen_mlir_text (mlir_reader.h) that print
+ * `path:line:col: error: ...` to stderr and return false. */
 bool fuser_check_nesting(const char *path, const char *text, int limit);
 
-/* Refuses MLIR text that would crash libMLIR's parser (a dense array of
- * `index` elements, also through a type alias): prints
- * `path:line:col: error: ...` and returns false. fuser_read_file runs it,
- * with fuser_check_nesting, on every input that is not a .py script. */
 bool fuser_screen_mlir(const char *path, const char *text);
 
 /* One chunk of a split input: text padded with newlines so that line

@@ -87,7 +87,10 @@ static bool check_inputs(const fuser_plan_model *model, const fuser_case_list *i
   int variants[FPM_MAX_KERNELS_CHECKED];
   bool ok = fuser_artifact_num_kernels(art) <= FPM_MAX_KERNELS_CHECKED &&
             fuser_artifact_check_inputs(art, args, (size_t)in->n, variants, &e) == FUSER_OK;
-  if (!ok) snprintf(err, errlen, "%s", fuser_artifact_num_kernels(art) > FPM_MAX_KERNELS_CHECKED ? "too many kernels" : e.message);
+  /* the runtime's message (up to FUSER_ERROR_MESSAGE_SIZE) cut to the caller's buffer, on purpose */
+  if (!ok)
+    snprintf(err, errlen, "%.*s", (int)(errlen - 1),
+             fuser_artifact_num_kernels(art) > FPM_MAX_KERNELS_CHECKED ? "too many kernels" : e.message);
   fuser_artifact_release(art);
   free(dl);
   free(args);

@@ -22,7 +22,6 @@
 #include "passes/report.h"
 #include "tools/common/tool_support.h"
 #include "tools/fuser-opt/options.h"
-#include "tools/common/pretty_form.h"
 
 #ifndef FUSER_LLVM_VERSION
 #define FUSER_LLVM_VERSION "22"
@@ -98,13 +97,8 @@ static bool process_chunk(MlirContext ctx, const fuser_opt_options *o, const cha
                           size_t len, fuser_diag_state *diag, FILE *out) {
   /* an nvFuser script is imported (and verified) instead of parsed */
   MlirModule module = is_script(o->input) ? fuser_import_nvfuser(ctx, text, len, diag->path)
-                                          : mlirModuleCreateParse(ctx, mlirStringRefCreate(text, len));
-  if (mlirModuleIsNull(module)) {
-    /* The parser is silent about custom-form fuser ops: say what is wrong. */
-    if (diag->errors == 0 && !fuser_is_bytecode(text, len)) fuser_report_pretty_form(ctx, diag, text);
-    if (diag->errors == 0) fprintf(stderr, "%s: error: cannot parse the input\n", diag->path);
-    return false;
-  }
+                                          : fuser_parse_mlir(ctx, text, len);
+  if (mlirModuleIsNull(module)) return false; /* with a located error (mlir_reader.h) */
   MlirOperation op = mlirModuleGetOperation(module);
   bool ok = fuser_verify(op) == 0;
   if (ok && pipeline) {

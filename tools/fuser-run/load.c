@@ -9,7 +9,7 @@
 
 #include "dialects/fuser.h"
 #include "frontend/nvfuser_import.h"
-#include "tools/common/pretty_form.h"
+#include "tools/common/mlir_reader.h"
 
 static bool is_python(const char *path) {
   size_t n = strlen(path);
@@ -21,9 +21,7 @@ MlirModule fuser_run_load(MlirContext ctx, const char *path, const char *text, s
   if (is_python(path)) {
     module = fuser_import_nvfuser(ctx, text, len, path);
   } else {
-    module = mlirModuleCreateParse(ctx, mlirStringRefCreate(text, len));
-    /* the parser rejects custom-form fuser ops without a message */
-    if (mlirModuleIsNull(module)) fuser_report_pretty_form(ctx, NULL, text);
+    module = fuser_parse_mlir(ctx, text, len); /* a failure has a located error */
   }
   if (mlirModuleIsNull(module)) return module;
   if (fuser_verify(mlirModuleGetOperation(module)) != 0) {

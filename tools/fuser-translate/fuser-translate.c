@@ -29,7 +29,6 @@
 #include "lowering/strbuf.h"
 #include "frontend/nvfuser_export.h"
 #include "frontend/nvfuser_import.h"
-#include "tools/common/pretty_form.h"
 #include "tools/common/tool_support.h"
 #include "tools/fuser-translate/compile_modes.h"
 
@@ -64,14 +63,6 @@ static bool write_output(const char *path, const char *text, size_t len) {
   if (out != stdout) ok &= fclose(out) == 0;
   else fflush(out);
   return ok;
-}
-
-/* Parses fuser IR; custom-form fuser ops, which the parser rejects
- * silently, get a located error (pretty_form.h). */
-static MlirModule parse(MlirContext ctx, const char *src, size_t len, fuser_diag_state *diag) {
-  MlirModule mod = mlirModuleCreateParse(ctx, mlirStringRefCreate(src, len));
-  if (mlirModuleIsNull(mod) && diag->errors == 0) fuser_report_pretty_form(ctx, diag, src);
-  return mod;
 }
 
 int main(int argc, char **argv) {
@@ -146,14 +137,14 @@ int main(int argc, char **argv) {
   } else if (m == MODE_PTX || m == MODE_ARTIFACT) {
     size_t plen = strlen(path);
     bool script = plen > 3 && strcmp(path + plen - 3, ".py") == 0;
-    MlirModule mod = script ? fuser_import_nvfuser(ctx, src, len, path) : parse(ctx, src, len, &diag);
+    MlirModule mod = script ? fuser_import_nvfuser(ctx, src, len, path) : fuser_parse_mlir(ctx, src, len);
     if (!mlirModuleIsNull(mod)) {
       if (fuser_verify(mlirModuleGetOperation(mod)) == 0)
         ok = m == MODE_PTX ? translate_emit_ptx(mod, output, &copts) : translate_emit_artifact(mod, output, &copts, expected);
       mlirModuleDestroy(mod);
     }
   } else {
-    MlirModule mod = parse(ctx, src, len, &diag);
+    MlirModule mod = fuser_parse_mlir(ctx, src, len); /* a failure has a located error */
     if (!mlirModuleIsNull(mod)) {
       MlirOperation op = mlirModuleGetOperation(mod);
       if (fuser_verify(op) == 0) {
