@@ -45,6 +45,9 @@ typedef struct {
 
 /* The pointwise kind (schedule_pointwise.c). */
 extern const fuser_schedule_kind fuser_schedule_pointwise;
+/* The transpose kind (schedule_transpose.c): shared-memory tiles, then the
+ * pointwise variants as its fallback. */
+extern const fuser_schedule_kind fuser_schedule_transpose;
 /* The row schedules of reductions (schedule_reduction.c/.h): their kernels
  * are not vectorized by fuser-vectorize (the row decides the vectors). */
 extern const fuser_schedule_kind fuser_schedule_inner_persistent;
