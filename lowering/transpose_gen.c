@@ -16,8 +16,9 @@
  *   }
  *
  * Tiles: tile x tile points of the iteration dims (tile_dim, innermost),
- * the other dims fixed per tile; blocks stride over the tiles (grid =
- * ceil(points / tile^2) through fuser.row_grid, so every launch covers them).
+ * the other dims fixed per tile; a block per tile (fuser.row_grid with
+ * `tile` and `tile_dims`: ceil(A / tile) ceil(B / tile) x the other
+ * extents), and the blocks stride over the tiles, so any grid covers them.
  * Phase 1: thread t loads vectors v = t + k x threads: buffer row v / 8 (the
  * innermost dim's offset), chunk v % 8 (tile_dim's offset / W), W-wide
  * along tile_dim, and stores them at chunk c ^ (row / W % 8) of its row.
@@ -284,13 +285,15 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
     set_attr(out, "fuser.workgroup_buffers", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), gpu ? p->ntiled : 0));
     /* the buffers' alignment (phase 1 stores 16-byte chunks) */
     set_attr(out, "fuser.workgroup_align", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 16));
-    MlirAttribute i64t[4] = {mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), k->num_args), mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 0),
-                             mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), R),
-                             mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), (int64_t)T * T)};
-    const char *names[4] = {"tensor", "first", "dims", "rows_per_block"};
-    MlirNamedAttribute rg[4];
-    for (int i = 0; i < 4; i++) rg[i] = mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(names[i])), i64t[i]);
-    set_attr(out, "fuser.row_grid", mlirDictionaryAttrGet(ctx, 4, rg));
+    /* a block per tile: ceil(A / T) ceil(B / T) x the other extents of result 0 */
+    MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+    int64_t tile_dims[2] = {k->iter_dim[a], k->iter_dim[R - 1]};
+    MlirAttribute vals[6] = {mlirIntegerAttrGet(i64, k->num_args), mlirIntegerAttrGet(i64, 0), mlirIntegerAttrGet(i64, R),
+                             mlirIntegerAttrGet(i64, 1), mlirIntegerAttrGet(i64, T), mlirDenseI64ArrayGet(ctx, 2, tile_dims)};
+    const char *names[6] = {"tensor", "first", "dims", "rows_per_block", "tile", "tile_dims"};
+    MlirNamedAttribute rg[6];
+    for (int i = 0; i < 6; i++) rg[i] = mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(names[i])), vals[i]);
+    set_attr(out, "fuser.row_grid", mlirDictionaryAttrGet(ctx, 6, rg));
   }
   return out;
 }
