@@ -162,6 +162,11 @@ static bool lower_transpose(MlirOperation func, MlirAttribute schedule, bool gpu
     p.threads = (int)fuser_schedule_int(schedule, "threads");
     p.width = (int)fuser_schedule_int(tile, "vector_width");
     p.vectors = (int)fuser_schedule_int(tile, "unroll");
+    MlirAttribute tiled = entry(schedule, "tiled"), narrow = entry(schedule, "narrow");
+    p.ntiled = (int)mlirDenseArrayGetNumElements(tiled);
+    for (int i = 0; i < p.ntiled; i++) p.tiled[i] = (int)mlirDenseI64ArrayGetElement(tiled, i);
+    memset(p.narrow, 0, sizeof p.narrow);
+    for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(narrow); i++) p.narrow[mlirDenseI64ArrayGetElement(narrow, i)] = true;
   }
   fk_codegen_options o = {.width = p.width, .unroll = p.vectors, .index_bits = (int)fuser_schedule_int(tile, "index_bits"),
                           .variant = "tile", .conditions = entry(tile, "conditions"),

@@ -217,6 +217,9 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
   MlirOperation f = kg_open(&g, k, o, after, gpu ? p->ntiled : 0, wg);
   if (g.failed) return kg_close(&g, f, o);
   fb_builder *b = &g.b;
+  /* statically misaligned tensors: element accesses (the branch folds away) */
+  for (int t = 0; t < k->num_tensors; t++)
+    if (p->narrow[t]) g.access_ok[t] = fb_const_bool(b, false);
   g.tile.T = T;
   g.tile.W = p->width;
   MlirBlock entry = fb_body(f);

@@ -12,7 +12,7 @@
  * variants follow as the fallback (index32 does not hold, or the
  * lowering is asked for them):
  *
- *   fuser.schedule = {block_size = 128 : i64, kind = "transpose", threads = 128 : i64,
+ *   fuser.schedule = {block_size = 128 : i64, kind = "transpose", narrow = array<i64>, threads = 128 : i64,
  *     tile = 64 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [
  *       {access_conditions = [{arg = 1 : i64, bytes = 16 : i64, kind = "align"}, ...],
  *        conditions = [{kind = "index32"}], flat = false, index_bits = 32 : i64, name = "tile",
@@ -23,7 +23,9 @@
  * W-wide chunks: 128 bytes of bf16); `unroll` = vectors per thread and
  * phase, tile^2 / (W threads). Each tensor's W-wide accesses are checked in
  * the kernel (alignment, run-time strides multiple of W; a failing tensor
- * gets element accesses), as in the pointwise `mixed` variant. */
+ * gets element accesses), as in the pointwise `mixed` variant; a tensor
+ * whose static strides or offset misalign them (a row of 70 f32) is listed
+ * in `narrow` and always takes element accesses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +110,7 @@ bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
     if (count[p->tiled[i]] != 1) return false; /* one tile per tiled input: it is read at the point only */
   for (int a = 0; a < k->num_accesses; a++) {
     int vd = vector_dim(k, p, a);
-    if (vd >= 0 && !statically_aligned(k, &k->acc[a], vd, W)) return false;
+    if (vd >= 0 && !statically_aligned(k, &k->acc[a], vd, W)) p->narrow[k->acc[a].tensor] = true;
   }
   p->width = W;
   p->tile = 8 * W;
@@ -127,7 +129,7 @@ static MlirAttribute access_conditions(MlirContext ctx, const fk_kernel *k, cons
   for (int a = 0; a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
     int vd = vector_dim(k, p, a), t = acc->tensor;
-    if (vd < 0) continue;
+    if (vd < 0 || p->narrow[t]) continue;
     bool res = t >= k->num_args;
     const char *key = res ? "result" : "arg";
     int64_t num = res ? t - k->num_args : t;
@@ -183,11 +185,15 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   MlirAttribute *all = malloc((size_t)(n + 1) * sizeof *all);
   all[0] = mlirDictionaryAttrGet(ctx, 8, v);
   for (intptr_t i = 0; i < n; i++) all[i + 1] = mlirArrayAttrGetElement(pv, i);
-  int64_t tiled[MAX_TILED];
+  int64_t tiled[MAX_TILED], narrow[FK_MAX_TENSORS];
+  int nn = 0;
   for (int i = 0; i < p.ntiled; i++) tiled[i] = p.tiled[i];
-  MlirNamedAttribute e[7] = {
+  for (int t = 0; t < k->num_tensors; t++)
+    if (p.narrow[t]) narrow[nn++] = t;
+  MlirNamedAttribute e[8] = {
       named(ctx, "block_size", i64(ctx, o->block_size)),
       named(ctx, "kind", str(ctx, "transpose")),
+      named(ctx, "narrow", mlirDenseI64ArrayGet(ctx, nn, narrow)),
       named(ctx, "threads", i64(ctx, p.threads)),
       named(ctx, "tile", i64(ctx, p.tile)),
       named(ctx, "tile_dim", i64(ctx, p.tile_dim)),
@@ -195,7 +201,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
       named(ctx, "variants", mlirArrayAttrGet(ctx, n + 1, all)),
   };
   free(all);
-  return mlirDictionaryAttrGet(ctx, 7, e);
+  return mlirDictionaryAttrGet(ctx, 8, e);
 }
 
 /* ---- the C verifier -------------------------------------------------------- */
@@ -226,6 +232,15 @@ static bool verify(MlirOperation func, MlirAttribute s) {
   if (mlirAttributeIsNull(tiled) || !mlirAttributeIsADenseI64Array(tiled) || mlirDenseArrayGetNumElements(tiled) == 0 ||
       mlirDenseArrayGetNumElements(tiled) > MAX_TILED)
     return bad(func, "'tiled' must be an array<i64> of 1 to 4 tensor numbers");
+  MlirAttribute narrow = fuser_schedule_get(s, "narrow");
+  if (mlirAttributeIsNull(narrow) || !mlirAttributeIsADenseI64Array(narrow))
+    return bad(func, "'narrow' must be an array<i64> of tensor numbers");
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(narrow); i++)
+    if (mlirDenseI64ArrayGetElement(narrow, i) < 0 || mlirDenseI64ArrayGetElement(narrow, i) >= FK_MAX_TENSORS)
+      return bad(func, "'narrow' must be an array<i64> of tensor numbers");
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(tiled); i++)
+    if (mlirDenseI64ArrayGetElement(tiled, i) < 0 || mlirDenseI64ArrayGetElement(tiled, i) >= FK_MAX_TENSORS)
+      return bad(func, "'tiled' must be an array<i64> of 1 to 4 tensor numbers");
   MlirAttribute v0 = mlirArrayAttrGetElement(fuser_schedule_get(s, "variants"), 0);
   MlirStringRef name = mlirStringAttrGetValue(fuser_schedule_get(v0, "name"));
   if (name.length != 4 || memcmp(name.data, "tile", 4) != 0) return bad(func, "the first variant must be 'tile'");

@@ -15,13 +15,16 @@ typedef struct {
   int tile;       /* tile edge in points: 8 W (a buffer row is 8 chunks of W) */
   int threads;    /* threads per block */
   int vectors;    /* W-wide vectors per thread and phase: tile^2 / (W threads) */
+  /* tensors whose W-wide accesses are statically misaligned (a static row
+   * stride or offset not a multiple of W): element accesses */
+  bool narrow[FK_MAX_TENSORS];
 } fuser_tile_plan;
 
 /* Whether analyzed kernel k takes the transpose schedule, and its plan:
  * pointwise (no reduction, reshape, cat or pad), rank >= 2, every access
  * either contiguous or broadcast along the innermost iteration dim or, for
- * inputs read once, contiguous along one common other dim (tile_dim), each
- * W-wide access statically aligned to W elements. */
+ * inputs read once, contiguous along one common other dim (tile_dim); a
+ * tensor whose W-wide accesses are statically misaligned is `narrow`. */
 bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p);
 
 #endif
