@@ -25,7 +25,8 @@
  *     scf.parallel (%t) = (%c0) to (%nthreads) step (%c1) { ... vector.load %reinterpret_cast[%e] {alignment = 16 : i64} ... }
  *   }
  *
- * A row schedule (inner_persistent, inner_reduce, outer) gets the row
+ * A transpose schedule gets its tile variant (lowering/transpose_gen.h)
+ * then the pointwise variants. A row schedule (inner_persistent, inner_reduce, outer) gets the row
  * variants of lowering/row_gen.h instead (fuser.row_kernel, fuser.row_grid);
  * the outer kind then the pointwise variants as its fallback.
  *

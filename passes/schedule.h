@@ -10,7 +10,7 @@
  *
  * Variants are tried in order at launch; the last has no conditions. Each
  * kind of schedule (the reductions' inner_persistent, inner_reduce and
- * outer, then pointwise; transpose tiles next) is one entry of the kinds table in schedule.c with its own
+ * outer, then transpose (shared-memory tiles), then pointwise) is one entry of the kinds table in schedule.c with its own
  * chooser and C verifier, in its own file (schedule_pointwise.c), and one
  * entry of the lowerings table in lowering/lower_kernels.c (a kind may
  * append pointwise fallback variants: fuser_schedule_pointwise.choose gives
