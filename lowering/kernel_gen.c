@@ -65,38 +65,57 @@ static MlirLocation result_loc(gen *g, MlirValue v) {
 static void emit_point(gen *g, MlirValue e) {
   fk_kernel *k = g->k;
   fb_builder *b = &g->b;
-  idx_t ix = {.rank = k->rank};
-  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->func, 0));
-  MlirOperation ret = mlirBlockGetTerminator(entry);
+  idx_t it = {.rank = k->rank}; /* iteration indices */
   fb_set_loc(b, mlirOperationGetLocation(k->func));
   MlirValue lin = e;
-  if (k->rank > 0) ix.inner[k->rank - 1] = true;
+  idx_t *ix = &it;
   if (g->flat && k->rank > 0) {
     /* Every access walks the whole space as one linear run (its strides
      * nest: stride(d) = stride(d+1) * extent(d+1)), so its offset is
      * sum_d i_d * stride(d) = e * stride(innermost): indices (0, ..., 0, e)
      * give that offset with no division. */
-    for (int d = 0; d < k->rank - 1; d++) ix.v[d] = kg_cidx(g, 0);
-    ix.v[k->rank - 1] = lin;
+    for (int d = 0; d < k->rank - 1; d++) ix->v[d] = kg_cidx(g, 0);
+    ix->v[k->rank - 1] = lin;
   }
   for (int d = k->rank - 1; d >= 0 && !g->flat; d--) {
     if (k->extent[d] == 1) {
-      ix.v[d] = kg_cidx(g, 0);
+      ix->v[d] = kg_cidx(g, 0);
       continue;
     }
     if (d == 0) {
-      ix.v[0] = lin;
+      ix->v[0] = lin;
       break;
     }
-    MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, d) : kg_cidx(g, k->extent[d]);
-    ix.v[d] = fb_remui(b, lin, ext);
+    MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
+    ix->v[d] = fb_remui(b, lin, ext);
     lin = fb_divui(b, lin, ext);
   }
+  kg_emit_results(g, &it);
+}
+
+/* The index of every result at iteration indices `it` (result dim
+ * iter_dim[d] is iteration dim d; the vectors run along the last). */
+void kg_result_index(gen *g, const idx_t *it, idx_t *rix) {
+  fk_kernel *k = g->k;
+  memset(rix, 0, sizeof *rix);
+  rix->rank = k->rank;
+  for (int d = 0; d < k->rank; d++) rix->v[k->iter_dim[d]] = it->v[d];
+  if (k->rank > 0) rix->inner[k->iter_dim[k->rank - 1]] = true;
+}
+
+/* Evaluates and stores every result at iteration indices `it`. */
+void kg_emit_results(gen *g, const idx_t *it) {
+  fk_kernel *k = g->k;
+  fb_builder *b = &g->b;
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->func, 0));
+  MlirOperation ret = mlirBlockGetTerminator(entry);
+  idx_t rix;
+  kg_result_index(g, it, &rix);
   for (int j = 0; j < k->num_results && !g->failed; j++) {
     MlirValue r = mlirOperationGetOperand(ret, j);
-    kval v = kg_visit(g, r, &ix);
+    kval v = kg_visit(g, r, &rix);
     fb_set_loc(b, result_loc(g, r));
-    kg_store(g, k->num_args + j, &ix, v);
+    kg_store(g, k->num_args + j, &rix, v);
   }
   fuser_scoped_memo_pop_to(&g->memo, 0);
 }
@@ -134,52 +153,76 @@ static void set_attrs(gen *g, MlirOperation f, const fk_codegen_options *o) {
     mlirOperationSetDiscardableAttributeByName(f, mlirIdentifierStr(attrs[i].name), attrs[i].attribute);
 }
 
-MlirOperation fk_codegen(fk_kernel *k, const fk_codegen_options *opts, MlirOperation after) {
-  gen g;
-  memset(&g, 0, sizeof g);
-  g.k = k;
-  g.W = 1;
-  g.flat = opts->flat;
+MlirOperation kg_open(gen *g, fk_kernel *k, const fk_codegen_options *opts, MlirOperation after, int nextra,
+                      const MlirType *extra) {
+  memset(g, 0, sizeof *g);
+  g->k = k;
+  g->W = 1;
+  g->flat = opts->flat;
   MlirContext ctx = mlirOperationGetContext(k->func);
-  fb_builder *b = &g.b;
+  fb_builder *b = &g->b;
   fb_init(b, ctx, mlirOperationGetLocation(k->func));
-  kg_walk_init(&g);
-  kg_prologue_init(&g);
-  param_list(&g);
+  kg_walk_init(g);
+  kg_prologue_init(g);
+  param_list(g);
   MlirOperation f = {NULL};
-  if (g.nparams > FK_MAX_PARAMS) {
+  if (g->nparams > FK_MAX_PARAMS) {
     char msg[160];
-    snprintf(msg, sizeof msg, "kernel needs %d parameters; at most %d are supported", g.nparams, FK_MAX_PARAMS);
+    snprintf(msg, sizeof msg, "kernel needs %d parameters; at most %d are supported", g->nparams, FK_MAX_PARAMS);
     mlirEmitError(mlirOperationGetLocation(k->func), msg);
-    g.failed = true;
-    goto done;
+    g->failed = true;
+    return f;
   }
-  MlirType *types = malloc((size_t)(g.nparams + 1) * sizeof *types);
-  for (int i = 0; i < g.nparams; i++) types[i] = param_type(&g, &g.params[i]);
+  MlirType *types = malloc((size_t)(g->nparams + nextra + 1) * sizeof *types);
+  for (int i = 0; i < g->nparams; i++) types[i] = param_type(g, &g->params[i]);
+  for (int i = 0; i < nextra; i++) types[g->nparams + i] = extra[i];
   char name[600];
   snprintf(name, sizeof name, "%.*s__%s", (int)k->name_len, k->name, opts->variant);
   fb_set_ip(b, fb_ip_after(after));
-  f = fb_func(b, name, g.nparams, types);
+  f = fb_func(b, name, g->nparams + nextra, types);
   free(types);
   MlirBlock entry = fb_body(f);
   /* the prologue and the constants: before the thread loop, in the order made */
-  g.pro = fb_ip_in(entry);
-  fb_set_ip(b, g.pro);
-  fb_set_const_ip(b, g.pro);
-  g.param_values = malloc((size_t)(g.nparams + 1) * sizeof *g.param_values);
-  for (int i = 0; i < g.nparams; i++) {
+  g->pro = fb_ip_in(entry);
+  fb_set_ip(b, g->pro);
+  fb_set_const_ip(b, g->pro);
+  g->param_values = malloc((size_t)(g->nparams + 1) * sizeof *g->param_values);
+  for (int i = 0; i < g->nparams; i++) {
     MlirValue a = mlirBlockGetArgument(entry, i);
-    if (g.params[i].kind == FK_PARAM_SIZE || g.params[i].kind == FK_PARAM_STRIDE) a = fb_index_cast(b, a, fb_index_type(b));
-    g.param_values[i] = a;
+    if (g->params[i].kind == FK_PARAM_SIZE || g->params[i].kind == FK_PARAM_STRIDE) a = fb_index_cast(b, a, fb_index_type(b));
+    g->param_values[i] = a;
   }
+  g->zero_index = kg_cidx(g, 0);
+  kg_access_checks(g, opts->access_conditions);
+  return f;
+}
+
+MlirOperation kg_close(gen *g, MlirOperation f, const fk_codegen_options *opts) {
+  if (!g->failed && !mlirOperationIsNull(f)) set_attrs(g, f, opts);
+  if (g->failed && !mlirOperationIsNull(f)) {
+    mlirOperationDestroy(f);
+    f = (MlirOperation){NULL};
+  }
+  fuser_scoped_memo_free(&g->memo);
+  fuser_scoped_memo_free(&g->dims);
+  fuser_scoped_memo_free(&g->scalars);
+  free(g->params);
+  free(g->param_values);
+  fb_free(&g->b);
+  return f;
+}
+
+MlirOperation fk_codegen(fk_kernel *k, const fk_codegen_options *opts, MlirOperation after) {
+  gen g;
+  MlirOperation f = kg_open(&g, k, opts, after, 0, NULL);
+  if (g.failed) return kg_close(&g, f, opts);
+  fb_builder *b = &g.b;
   int W = opts->width, U = opts->unroll;
-  g.zero_index = kg_cidx(&g, 0);
-  kg_access_checks(&g, opts->access_conditions);
   MlirValue c0 = g.zero_index, c1 = kg_cidx(&g, 1), cW = kg_cidx(&g, W), cU = kg_cidx(&g, U);
   /* total number of points */
   MlirValue n = kg_cidx(&g, 1);
   for (int d = 0; d < k->rank; d++)
-    n = fb_muli(b, n, k->extent[d] == FK_DYN ? kg_param(&g, FK_PARAM_SIZE, k->num_args, d) : kg_cidx(&g, k->extent[d]));
+    n = fb_muli(b, n, k->extent[d] == FK_DYN ? kg_param(&g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(&g, k->extent[d]));
   /* threads = max(ceil(nvec / U), tail): enough for the vectors and the tail */
   MlirValue nvec = fb_divui(b, n, cW);
   g.pro = fb_ip_before(mlirOpResultGetOwner(nvec));
@@ -211,17 +254,5 @@ MlirOperation fk_codegen(fk_kernel *k, const fk_codegen_options *opts, MlirOpera
     g.W = 1;
     emit_point(&g, fb_for_iv(tloop));
   }
-  if (!g.failed) set_attrs(&g, f, opts);
-done:
-  if (g.failed && !mlirOperationIsNull(f)) {
-    mlirOperationDestroy(f);
-    f = (MlirOperation){NULL};
-  }
-  fuser_scoped_memo_free(&g.memo);
-  fuser_scoped_memo_free(&g.dims);
-  fuser_scoped_memo_free(&g.scalars);
-  free(g.params);
-  free(g.param_values);
-  fb_free(b);
-  return f;
+  return kg_close(&g, f, opts);
 }

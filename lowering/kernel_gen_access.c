@@ -65,10 +65,13 @@ kval kg_load(gen *g, int t, const idx_t *ix) {
   kval r = {.vec = g->W > 1, .dt = ten->dtype};
   fb_builder *b = &g->b;
   MlirType st = kg_storage_type(g, ten->dtype), vty = fb_vector_type(st, g->W);
-  MlirValue m = mem(g, t), addr = address(g, t, ix), ls = {NULL};
-  int64_t s = g->W > 1 ? lane_stride(g, t, ix, &ls) : 0;
+  bool tiled = g->tile.reading && !mlirValueIsNull(g->tile.buf[t]);
+  MlirValue m = tiled ? (MlirValue){NULL} : mem(g, t), addr = tiled ? (MlirValue){NULL} : address(g, t, ix), ls = {NULL};
+  int64_t s = g->W > 1 && !tiled ? lane_stride(g, t, ix, &ls) : 0;
   MlirValue raw;
-  if (g->W == 1 || s == 0) {
+  if (tiled) {
+    raw = kg_tile_load(g, t, vty); /* the transpose tile (transpose_gen.c) */
+  } else if (g->W == 1 || s == 0) {
     raw = fb_load(b, m, addr);
     if (g->W > 1) raw = fb_broadcast(b, raw, vty);
   } else if (s == 1) {

@@ -59,6 +59,16 @@ typedef struct {
   /* i1, made in the prologue: whether tensor t may take W-wide accesses
    * (null: always, by the variant's launch conditions) */
   MlirValue access_ok[FK_MAX_TENSORS];
+  /* The transpose tile variant (transpose_gen.c): while tile.reading, a
+   * load of tensor t with a tile buffer reads it from shared memory at the
+   * point's tile coordinates instead of global memory. */
+  struct {
+    bool reading;
+    MlirValue buf[FK_MAX_TENSORS]; /* null: a global tensor */
+    MlirValue a_local, b_local;    /* the point (its first lane) in the tile */
+    int T;                         /* tile edge, elements */
+    int W;                         /* its chunk width (the point may be scalar) */
+  } tile;
   bool failed;
 } gen;
 
@@ -123,6 +133,29 @@ void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, in
 
 /* Element ix of fuser.uniform / fuser.normal `op` (result v): Philox. */
 kval kg_rng(gen *g, MlirOperation op, MlirValue v, const idx_t *ix);
+/* ---- the function (kernel_gen.c) ------------------------------------------ */
+
+/* Starts generator g on variant `opts` of kernel k: the function
+ * `@<kernel>__<variant>` after `after`, its parameters (then `nextra`
+ * arguments of the given types), the prologue, the per-tensor access checks.
+ * Returns it (null and g->failed after a located error). */
+MlirOperation kg_open(gen *g, fk_kernel *k, const fk_codegen_options *opts, MlirOperation after, int nextra,
+                      const MlirType *extra);
+/* Finishes it: its attributes, or its removal after a failure; frees g.
+ * Returns the function or a null op. */
+MlirOperation kg_close(gen *g, MlirOperation f, const fk_codegen_options *opts);
+/* A tile load of kernel_gen_access.c: tensor t at the current tile point
+ * (transpose_gen.c). */
+MlirValue kg_tile_load(gen *g, int t, MlirType vty);
+
+/* ---- one point of the iteration space (kernel_gen.c) ---------------------- */
+
+/* The index of the results at iteration indices `it` (kernel_info.h's
+ * iter_dim: result dim iter_dim[d] is iteration dim d, the vectors run
+ * along the last iteration dim). */
+void kg_result_index(gen *g, const idx_t *it, idx_t *rix);
+/* Evaluates and stores every result at iteration indices `it`. */
+void kg_emit_results(gen *g, const idx_t *it);
 
 /* ---- the walker (kernel_gen_walk.c) --------------------------------------- */
 

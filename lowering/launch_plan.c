@@ -141,6 +141,12 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
     l->grid_dims = mlirAttributeIsNull(rg) ? 0 : (int)int_field(rg, "dims", 0);
     l->grid_first = mlirAttributeIsNull(rg) ? 0 : (int)int_field(rg, "first", 0);
     l->rows_per_block = mlirAttributeIsNull(rg) ? 1 : (int)int_field(rg, "rows_per_block", 1);
+    l->grid_tile = mlirAttributeIsNull(rg) ? 0 : (int)int_field(rg, "tile", 0);
+    MlirAttribute td = mlirAttributeIsNull(rg) ? rg : field(rg, "tile_dims");
+    for (int i = 0; i < 2; i++)
+      l->grid_tile_dims[i] = !mlirAttributeIsNull(td) && mlirAttributeIsADenseI64Array(td) && mlirDenseArrayGetNumElements(td) == 2
+                                 ? (int)mlirDenseI64ArrayGetElement(td, i) : -1;
+    if (l->grid_tile_dims[0] < 0 || l->grid_tile_dims[1] < 0) l->grid_tile = 0;
     MlirAttribute params = field(d, "params");
     for (intptr_t p = 0; p < mlirArrayAttrGetNumElements(params) && l->num_params < FK_MAX_PARAMS; p++) {
       MlirStringRef s = mlirStringAttrGetValue(mlirArrayAttrGetElement(params, p));
@@ -226,7 +232,10 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
     fprintf(out, "launch %s binary %s kernel %s variant %s width %d unroll %d index_bits %d param_bits %d block %d num_args %d\n",
             l->entry, l->binary, l->kernel, l->variant, l->vector_width, l->unroll, l->index_bits, l->param_bits,
             l->block_size, l->num_args);
-    if (l->grid_tensor >= 0) fprintf(out, "row_grid %d %d %d %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block);
+    if (l->grid_tensor >= 0 && l->grid_tile > 0)
+      fprintf(out, "row_grid %d %d %d %d tile %d %d %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block, l->grid_tile,
+              l->grid_tile_dims[0], l->grid_tile_dims[1]);
+    else if (l->grid_tensor >= 0) fprintf(out, "row_grid %d %d %d %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block);
     for (int p = 0; p < l->num_params; p++) {
       const fk_param *q = &l->params[p];
       if (q->kind == FK_PARAM_SIZE || q->kind == FK_PARAM_STRIDE) fprintf(out, "param %s %d %d\n", pk[q->kind], q->tensor, q->dim);

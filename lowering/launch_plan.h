@@ -18,7 +18,9 @@
  *              grid = ceil(threads / block_size) blocks of block_size threads
  *   row_grid   row kernels (lowering/row_gen.h) instead: grid =
  *              ceil(rows / rows_per_block), rows the product of `dims`
- *              sizes of tensor `tensor` from dim `first`
+ *              sizes of tensor `tensor` from dim `first`; with `tile` T and
+ *              `tile_dims` [d1, d2] (transpose tiles, lowering/transpose_gen.h)
+ *              dims d1 and d2 count ceil(size / T) each: a block per tile
  *   conditions all must hold to use this variant; try the variants of a
  *              kernel in order, the last one (scalar) has none.
  *
@@ -67,6 +69,8 @@ typedef struct {
   int num_params;
   fk_param params[FK_MAX_PARAMS];
   int grid_tensor, grid_first, grid_dims, rows_per_block; /* row_grid; grid_tensor -1: the threads formula */
+  /* row_grid of a transpose tile kernel: dims grid_tile_dims[] count ceil(size / grid_tile) blocks (0: none) */
+  int grid_tile, grid_tile_dims[2];
   int num_conditions;
   fuser_launch_condition conditions[FUSER_LAUNCH_MAX_CONDITIONS];
   char *ptx; /* owned, NUL-terminated; NULL before gpu-module-to-binary */

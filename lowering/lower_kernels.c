@@ -25,7 +25,8 @@
  *     scf.parallel (%t) = (%c0) to (%nthreads) step (%c1) { ... vector.load %reinterpret_cast[%e] {alignment = 16 : i64} ... }
  *   }
  *
- * A row schedule (inner_persistent, inner_reduce, outer) gets the row
+ * A transpose schedule gets its tile variant (lowering/transpose_gen.h)
+ * then the pointwise variants. A row schedule (inner_persistent, inner_reduce, outer) gets the row
  * variants of lowering/row_gen.h instead (fuser.row_kernel, fuser.row_grid);
  * the outer kind then the pointwise variants as its fallback.
  *
@@ -43,6 +44,7 @@
 #include "mlir-c/Diagnostics.h"
 #include "passes/pass.h"
 #include "lowering/row_gen.h"
+#include "lowering/transpose_gen.h"
 #include "passes/schedule.h"
 #include "passes/schedule_reduction.h"
 #include "passes/vectorize.h"
@@ -152,6 +154,52 @@ static bool lower_rows(MlirOperation func, MlirAttribute schedule, bool gpu, Mli
   return !conditional || lower_pointwise_fallback(func, after);
 }
 
+/* The transpose schedule: its tile variant (lowering/transpose_gen.c), then
+ * the pointwise variants after it as the fallback. */
+static bool lower_transpose(MlirOperation func, MlirAttribute schedule, bool gpu, MlirOperation *after) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  fk_kernel *k = malloc(sizeof *k);
+  bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k);
+  fuser_tile_plan p;
+  if (ok && !fuser_tile_plan_of(k, &p)) {
+    mlirEmitError(mlirOperationGetLocation(func), "fuser-lower-kernels: the transpose schedule does not apply to this kernel");
+    ok = false;
+  }
+  MlirAttribute variants = entry(schedule, "variants"), tile = mlirArrayAttrGetElement(variants, 0);
+  if (ok) { /* the schedule's tile fields, as verified */
+    p.tile = (int)fuser_schedule_int(schedule, "tile");
+    p.tile_dim = (int)fuser_schedule_int(schedule, "tile_dim");
+    p.threads = (int)fuser_schedule_int(schedule, "threads");
+    p.width = (int)fuser_schedule_int(tile, "vector_width");
+    p.vectors = (int)fuser_schedule_int(tile, "unroll");
+    MlirAttribute tiled = entry(schedule, "tiled"), narrow = entry(schedule, "narrow");
+    p.ntiled = (int)mlirDenseArrayGetNumElements(tiled);
+    for (int i = 0; i < p.ntiled; i++) p.tiled[i] = (int)mlirDenseI64ArrayGetElement(tiled, i);
+    memset(p.narrow, 0, sizeof p.narrow);
+    for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(narrow); i++) p.narrow[mlirDenseI64ArrayGetElement(narrow, i)] = true;
+  }
+  fk_codegen_options o = {.width = p.width, .unroll = p.vectors, .index_bits = (int)fuser_schedule_int(tile, "index_bits"),
+                          .variant = "tile", .conditions = entry(tile, "conditions"),
+                          .access_conditions = entry(tile, "access_conditions"), .block_size = p.threads};
+  if (ok) ok = fits_launch_plan(func, k, "tile", o.conditions);
+  if (ok) {
+    MlirOperation f = fk_transpose_codegen(k, &o, &p, gpu, *after);
+    ok = !mlirOperationIsNull(f);
+    if (ok) *after = f;
+  }
+  fk_kernel_free(k);
+  free(k);
+  if (!ok) return false;
+  intptr_t n = mlirArrayAttrGetNumElements(variants);
+  MlirAttribute *rest = malloc((size_t)n * sizeof *rest);
+  for (intptr_t i = 1; i < n; i++) rest[i - 1] = mlirArrayAttrGetElement(variants, i);
+  MlirNamedAttribute e[2] = {
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("block_size")), entry(schedule, "block_size")),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("variants")), mlirArrayAttrGet(ctx, n - 1, rest))};
+  free(rest);
+  return fuser_lower_pointwise(func, mlirDictionaryAttrGet(ctx, 2, e), after);
+}
+
 static const struct {
   const char *kind;
   lower_fn lower;
@@ -159,6 +207,7 @@ static const struct {
     {"inner_persistent", lower_rows},
     {"inner_reduce", lower_rows},
     {"outer", lower_rows},
+    {"transpose", lower_transpose},
     {"pointwise", lower_pointwise},
 };
 

@@ -884,7 +884,10 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
         for (int q = l->grid_first; q < l->grid_first + l->grid_dims && q < gt->rank; q++) {
           poly_text(&gt->size[q], s, sizeof s);
           size_t len = strlen(rows);
-          snprintf(rows + len, sizeof rows - len, " * (%s)", s);
+          if (l->grid_tile > 0 && (q == l->grid_tile_dims[0] || q == l->grid_tile_dims[1])) /* a block per tile */
+            snprintf(rows + len, sizeof rows - len, " * ceildiv(%s, %d)", s, l->grid_tile);
+          else
+            snprintf(rows + len, sizeof rows - len, " * (%s)", s);
         }
         v->grid = fmt("max(ceildiv(%s, %d), 1)", rows, l->rows_per_block);
       } else {

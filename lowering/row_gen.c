@@ -1371,6 +1371,15 @@ MlirAttribute fuser_row_kernel_to_gpu(fb_builder *b, MlirOperation f, MlirOperat
   MlirOperation gf = fb_gpu_func(b, name, nargs, types, nwg, types + nargs, true);
   int32_t kbs[3] = {block, 1, 1};
   mlirOperationSetInherentAttributeByName(gf, mlirStringRefCreateFromCString("known_block_size"), mlirDenseI32ArrayGet(ctx, 3, kbs));
+  /* an optional alignment of every workgroup buffer (transpose tiles: 16-byte chunks) */
+  MlirAttribute wga = mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.workgroup_align"));
+  if (!mlirAttributeIsNull(wga) && nwg > 0) {
+    MlirNamedAttribute al = mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("llvm.align")), wga);
+    MlirAttribute dicts[MAX_REDS * 2];
+    for (int i = 0; i < nwg && i < MAX_REDS * 2; i++) dicts[i] = mlirDictionaryAttrGet(ctx, 1, &al);
+    mlirOperationSetInherentAttributeByName(gf, mlirStringRefCreateFromCString("workgroup_attrib_attrs"),
+                                            mlirArrayAttrGet(ctx, nwg < MAX_REDS * 2 ? nwg : MAX_REDS * 2, dicts));
+  }
   /* the launch dictionary carries fuser.row_grid (launch_plan.c) */
   MlirAttribute launch = fuser_launch_dict(f, binary, name, block);
   mlirOperationSetDiscardableAttributeByName(gf, mlirStringRefCreateFromCString("fuser.launch"), launch);

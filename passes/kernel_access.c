@@ -409,9 +409,10 @@ bool fk_kernel_analyze(fk_kernel *k) {
   aidx ix;
   memset(&ix, 0, sizeof ix);
   ix.rank = k->rank;
-  for (int d = 0; d < k->rank; d++) {
-    ix.coef[d][d] = 1;
-    ix.tok[d] = k->extent[d] == 1 ? 0 : w.next_tok++;
+  for (int d = 0; d < k->rank; d++) { /* result dim iter_dim[d] walks iteration dim d */
+    int j = k->iter_dim[d];
+    ix.coef[j][d] = 1;
+    ix.tok[j] = k->extent[d] == 1 ? 0 : w.next_tok++;
   }
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->func, 0));
   MlirOperation ret = mlirBlockGetTerminator(entry);

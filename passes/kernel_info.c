@@ -38,6 +38,21 @@ static bool read_tensor_type(MlirType ty, fk_tensor *t) {
   return true;
 }
 
+/* The iteration order over result 0's dims (kernel_info.h, iter_dim): its
+ * dims in order, except that a dim of static stride 1 (and extent other
+ * than 1) before the last one moves innermost, so that the vectors run
+ * along the bytes the kernel writes. */
+static void iteration_order(const fk_tensor *r0, int8_t *order) {
+  int inner = -1;
+  for (int j = 0; j < r0->rank; j++)
+    if (r0->strides[j] == 1 && r0->shape[j] != 1) inner = j;
+  bool last_contiguous = r0->rank == 0 || r0->strides[r0->rank - 1] == 1 || r0->shape[r0->rank - 1] == 1;
+  int n = 0;
+  for (int j = 0; j < r0->rank; j++)
+    if (last_contiguous || j != inner) order[n++] = (int8_t)j;
+  if (!last_contiguous && inner >= 0) order[n++] = (int8_t)inner;
+}
+
 bool fk_kernel_read(MlirOperation func, fk_kernel *k) {
   memset(k, 0, sizeof *k);
   k->func = func;
@@ -83,7 +98,8 @@ bool fk_kernel_read(MlirOperation func, fk_kernel *k) {
   }
   const fk_tensor *r0 = &k->t[k->num_args];
   k->rank = r0->rank;
-  memcpy(k->extent, r0->shape, sizeof k->extent);
+  iteration_order(r0, k->iter_dim);
+  for (int d = 0; d < k->rank; d++) k->extent[d] = r0->shape[k->iter_dim[d]];
   for (int j = 1; j < k->num_results; j++) {
     const fk_tensor *r = &k->t[k->num_args + j];
     bool same = r->rank == r0->rank;

@@ -53,8 +53,13 @@ typedef struct {
   size_t name_len;
   int num_args, num_results, num_tensors;
   fk_tensor t[FK_MAX_TENSORS];
-  int rank; /* iteration space = shape of result 0 */
+  int rank; /* iteration space = the dims of result 0, in iter_dim order */
   int64_t extent[FK_R];
+  /* Iteration dim d walks dim iter_dim[d] of every result: the identity,
+   * except that a result 0 contiguous along another dim than its last walks
+   * that dim innermost (a permuted output such as permute(x, [1, 0]) whose
+   * allocation follows x's: both stay contiguous along the vectors). */
+  int8_t iter_dim[FK_R];
   bool has_reduction, has_reshape;
   /* filled by fk_kernel_analyze; dynamic arrays (fk_kernel_free) */
   int num_accesses, cap_accesses;

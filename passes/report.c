@@ -13,6 +13,7 @@
  */
 #include "passes/report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "dialects/fuser.h"
@@ -21,6 +22,7 @@
 #include "passes/ir_util.h"
 #include "passes/pass.h"
 #include "passes/schedule_reduction.h"
+#include "passes/schedule_transpose.h"
 
 static void print_chunk(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
 
@@ -107,6 +109,17 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
       fputs("      then the per-point kernel (no conditions)\n", out);
   } else if (strcmp(s.why, "no reduction") != 0) {
     fprintf(out, "    schedule: none (%s): the per-point kernel\n", s.why);
+  }
+  if (s.kind == FUSER_SCHED_NONE && strcmp(s.why, "no reduction") == 0) {
+    /* the transpose schedule (passes/schedule_transpose.h) */
+    fk_kernel *k = malloc(sizeof *k);
+    fuser_tile_plan tp;
+    if (fk_kernel_read(kernel, k) && fk_kernel_analyze(k) && fuser_tile_plan_of(k, &tp))
+      fprintf(out, "    schedule: transpose, %d x %d tiles of iteration dims %d and %d through shared memory, %d tiled input%s, "
+                   "%d threads x %d vectors of %d per phase; then the per-point kernel\n",
+              tp.tile, tp.tile, tp.tile_dim, k->rank - 1, tp.ntiled, tp.ntiled == 1 ? "" : "s", tp.threads, tp.vectors, tp.width);
+    fk_kernel_free(k);
+    free(k);
   }
   if (fuser_get_i64(kernel, "fuser.vector_width", &width)) fprintf(out, "    vector width: %lld\n", (long long)width);
   else if (s.kind == FUSER_SCHED_NONE) fputs("    vector width: not decided (run fuser-vectorize)\n", out);

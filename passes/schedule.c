@@ -28,6 +28,7 @@ static const fuser_schedule_kind *const kinds[] = {
     &fuser_schedule_inner_persistent,
     &fuser_schedule_inner_reduce,
     &fuser_schedule_outer,
+    &fuser_schedule_transpose,
     &fuser_schedule_pointwise,
 };
 
@@ -90,7 +91,7 @@ bool fuser_schedule_kernel(MlirOperation func, const fuser_schedule_options *o) 
     ok = false;
   }
   /* the pointwise kind follows fuser-vectorize's plan (the row kinds do not) */
-  if (ok && kind == &fuser_schedule_pointwise &&
+  if (ok && (kind == &fuser_schedule_pointwise || kind == &fuser_schedule_transpose) &&
       mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.vector_width")))) {
     mlirEmitError(mlirOperationGetLocation(func), "fuser-schedule: kernel has no fuser.vector_width: run fuser-vectorize first");
     ok = false;

@@ -10,7 +10,7 @@
  *
  * Variants are tried in order at launch; the last has no conditions. Each
  * kind of schedule (the reductions' inner_persistent, inner_reduce and
- * outer, then pointwise; transpose tiles next) is one entry of the kinds table in schedule.c with its own
+ * outer, then transpose (shared-memory tiles), then pointwise) is one entry of the kinds table in schedule.c with its own
  * chooser and C verifier, in its own file (schedule_pointwise.c), and one
  * entry of the lowerings table in lowering/lower_kernels.c (a kind may
  * append pointwise fallback variants: fuser_schedule_pointwise.choose gives
@@ -45,6 +45,9 @@ typedef struct {
 
 /* The pointwise kind (schedule_pointwise.c). */
 extern const fuser_schedule_kind fuser_schedule_pointwise;
+/* The transpose kind (schedule_transpose.c): shared-memory tiles, then the
+ * pointwise variants as its fallback. */
+extern const fuser_schedule_kind fuser_schedule_transpose;
 /* The row schedules of reductions (schedule_reduction.c/.h): their kernels
  * are not vectorized by fuser-vectorize (the row decides the vectors). */
 extern const fuser_schedule_kind fuser_schedule_inner_persistent;

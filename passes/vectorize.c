@@ -253,7 +253,7 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
     for (int d = ks; d < R; d++)
       if (k->extent[d] == FK_DYN) {
         int64_t m = W / min64(W, pow2_dividing(inner_prod[d]));
-        if (m > 1) add_condition(p, FK_COND_EXTENT, k->num_args, d, m);
+        if (m > 1) add_condition(p, FK_COND_EXTENT, k->num_args, k->iter_dim[d], m);
       }
   }
   for (int b = 0; b < k->num_boundaries; b++) {

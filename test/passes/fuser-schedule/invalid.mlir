@@ -72,3 +72,53 @@ func.func private @row_outer(%a: tensor<4x64xf32> {fuser.strides = array<i64: 64
   %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x64xf32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>
 }
+
+// -----
+
+// The transpose kind: its tile fields are checked.
+// expected-error@+1 {{fuser.schedule (transpose): 'tile' must be a power of two}}
+func.func private @tile_pow2(%a: tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}, %b: tensor<64x64xf32> {fuser.strides = array<i64: 1, 64>}) -> (tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 128 : i64, threads = 128 : i64, tile = 48 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [{name = "tile", vector_width = 4 : i64, unroll = 2 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.add"(%a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  func.return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (transpose): 'tiled' must be an array<i64> of 1 to 4 tensor numbers}}
+func.func private @tiled(%a: tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}, %b: tensor<64x64xf32> {fuser.strides = array<i64: 1, 64>}) -> (tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 128 : i64, threads = 128 : i64, tile = 32 : i64, tile_dim = 0 : i64, tiled = array<i64>, variants = [{name = "tile", vector_width = 4 : i64, unroll = 2 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.add"(%a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  func.return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (transpose): the tile variant must cover the tile: tile^2 = vector_width x threads x unroll}}
+func.func private @cover(%a: tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}, %b: tensor<64x64xf32> {fuser.strides = array<i64: 1, 64>}) -> (tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 128 : i64, threads = 64 : i64, tile = 32 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [{name = "tile", vector_width = 4 : i64, unroll = 2 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.add"(%a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  func.return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (transpose): the first variant must be 'tile'}}
+func.func private @first(%a: tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}, %b: tensor<64x64xf32> {fuser.strides = array<i64: 1, 64>}) -> (tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 128 : i64, threads = 128 : i64, tile = 32 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [{name = "vector", vector_width = 4 : i64, unroll = 2 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.add"(%a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  func.return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A transpose schedule on a kernel it does not fit (no input read across the vectors).
+// expected-error@+1 {{fuser-lower-kernels: the transpose schedule does not apply to this kernel}}
+func.func private @fit(%a: tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}, %b: tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}) -> (tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 128 : i64, threads = 128 : i64, tile = 32 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [{name = "tile", vector_width = 4 : i64, unroll = 2 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.add"(%a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  func.return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (transpose): 'narrow' must be an array<i64> of tensor numbers}}
+func.func private @narrow(%a: tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}, %b: tensor<64x64xf32> {fuser.strides = array<i64: 1, 64>}) -> (tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64: -1>, block_size = 128 : i64, threads = 128 : i64, tile = 32 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [{name = "tile", vector_width = 4 : i64, unroll = 2 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.add"(%a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  func.return %0 : tensor<64x64xf32>
+}

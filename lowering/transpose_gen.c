@@ -1,0 +1,302 @@
+/* transpose_gen.c: the `tile` variant of the transpose schedule
+ * (passes/schedule_transpose.c, transpose_gen.h), on the kernel generator's
+ * walker (kernel_gen_internal.h).
+ *
+ * out = x + permute(y, [1, 0]), all row-major, tile 64 (bf16, W = 8):
+ *   before: func.func private @f_k0(%x, %y {fuser.strides = array<i64: 1, ?>}) ... fuser.schedule = {kind = "transpose", ...}
+ *   after (GPU form):
+ *   func.func @f_k0__tile(%x: memref<1xbf16>, %y: ..., %out: ..., sizes..., %wg: memref<4096xbf16, #gpu.address_space<workgroup>>)
+ *       attributes {fuser.loops, fuser.row_kernel, fuser.row_grid = {...}, fuser.workgroup_buffers = 1, ...} {
+ *     scf.for %tile = %block_id to %ntiles step %grid_dim {
+ *       4 x { vector.load y[...] {alignment = 16} (along y's rows); vector.store %wg[row * 64 + swizzled chunk] }
+ *       gpu.barrier
+ *       4 x { 8 x memref.load %wg[...]; vector.load x[...]; addf; vector.store out[...] {alignment = 16} }
+ *       gpu.barrier
+ *     }
+ *   }
+ *
+ * Tiles: tile x tile points of the iteration dims (tile_dim, innermost),
+ * the other dims fixed per tile; a block per tile (fuser.row_grid with
+ * `tile` and `tile_dims`: ceil(A / tile) ceil(B / tile) x the other
+ * extents), and the blocks stride over the tiles, so any grid covers them.
+ * Phase 1: thread t loads vectors v = t + k x threads: buffer row v / 8 (the
+ * innermost dim's offset), chunk v % 8 (tile_dim's offset / W), W-wide
+ * along tile_dim, and stores them at chunk c ^ (row / W % 8) of its row.
+ * Phase 2: vector v = t + k x threads is the output vector at tile_dim
+ * offset v / 8, innermost offset (v % 8) W; a tiled input's lanes are W
+ * loads from the buffer rows there. The XOR swizzle keeps both phases free
+ * of bank conflicts for 2-byte elements: phase 1's 8 lanes of a row write 8
+ * distinct chunks (all 32 banks), and phase 2's 32 lanes read 4 tile_dim
+ * offsets (2 words) in 8 chunks, 16 distinct words in 16 banks.
+ * Ragged edges: a vector that crosses the tile_dim or innermost extent is
+ * done element by element under guards; points past the extents are
+ * skipped, so symbolic sizes need no condition.
+ *
+ * CPU form: the same loops with the threads as scf.for loops per phase, one
+ * memref.alloca buffer per tiled input at the function entry and no
+ * barriers (the phases run in order). */
+#include "lowering/transpose_gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/kernel_gen_internal.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+static MlirValue extent(gen *g, int d) {
+  fk_kernel *k = g->k;
+  return k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
+}
+
+static MlirValue xori(gen *g, MlirValue x, MlirValue y) { return fb_binary(&g->b, "arith.xori", x, y); }
+
+/* The buffer index of tile point (a_local, b_local): row b_local, chunk
+ * a_local / W swizzled by the row's group of W rows. */
+static MlirValue buffer_index(gen *g, MlirValue a_local, MlirValue b_local, int W) {
+  fb_builder *b = &g->b;
+  int T = g->tile.T, C = T / W;
+  MlirValue group = fb_remui(b, fb_divui(b, b_local, kg_cidx(g, W)), kg_cidx(g, C));
+  MlirValue chunk = xori(g, fb_divui(b, a_local, kg_cidx(g, W)), group);
+  MlirValue in_chunk = fb_remui(b, a_local, kg_cidx(g, W));
+  return fb_addi(b, fb_addi(b, fb_muli(b, b_local, kg_cidx(g, T)), fb_muli(b, chunk, kg_cidx(g, W))), in_chunk);
+}
+
+MlirValue kg_tile_load(gen *g, int t, MlirType vty) {
+  fb_builder *b = &g->b;
+  MlirValue buf = g->tile.buf[t];
+  if (g->W == 1) return fb_load(b, buf, buffer_index(g, g->tile.a_local, g->tile.b_local, g->tile.W));
+  MlirValue lanes[64];
+  for (int j = 0; j < g->W; j++)
+    lanes[j] = fb_load(b, buf, buffer_index(g, g->tile.a_local, fb_addi_const(b, g->tile.b_local, j), g->tile.W));
+  return fb_from_elements(b, vty, g->W, lanes);
+}
+
+/* The index of tensor t's (single) access at iteration indices it; its
+ * lanes run along iteration dim `lane`. */
+static void access_index(gen *g, const fk_access *acc, const idx_t *it, int lane, idx_t *tix) {
+  fk_kernel *k = g->k;
+  fb_builder *b = &g->b;
+  const fk_tensor *ten = &k->t[acc->tensor];
+  memset(tix, 0, sizeof *tix);
+  tix->rank = ten->rank;
+  for (int j = 0; j < ten->rank; j++) {
+    MlirValue v = kg_cidx(g, acc->off[j]);
+    for (int d = 0; d < k->rank; d++)
+      if (acc->coef[j][d]) v = fb_addi(b, v, fb_muli(b, it->v[d], kg_cidx(g, acc->coef[j][d])));
+    tix->v[j] = v;
+    tix->inner[j] = acc->coef[j][lane] != 0;
+  }
+}
+
+static const fk_access *access_of(fk_kernel *k, int t) {
+  for (int a = 0; a < k->num_accesses; a++)
+    if (k->acc[a].tensor == t) return &k->acc[a];
+  return NULL;
+}
+
+/* scf.if cond { ... }: the insertion point moves into the then block. */
+static void open_if(gen *g, MlirValue cond) {
+  MlirOperation op = fb_if(&g->b, cond, 0, NULL, false);
+  fb_set_ip(&g->b, fb_ip_in(fb_then(op)));
+}
+
+/* The loop over a block's threads of the CPU form, or the thread id. */
+static MlirValue thread_of_phase(gen *g, bool gpu, MlirValue tid, const fuser_tile_plan *p) {
+  if (gpu) return tid;
+  MlirOperation l = fb_for(&g->b, kg_cidx(g, 0), kg_cidx(g, p->threads), kg_cidx(g, 1), 0, NULL);
+  fb_set_ip(&g->b, fb_ip_in(fb_body(l)));
+  return fb_for_iv(l);
+}
+
+/* Phase 1: the tile of every tiled input into its buffer. */
+static void load_tiles(gen *g, const fuser_tile_plan *p, idx_t *it, MlirValue t, MlirValue a0, MlirValue b0, MlirValue A,
+                       MlirValue B) {
+  fb_builder *b = &g->b;
+  fk_kernel *k = g->k;
+  int W = p->width, C = p->tile / W, a = p->tile_dim, R = k->rank;
+  for (int q = 0; q < p->vectors && !g->failed; q++) {
+    fb_ip save = fb_get_ip(b);
+    MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
+    MlirValue row = fb_divui(b, v, kg_cidx(g, C)), c = fb_remui(b, v, kg_cidx(g, C));
+    MlirValue a_local = fb_muli(b, c, kg_cidx(g, W));
+    MlirValue av = fb_addi(b, a0, a_local), bv = fb_addi(b, b0, row);
+    open_if(g, fb_cmpi(b, FB_CMPI_ULT, bv, B));
+    MlirValue full = fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, av, W), A);
+    MlirValue at = buffer_index(g, a_local, row, W);
+    MlirOperation branch = fb_if(b, full, 0, NULL, true);
+    for (int i = 0; i < p->ntiled; i++) {
+      int tn = p->tiled[i];
+      const fk_access *acc = access_of(k, tn);
+      idx_t tix;
+      /* a whole vector along tile_dim */
+      fb_set_ip(b, fb_ip_in(fb_then(branch)));
+      it->v[a] = av, it->v[R - 1] = bv;
+      access_index(g, acc, it, a, &tix);
+      g->W = W;
+      kval x = kg_load(g, tn, &tix);
+      MlirValue raw = x.v;
+      if (k->t[tn].dtype == FUSER_DTYPE_I1) raw = fb_cast(b, "arith.extui", raw, fb_vector_type(fb_int_type(b, 8), W));
+      fb_vector_store(b, raw, g->tile.buf[tn], at, W * (int64_t)fuser_dtype_size(k->t[tn].dtype));
+      /* the ragged end: element by element */
+      fb_set_ip(b, fb_ip_in(fb_else(branch)));
+      for (int j = 0; j < W; j++) {
+        fb_ip e = fb_get_ip(b);
+        MlirValue aj = fb_addi_const(b, av, j);
+        open_if(g, fb_cmpi(b, FB_CMPI_ULT, aj, A));
+        it->v[a] = aj;
+        access_index(g, acc, it, a, &tix);
+        g->W = 1;
+        kval y = kg_load(g, tn, &tix);
+        MlirValue r = y.v;
+        if (k->t[tn].dtype == FUSER_DTYPE_I1) r = fb_cast(b, "arith.extui", r, fb_int_type(b, 8));
+        fb_store(b, r, g->tile.buf[tn], fb_addi_const(b, at, j));
+        fb_set_ip(b, e);
+      }
+    }
+    fb_set_ip(b, save);
+  }
+  fuser_scoped_memo_pop_to(&g->memo, 0);
+}
+
+/* Phase 2: the outputs, W-wide along the innermost dim. */
+static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, MlirValue t, MlirValue a0, MlirValue b0, MlirValue A,
+                          MlirValue B) {
+  fb_builder *b = &g->b;
+  fk_kernel *k = g->k;
+  int W = p->width, C = p->tile / W, a = p->tile_dim, R = k->rank;
+  g->tile.reading = true;
+  for (int q = 0; q < p->vectors && !g->failed; q++) {
+    fb_ip save = fb_get_ip(b);
+    MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
+    MlirValue a_local = fb_divui(b, v, kg_cidx(g, C)), b_local = fb_muli(b, fb_remui(b, v, kg_cidx(g, C)), kg_cidx(g, W));
+    MlirValue av = fb_addi(b, a0, a_local), bv = fb_addi(b, b0, b_local);
+    open_if(g, fb_cmpi(b, FB_CMPI_ULT, av, A));
+    MlirOperation branch = fb_if(b, fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, bv, W), B), 0, NULL, true);
+    fb_set_ip(b, fb_ip_in(fb_then(branch)));
+    it->v[a] = av, it->v[R - 1] = bv;
+    g->tile.a_local = a_local, g->tile.b_local = b_local;
+    g->W = W;
+    kg_emit_results(g, it);
+    fb_set_ip(b, fb_ip_in(fb_else(branch)));
+    for (int j = 0; j < W && !g->failed; j++) {
+      fb_ip e = fb_get_ip(b);
+      MlirValue bj = fb_addi_const(b, bv, j);
+      open_if(g, fb_cmpi(b, FB_CMPI_ULT, bj, B));
+      it->v[R - 1] = bj;
+      g->tile.b_local = fb_addi_const(b, b_local, j);
+      g->W = 1;
+      kg_emit_results(g, it);
+      fb_set_ip(b, e);
+    }
+    fb_set_ip(b, save);
+  }
+  g->tile.reading = false;
+}
+
+static void set_attr(MlirOperation f, const char *name, MlirAttribute a) {
+  mlirOperationSetDiscardableAttributeByName(f, mlirStringRefCreateFromCString(name), a);
+}
+
+MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, const fuser_tile_plan *p, bool gpu,
+                                   MlirOperation after) {
+  MlirContext ctx = mlirOperationGetContext(k->func);
+  int T = p->tile, R = k->rank, a = p->tile_dim;
+  /* one shared-memory buffer of tile^2 elements per tiled input */
+  MlirType wg[4], st[4];
+  fb_builder tb;
+  fb_init(&tb, ctx, mlirOperationGetLocation(k->func));
+  for (int i = 0; i < p->ntiled; i++) {
+    fuser_dtype dt = k->t[p->tiled[i]].dtype;
+    st[i] = dt == FUSER_DTYPE_I1 ? mlirIntegerTypeGet(ctx, 8) : fuser_dtype_to_type(ctx, dt);
+    wg[i] = fb_workgroup_memref_type(&tb, st[i], (int64_t)T * T);
+  }
+  fb_free(&tb);
+  gen g;
+  MlirOperation f = kg_open(&g, k, o, after, gpu ? p->ntiled : 0, wg);
+  if (g.failed) return kg_close(&g, f, o);
+  fb_builder *b = &g.b;
+  /* statically misaligned tensors: element accesses (the branch folds away) */
+  for (int t = 0; t < k->num_tensors; t++)
+    if (p->narrow[t]) g.access_ok[t] = fb_const_bool(b, false);
+  g.tile.T = T;
+  g.tile.W = p->width;
+  MlirBlock entry = fb_body(f);
+  MlirValue tid = {NULL}, first, step;
+  for (int i = 0; i < p->ntiled; i++) {
+    MlirValue buf;
+    if (gpu) {
+      buf = mlirBlockGetArgument(entry, g.nparams + i);
+    } else {
+      MlirType bt = fb_memref_1d_type(st[i], (int64_t)T * T);
+      /* 16-byte aligned: phase 1 stores whole chunks */
+      MlirNamedAttribute at[2] = {fb_named(b, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 2, (int32_t[]){0, 0})),
+                                  fb_named(b, "alignment", fb_i64_attr(b, 16))};
+      buf = fb_result(fb_op(b, "memref.alloca", 1, &bt, 0, NULL, 2, at, 0), 0);
+    }
+    g.tile.buf[p->tiled[i]] = buf;
+  }
+  if (gpu) {
+    tid = fb_thread_id(b, 'x');
+    first = fb_block_id(b, 'x');
+    step = fb_grid_dim(b, 'x');
+  } else {
+    first = kg_cidx(&g, 0);
+    step = kg_cidx(&g, 1);
+  }
+  MlirValue A = extent(&g, a), B = extent(&g, R - 1), cT = kg_cidx(&g, T);
+  MlirValue ta = fb_ceildivui(b, A, cT), tbn = fb_ceildivui(b, B, cT);
+  MlirValue ntiles = fb_muli(b, ta, tbn);
+  for (int d = 0; d < R - 1; d++)
+    if (d != a) ntiles = fb_muli(b, ntiles, extent(&g, d));
+  MlirOperation loop = fb_for(b, first, ntiles, step, 0, NULL);
+  g.pro = fb_ip_before(loop);
+  fb_move_const_ip(b, g.pro);
+  fb_set_ip(b, fb_ip_in(fb_body(loop)));
+  /* the tile: innermost tile fastest, then tile_dim's, then the other dims */
+  MlirValue r = fb_for_iv(loop);
+  MlirValue b0 = fb_muli(b, fb_remui(b, r, tbn), cT);
+  r = fb_divui(b, r, tbn);
+  MlirValue a0 = fb_muli(b, fb_remui(b, r, ta), cT);
+  r = fb_divui(b, r, ta);
+  idx_t it = {.rank = R};
+  for (int d = R - 2; d >= 0; d--) {
+    if (d == a) continue;
+    if (k->extent[d] == 1) {
+      it.v[d] = kg_cidx(&g, 0);
+      continue;
+    }
+    MlirValue e = extent(&g, d);
+    it.v[d] = fb_remui(b, r, e);
+    r = fb_divui(b, r, e);
+  }
+  fb_ip body = fb_get_ip(b);
+  MlirValue t = thread_of_phase(&g, gpu, tid, p);
+  load_tiles(&g, p, &it, t, a0, b0, A, B);
+  fb_set_ip(b, body);
+  if (gpu) fb_barrier(b);
+  body = fb_get_ip(b);
+  t = thread_of_phase(&g, gpu, tid, p);
+  store_results(&g, p, &it, t, a0, b0, A, B);
+  fb_set_ip(b, body);
+  /* the next tile overwrites the buffers */
+  if (gpu) fb_barrier(b);
+  MlirOperation out = kg_close(&g, f, o);
+  if (!mlirOperationIsNull(out)) {
+    set_attr(out, "fuser.row_kernel", mlirUnitAttrGet(ctx));
+    set_attr(out, "fuser.workgroup_buffers", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), gpu ? p->ntiled : 0));
+    /* the buffers' alignment (phase 1 stores 16-byte chunks) */
+    set_attr(out, "fuser.workgroup_align", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 16));
+    /* a block per tile: ceil(A / T) ceil(B / T) x the other extents of result 0 */
+    MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+    int64_t tile_dims[2] = {k->iter_dim[a], k->iter_dim[R - 1]};
+    MlirAttribute vals[6] = {mlirIntegerAttrGet(i64, k->num_args), mlirIntegerAttrGet(i64, 0), mlirIntegerAttrGet(i64, R),
+                             mlirIntegerAttrGet(i64, 1), mlirIntegerAttrGet(i64, T), mlirDenseI64ArrayGet(ctx, 2, tile_dims)};
+    const char *names[6] = {"tensor", "first", "dims", "rows_per_block", "tile", "tile_dims"};
+    MlirNamedAttribute rg[6];
+    for (int i = 0; i < 6; i++) rg[i] = mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(names[i])), vals[i]);
+    set_attr(out, "fuser.row_grid", mlirDictionaryAttrGet(ctx, 6, rg));
+  }
+  return out;
+}

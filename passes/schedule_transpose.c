@@ -1,0 +1,260 @@
+/* schedule_transpose.c: the transpose schedule (schedule.h), for a
+ * pointwise kernel where an input is contiguous along another iteration dim
+ * (`tile_dim`) than the one the outputs are written along (the innermost):
+ * out = x + permute(y, [1, 0]) with x, y and out row-major reads y with a
+ * stride of one row per element in the per-point kernel.
+ *
+ * The `tile` variant (lowering/transpose_gen.c) moves tiles of tile x tile
+ * points through shared memory: each block reads the tile of every such
+ * input (`tiled`) with W-wide loads along tile_dim into a swizzled buffer,
+ * waits at a barrier, then evaluates the outputs in W-wide vectors along the
+ * innermost dim, reading the tiled inputs from the buffer. The pointwise
+ * variants follow as the fallback (index32 does not hold, or the
+ * lowering is asked for them):
+ *
+ *   fuser.schedule = {block_size = 128 : i64, kind = "transpose", narrow = array<i64>, threads = 128 : i64,
+ *     tile = 64 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [
+ *       {access_conditions = [{arg = 1 : i64, bytes = 16 : i64, kind = "align"}, ...],
+ *        conditions = [{kind = "index32"}], flat = false, index_bits = 32 : i64, name = "tile",
+ *        tail = false, unroll = 4 : i64, vector_width = 8 : i64},
+ *       ... the pointwise variants ...]}
+ *
+ * W = 16 bytes / the widest element; tile = 8 W (a buffer row is eight
+ * W-wide chunks: 128 bytes of bf16); `unroll` = vectors per thread and
+ * phase, tile^2 / (W threads). Each tensor's W-wide accesses are checked in
+ * the kernel (alignment, run-time strides multiple of W; a failing tensor
+ * gets element accesses), as in the pointwise `mixed` variant; a tensor
+ * whose static strides or offset misalign them (a row of 70 f32) is listed
+ * in `narrow` and always takes element accesses. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "passes/schedule.h"
+#include "passes/schedule_transpose.h"
+
+/* Threads per block of the tile variant: 4 vectors per thread and phase for bf16. */
+#define TILE_THREADS 128
+/* At most this many tiled inputs (8 KB of shared memory each for bf16). */
+#define MAX_TILED 4
+
+static MlirAttribute fattr(MlirOperation op, const char *name) {
+  return mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
+}
+
+static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
+}
+
+static MlirAttribute i64(MlirContext ctx, int64_t v) { return mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), v); }
+static MlirAttribute str(MlirContext ctx, const char *s) { return mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(s)); }
+
+/* The vector dim of access a in the tile variant: tile_dim for a tiled
+ * input, the innermost for the rest; -1 when it is read per element
+ * (broadcast along the innermost dim). */
+static int vector_dim(const fk_kernel *k, const fuser_tile_plan *p, int a) {
+  const fk_access *acc = &k->acc[a];
+  for (int i = 0; i < p->ntiled; i++)
+    if (p->tiled[i] == acc->tensor) return p->tile_dim;
+  return fk_access_stride(k, acc, k->rank - 1) == 0 ? -1 : k->rank - 1;
+}
+
+/* Whether a W-wide access along dim vd starts at multiples of W wherever
+ * the other dims are, as far as static strides and offsets tell. */
+static bool statically_aligned(const fk_kernel *k, const fk_access *acc, int vd, int W) {
+  const fk_tensor *t = &k->t[acc->tensor];
+  int64_t off = fk_access_offset(k, acc);
+  if (off == FK_DYN || off % W) return false;
+  for (int j = 0; j < t->rank; j++)
+    for (int d = 0; d < k->rank; d++)
+      if (d != vd && acc->coef[j][d] && t->strides[j] != FK_DYN && (t->strides[j] * acc->coef[j][d]) % W) return false;
+  return true;
+}
+
+bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
+  memset(p, 0, sizeof *p);
+  int R = k->rank;
+  if (R < 2 || k->has_reduction || k->has_reshape || k->num_boundaries > 0) return false;
+  int64_t widest = 1;
+  for (int t = 0; t < k->num_tensors; t++)
+    if (k->t[t].is_tensor && (int64_t)fuser_dtype_size(k->t[t].dtype) > widest) widest = fuser_dtype_size(k->t[t].dtype);
+  int W = (int)(16 / widest);
+  if (W < 2) return false;
+  int count[FK_MAX_TENSORS] = {0};
+  p->tile_dim = -1;
+  for (int a = 0; a < k->num_accesses; a++) {
+    const fk_access *acc = &k->acc[a];
+    if (acc->opaque) return false;
+    count[acc->tensor]++;
+    int64_t inner = fk_access_stride(k, acc, R - 1);
+    if (inner == 0 || inner == 1) continue;
+    /* across the outputs' vectors: transposable when contiguous along another dim */
+    int along = -1;
+    for (int d = 0; d < R - 1; d++)
+      if (fk_access_stride(k, acc, d) == 1) along = d;
+    if (along < 0 || acc->tensor >= k->num_args) return false;
+    if (p->tile_dim >= 0 && p->tile_dim != along) return false;
+    p->tile_dim = along;
+    bool seen = false;
+    for (int i = 0; i < p->ntiled; i++) seen |= p->tiled[i] == acc->tensor;
+    if (!seen) {
+      if (p->ntiled == MAX_TILED) return false;
+      p->tiled[p->ntiled++] = acc->tensor;
+    }
+  }
+  if (p->ntiled == 0) return false;
+  for (int i = 0; i < p->ntiled; i++)
+    if (count[p->tiled[i]] != 1) return false; /* one tile per tiled input: it is read at the point only */
+  for (int a = 0; a < k->num_accesses; a++) {
+    int vd = vector_dim(k, p, a);
+    if (vd >= 0 && !statically_aligned(k, &k->acc[a], vd, W)) p->narrow[k->acc[a].tensor] = true;
+  }
+  p->width = W;
+  p->tile = 8 * W;
+  p->threads = TILE_THREADS;
+  p->vectors = p->tile * p->tile / (W * TILE_THREADS);
+  return p->vectors >= 1;
+}
+
+/* {align} and {stride} conditions of every W-wide access, checked in the
+ * kernel per tensor (kernel_gen_select.c). */
+static MlirAttribute access_conditions(MlirContext ctx, const fk_kernel *k, const fuser_tile_plan *p) {
+  int cap = 16, n = 0;
+  MlirAttribute *c = malloc((size_t)cap * sizeof *c);
+  bool aligned[FK_MAX_TENSORS] = {false}, strided[FK_MAX_TENSORS][FK_R];
+  memset(strided, 0, sizeof strided);
+  for (int a = 0; a < k->num_accesses; a++) {
+    const fk_access *acc = &k->acc[a];
+    int vd = vector_dim(k, p, a), t = acc->tensor;
+    if (vd < 0 || p->narrow[t]) continue;
+    bool res = t >= k->num_args;
+    const char *key = res ? "result" : "arg";
+    int64_t num = res ? t - k->num_args : t;
+    if (n + FK_R + 1 > cap) c = realloc(c, (size_t)(cap *= 2) * sizeof *c);
+    if (!aligned[t]) {
+      aligned[t] = true;
+      MlirNamedAttribute e[3] = {named(ctx, key, i64(ctx, num)),
+                                 named(ctx, "bytes", i64(ctx, p->width * (int64_t)fuser_dtype_size(k->t[t].dtype))),
+                                 named(ctx, "kind", str(ctx, "align"))};
+      c[n++] = mlirDictionaryAttrGet(ctx, 3, e);
+    }
+    for (int j = 0; j < k->t[t].rank; j++)
+      for (int d = 0; d < k->rank; d++)
+        if (d != vd && acc->coef[j][d] && k->t[t].strides[j] == FK_DYN && !strided[t][j]) {
+          strided[t][j] = true;
+          MlirNamedAttribute e[4] = {named(ctx, key, i64(ctx, num)), named(ctx, "dim", i64(ctx, j)),
+                                     named(ctx, "kind", str(ctx, "stride")), named(ctx, "multiple", i64(ctx, p->width))};
+          c[n++] = mlirDictionaryAttrGet(ctx, 4, e);
+        }
+  }
+  MlirAttribute r = mlirArrayAttrGet(ctx, n, c);
+  free(c);
+  return r;
+}
+
+static bool applies(const fk_kernel *k, MlirOperation func) {
+  fuser_tile_plan p;
+  return fuser_tile_plan_of(k, &p);
+}
+
+static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  fuser_tile_plan p;
+  fuser_tile_plan_of(k, &p);
+  MlirAttribute fallback = fuser_schedule_pointwise.choose(k, func, o);
+  if (mlirAttributeIsNull(fallback)) return fallback;
+  MlirAttribute pv = fuser_schedule_get(fallback, "variants");
+  /* 32-bit index math, under index32 when the sizes are symbolic */
+  bool wide = mlirIntegerAttrGetValueInt(fattr(func, "fuser.index_bits")) == 64;
+  MlirNamedAttribute idx32[1] = {named(ctx, "kind", str(ctx, "index32"))};
+  MlirAttribute cond = mlirDictionaryAttrGet(ctx, 1, idx32);
+  MlirNamedAttribute v[8] = {
+      named(ctx, "access_conditions", access_conditions(ctx, k, &p)),
+      named(ctx, "conditions", mlirArrayAttrGet(ctx, wide ? 1 : 0, &cond)),
+      named(ctx, "flat", mlirBoolAttrGet(ctx, false)),
+      named(ctx, "index_bits", i64(ctx, 32)),
+      named(ctx, "name", str(ctx, "tile")),
+      named(ctx, "tail", mlirBoolAttrGet(ctx, false)),
+      named(ctx, "unroll", i64(ctx, p.vectors)),
+      named(ctx, "vector_width", i64(ctx, p.width)),
+  };
+  intptr_t n = mlirArrayAttrGetNumElements(pv);
+  MlirAttribute *all = malloc((size_t)(n + 1) * sizeof *all);
+  all[0] = mlirDictionaryAttrGet(ctx, 8, v);
+  for (intptr_t i = 0; i < n; i++) all[i + 1] = mlirArrayAttrGetElement(pv, i);
+  int64_t tiled[MAX_TILED], narrow[FK_MAX_TENSORS];
+  int nn = 0;
+  for (int i = 0; i < p.ntiled; i++) tiled[i] = p.tiled[i];
+  for (int t = 0; t < k->num_tensors; t++)
+    if (p.narrow[t]) narrow[nn++] = t;
+  MlirNamedAttribute e[8] = {
+      named(ctx, "block_size", i64(ctx, o->block_size)),
+      named(ctx, "kind", str(ctx, "transpose")),
+      named(ctx, "narrow", mlirDenseI64ArrayGet(ctx, nn, narrow)),
+      named(ctx, "threads", i64(ctx, p.threads)),
+      named(ctx, "tile", i64(ctx, p.tile)),
+      named(ctx, "tile_dim", i64(ctx, p.tile_dim)),
+      named(ctx, "tiled", mlirDenseI64ArrayGet(ctx, p.ntiled, tiled)),
+      named(ctx, "variants", mlirArrayAttrGet(ctx, n + 1, all)),
+  };
+  free(all);
+  return mlirDictionaryAttrGet(ctx, 8, e);
+}
+
+/* ---- the C verifier -------------------------------------------------------- */
+
+static bool bad(MlirOperation func, const char *what) {
+  char msg[200];
+  snprintf(msg, sizeof msg, "fuser.schedule (transpose): %s", what);
+  mlirEmitError(mlirOperationGetLocation(func), msg);
+  return false;
+}
+
+static bool int_in(MlirAttribute d, const char *name, int64_t lo, int64_t hi) {
+  MlirAttribute a = fuser_schedule_get(d, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a)) return false;
+  int64_t v = mlirIntegerAttrGetValueInt(a);
+  return v >= lo && v <= hi;
+}
+
+static bool verify(MlirOperation func, MlirAttribute s) {
+  /* the variants have the pointwise form (the first is the tile variant) */
+  if (!fuser_schedule_pointwise.verify(func, s)) return false;
+  if (!int_in(s, "threads", 32, 1024)) return bad(func, "'threads' must be an integer in [32, 1024]");
+  if (!int_in(s, "tile", 2, 256)) return bad(func, "'tile' must be an integer in [2, 256]");
+  int64_t tile = fuser_schedule_int(s, "tile");
+  if (tile & (tile - 1)) return bad(func, "'tile' must be a power of two");
+  if (!int_in(s, "tile_dim", 0, FK_R - 1)) return bad(func, "'tile_dim' must be an iteration dim");
+  MlirAttribute tiled = fuser_schedule_get(s, "tiled");
+  if (mlirAttributeIsNull(tiled) || !mlirAttributeIsADenseI64Array(tiled) || mlirDenseArrayGetNumElements(tiled) == 0 ||
+      mlirDenseArrayGetNumElements(tiled) > MAX_TILED)
+    return bad(func, "'tiled' must be an array<i64> of 1 to 4 tensor numbers");
+  MlirAttribute narrow = fuser_schedule_get(s, "narrow");
+  if (mlirAttributeIsNull(narrow) || !mlirAttributeIsADenseI64Array(narrow))
+    return bad(func, "'narrow' must be an array<i64> of tensor numbers");
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(narrow); i++)
+    if (mlirDenseI64ArrayGetElement(narrow, i) < 0 || mlirDenseI64ArrayGetElement(narrow, i) >= FK_MAX_TENSORS)
+      return bad(func, "'narrow' must be an array<i64> of tensor numbers");
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(tiled); i++)
+    if (mlirDenseI64ArrayGetElement(tiled, i) < 0 || mlirDenseI64ArrayGetElement(tiled, i) >= FK_MAX_TENSORS)
+      return bad(func, "'tiled' must be an array<i64> of 1 to 4 tensor numbers");
+  MlirAttribute v0 = mlirArrayAttrGetElement(fuser_schedule_get(s, "variants"), 0);
+  MlirStringRef name = mlirStringAttrGetValue(fuser_schedule_get(v0, "name"));
+  if (name.length != 4 || memcmp(name.data, "tile", 4) != 0) return bad(func, "the first variant must be 'tile'");
+  int64_t w = fuser_schedule_int(v0, "vector_width"), u = fuser_schedule_int(v0, "unroll"),
+          threads = fuser_schedule_int(s, "threads");
+  if (w < 1 || tile % w || (tile * tile) != w * threads * u)
+    return bad(func, "the tile variant must cover the tile: tile^2 = vector_width x threads x unroll");
+  return true;
+}
+
+const fuser_schedule_kind fuser_schedule_transpose = {
+    .kind = "transpose",
+    .analyzed = true,
+    .applies = applies,
+    .choose = choose,
+    .verify = verify,
+};
