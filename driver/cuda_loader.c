@@ -60,6 +60,7 @@ static const entry entries[] = {
     E(cuGetErrorName, "cuGetErrorName"),
     E(cuGetErrorString, "cuGetErrorString"),
     E_OPTIONAL(cuStreamGetId, "cuStreamGetId"), /* CUDA 12.0 */
+    E_OPTIONAL(cuStreamIsCapturing, "cuStreamIsCapturing"), /* CUDA 10.0: no graphs before it */
 };
 #undef E
 

@@ -95,6 +95,8 @@ typedef struct fuser_cuda_api {
   CUresult (*cuGetErrorString)(CUresult err, const char **text);
   /* optional (NULL where the driver lacks it) */
   CUresult (*cuStreamGetId)(CUstream stream, unsigned long long *id);
+  /* status: 0 none, 1 active, 2 invalidated (CUstreamCaptureStatus) */
+  CUresult (*cuStreamIsCapturing)(CUstream stream, int *status);
 } fuser_cuda_api;
 
 /* Opens `path` and resolves every entry point into *api. Returns 0, or a

@@ -5,6 +5,7 @@
  * Records are malloc'd only when the driver allocates a new block. */
 #include "driver/device_cache.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,10 +97,19 @@ static CUresult release_idle(fuser_device_cache *c) {
   return first;
 }
 
+/* Whether work queued on `stream` now goes into a CUDA graph (or the driver
+ * cannot say). A driver without the query has no graphs. */
+static bool capturing(const fuser_device_cache *c, CUstream stream) {
+  int status = 0;
+  if (!c->cu->cuStreamIsCapturing) return false;
+  return c->cu->cuStreamIsCapturing(stream, &status) != FUSER_CUDA_SUCCESS || status != 0;
+}
+
 CUresult fuser_device_cache_alloc(fuser_device_cache *c, CUstream stream, size_t bytes, CUdeviceptr *ptr) {
   *ptr = 0;
   size_t size = round_size(bytes);
   if (!size) return OUT_OF_MEMORY;
+  if (capturing(c, stream)) return c->cu->cuMemAllocAsync(ptr, size, stream);
   uint64_t key = stream_key(c, stream);
   pthread_mutex_lock(&c->lock);
   fuser_cached_block *b = take(&c->idle[idle_bucket(key, size)], key, size, 0);
@@ -151,13 +161,19 @@ void fuser_device_cache_free(fuser_device_cache *c, CUdeviceptr ptr, CUstream st
     c->cu->cuMemFreeAsync(ptr, stream);
     return;
   }
+  c->stats.in_use_blocks--;
+  c->stats.in_use_bytes -= b->size;
+  if (capturing(c, stream)) { /* the graph's from now on: never reused */
+    b->ptr = 0;
+    push(&c->spare, b);
+    pthread_mutex_unlock(&c->lock);
+    return;
+  }
   /* freed on the stream it was made on (the usual case): its key is known */
   if (stream != b->stream) {
     b->stream_key = stream_key(c, stream);
     b->stream = stream;
   }
-  c->stats.in_use_blocks--;
-  c->stats.in_use_bytes -= b->size;
   c->stats.idle_blocks++;
   c->stats.idle_bytes += b->size;
   push(&c->idle[idle_bucket(b->stream_key, b->size)], b);

@@ -23,6 +23,14 @@
  * block back (after a context synchronisation) and tries once more.
  * fuser_device_cache_trim gives back every free block; in-use blocks stay.
  *
+ * CUDA graphs: while `stream` is being captured, an allocation is the
+ * driver's own (cuMemAllocAsync, captured: the address exists only inside
+ * the graph, so it must never enter the cache) and is freed with a captured
+ * cuMemFreeAsync; a cached block released during a capture belongs to the
+ * graph from then on (its replays write it) and is never handed out again
+ * (nor given back: the graph may outlive the runtime). A driver that cannot
+ * answer the capture query gets the same treatment.
+ *
  * Threads: one mutex per cache; the hot path (hit or release) takes it
  * once, allocates no host memory (block records move between two hash
  * tables) and makes at most one driver call (cuStreamGetId). */

@@ -133,6 +133,7 @@ void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, in
 
 /* Element ix of fuser.uniform / fuser.normal `op` (result v): Philox. */
 kval kg_rng(gen *g, MlirOperation op, MlirValue v, const idx_t *ix);
+
 /* ---- the function (kernel_gen.c) ------------------------------------------ */
 
 /* Starts generator g on variant `opts` of kernel k: the function

@@ -60,6 +60,13 @@ CUresult cuStreamGetId(void *stream, unsigned long long *id) {
   return 0;
 }
 
+/* 1 (CU_STREAM_CAPTURE_STATUS_ACTIVE) for the stream a test marks as capturing. */
+CUresult cuStreamIsCapturing(void *stream, int *status) {
+  if (fake_cuda_state.no_capture_query) return 1;
+  *status = stream && stream == fake_cuda_state.capturing_stream;
+  return 0;
+}
+
 /* A PTX ".entry NAME(.param ..., .param ...)": 1 if parsed into f. */
 static int ptx_entry(const char *p, fake_function *f) {
   while (*p == ' ') p++;

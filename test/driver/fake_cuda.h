@@ -37,6 +37,8 @@ typedef struct fake_state {
   int stream_id_calls;  /* cuStreamGetId calls */
   int no_stream_id;     /* cuStreamGetId fails (a driver before CUDA 12) */
   unsigned stream_generation; /* added to every stream id: a "new" stream with an old handle */
+  void *capturing_stream;     /* cuStreamIsCapturing reports this stream as capturing */
+  int no_capture_query;       /* cuStreamIsCapturing fails */
 } fake_state;
 
 #endif

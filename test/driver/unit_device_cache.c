@@ -7,7 +7,10 @@
  * DLPack deleter returns blocks to it; empty_cache and out-of-memory give
  * idle blocks back after a context synchronisation; concurrent calls on
  * several streams from several threads keep all of that; and
- * FUSER_DEVICE_CACHE=0 goes to the driver for every allocation. */
+ * FUSER_DEVICE_CACHE=0 goes to the driver for every allocation; and while a
+ * stream is being captured into a CUDA graph the cache neither hands out nor
+ * takes back blocks (a captured allocation exists only inside the graph, and
+ * a block the graph writes must never serve another allocation). */
 #include "example_artifact.h"
 #include "fake_cuda.h"
 #include "unit.h"
@@ -312,6 +315,46 @@ static void test_off(void) {
   fuser_runtime_destroy(rt);
 }
 
+static void test_capture(void) {
+  fuser_runtime *rt;
+  CHECK_EQ_INT(fuser_runtime_create(0, S(1), NULL, &rt, &err), FUSER_OK);
+  fuser_function *fn = load(rt);
+  if (!fn) {
+    CHECK(0);
+    return;
+  }
+  fuser_output out[2], before[2];
+  void *warm = run(fn, S(1), out); /* an idle block of stream 1 */
+  fuser_output_release_on(rt, &out[0], S(1));
+  void *held = run(fn, S(1), before); /* taken before the capture */
+  CHECK(held == warm);
+  fake->capturing_stream = S(1);
+  int allocs = fake->allocs, frees = fake->frees;
+  fuser_device_cache_stats s0 = stats_of(rt);
+  /* inside the capture: the driver's (captured) allocation, not a cached block */
+  void *in_graph = run(fn, S(1), out);
+  CHECK(in_graph != NULL && in_graph != warm);
+  CHECK_EQ_INT(fake->allocs, allocs + 1);
+  CHECK_EQ_INT(stats_of(rt).hits, s0.hits);
+  fuser_output_release_on(rt, &out[0], S(1));
+  CHECK_EQ_INT(fake->frees, frees + 1); /* a captured free */
+  /* a cached block released inside the capture is the graph's from now on */
+  fuser_output_release_on(rt, &before[0], S(1));
+  fake->capturing_stream = NULL;
+  void *after = run(fn, S(1), out);
+  CHECK(after != NULL && after != held);
+  fuser_output_release_on(rt, &out[0], S(1));
+  /* a driver that cannot say: the cache stays off for that call */
+  fake->no_capture_query = 1;
+  allocs = fake->allocs;
+  run(fn, S(1), out);
+  CHECK_EQ_INT(fake->allocs, allocs + 1);
+  fuser_output_release_on(rt, &out[0], S(1));
+  fake->no_capture_query = 0;
+  fuser_function_destroy(fn);
+  fuser_runtime_destroy(rt);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: unit_driver_device_cache PATH_TO_FAKE_LIBCUDA\n");
@@ -329,5 +372,6 @@ int main(int argc, char **argv) {
   test_by_handle();
   test_threads();
   test_off();
+  test_capture();
   UNIT_MAIN_END();
 }
