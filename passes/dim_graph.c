@@ -107,6 +107,20 @@ static void join_op(fuser_dim_graph *g, MlirOperation op) {
       join(g, mlirOperationGetOperand(op, 2), 0, r, m.n_dim);
     return;
   }
+  case FUSER_KIND_FULL:
+  case FUSER_KIND_RNG: { /* a result dim given as fuser.size(t, k) is t's dim k (rand_like, full_like) */
+    int first = fuser_op_kind_of(id) == FUSER_KIND_RNG ? 4 : 1;
+    for (int d = 0; d < rank && first + d < mlirOperationGetNumOperands(op); d++) {
+      MlirValue s = mlirOperationGetOperand(op, first + d);
+      if (mlirValueIsABlockArgument(s)) continue;
+      MlirOperation def = mlirOpResultGetOwner(s);
+      int64_t k;
+      if (fuser_op_id_of(def) != FUSER_OP_size || !fuser_get_i64(def, "dim", &k)) continue;
+      MlirValue t = mlirOperationGetOperand(def, 0);
+      if (k >= 0 && k < rank_of(t)) join(g, t, (int)k, r, d);
+    }
+    return;
+  }
   case FUSER_KIND_REDUCTION:
   case FUSER_KIND_VAR_MEAN: {
     int n = fuser_get_i64_array(op, "dims", a, FUSER_MAX_RANK);

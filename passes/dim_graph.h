@@ -4,7 +4,9 @@
  * make two extents equal and the dims map one to one (its EXACT map):
  * element-wise operands and results (except broadcast dims of extent 1),
  * broadcast_in_dim/expand/broadcast/squeeze kept dims, permutations, dims a
- * slice or pad leaves unchanged, cat's other dims, a reduction's kept dims.
+ * slice or pad leaves unchanged, cat's other dims, a reduction's kept dims,
+ * a factory's (full, uniform, normal) result dim given as fuser.size(t, k)
+ * and t's dim k.
  * Resized dims (slice, pad, cat dim) and reshapes are not mapped.
  *
  * Two uses: the allocation-order pass maps an input's allocation order onto
