@@ -17,7 +17,15 @@ run=build-runtime/fuser-run
 for art in "$carry"/arts/*.fart; do
   name=$(basename "$art" .fart)
   check=--check
-  case $name in *large*) check="";; rmsnorm*|softmax*) check="--check --check-ulp 1";; esac
+  # rmsnorm/softmax: sums in another order (1 ulp); math_ops: libdevice's documented
+  # f32 errors (up to 4 ulp, docs/frontend.md); random_*: normal values through
+  # libdevice's logf/sinf/cosf (bench/gpu/rng.sh)
+  case $name in
+  *large*) check="";;
+  rmsnorm*|softmax*) check="--check --check-ulp 1";;
+  math_ops) check="--check --check-ulp 4";;
+  random_*) check="--check --check-ulp 2";;
+  esac
   # shellcheck disable=SC2086
   timeout 60 $run --artifact "$art" $check --bench 30 --name "$name" > /tmp/one.txt 2>&1 || echo "FAILED $name" >> "$out/log.txt"
   grep -v '^{' /tmp/one.txt | grep -E "variants|check" >> "$out/log.txt"

@@ -19,7 +19,7 @@ cp /usr/include/dlpack/dlpack.h "$carry/include/dlpack/"
 cp "$corpus/../bench/nvfuser_torch.py" "$corpus/../bench/peers.py" "$carry/"
 cp bench/check_torch.py bench/reductions/sweep_peers.py "$carry/"
 for f in "$corpus"/visible/rmsnorm_*.py "$corpus"/visible/softmax_*.py "$corpus"/visible/bias_grad_*.py \
-         bench/reductions/patterns/*.py; do
+         bench/reductions/patterns/*.py bench/reductions/large/*.py; do
   name=$(basename "$f" .py)
   cp "$f" "$carry/corpus/"
   expected=--expected

@@ -55,7 +55,8 @@ if [ "${PEERS:-1}" = 1 ]; then
   # shellcheck disable=SC2086
   [ "${SWEEP_ONLY:-0}" = 1 ] ||
     (cd "$carry" && timeout 200 python3 peers.py corpus/${PEER_CASES:-*}.py) > "$out/peers.jsonl" 2>> "$log"
-  (cd "$carry" && timeout 250 python3 sweep_peers.py sweep/*.py) > "$out/sweep_peers.jsonl" 2>> "$log"
+  [ "${SWEEP_PEERS:-1}" = 0 ] ||
+    (cd "$carry" && timeout 250 python3 sweep_peers.py sweep/*.py) > "$out/sweep_peers.jsonl" 2>> "$log"
 fi
 grep -E "FAILED|DIFFERS|differ|error" "$log"
 cat "$out/ours.jsonl" "$out/torch.jsonl" 2> /dev/null

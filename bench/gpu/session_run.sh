@@ -11,7 +11,9 @@
 #   host   libfuser.so's cached-call host time beside a bare cuLaunchKernel
 #          (CARRY/libfuser, bench/gpu/libfuser_host.sh);
 #   python the Python binding on CUDA tensors and its overhead benchmark
-#          (CARRY/python, bench/gpu/python_run.sh).
+#          (CARRY/python, bench/gpu/python_run.sh);
+#   rng    the random-number scripts against the CPU reference
+#          (CARRY/rng, bench/gpu/rng.sh).
 # Everything lands in OUT_DIR/results.tgz (the device tool brings back at
 # most 8 files) and a summary on stdout.
 #   STEPS="base corpus host python" bash bench/gpu/session_run.sh CARRY OUT_DIR
@@ -30,11 +32,13 @@ for step in $steps; do
   corpus)
     timeout 330 bash bench/gpu/final_run.sh "$carry/gpu" "$res/corpus" > "$res/corpus.txt" 2>&1 ;;
   red)
-    timeout 420 bash bench/gpu/reductions.sh "$carry/red" "$res/red" > "$res/red.txt" 2>&1 ;;
+    timeout 480 bash bench/gpu/reductions.sh "$carry/red" "$res/red" > "$res/red.txt" 2>&1 ;;
   host)
     timeout 120 bash bench/gpu/libfuser_host.sh run "$carry/libfuser" 1000 > "$res/host.txt" 2>&1 ;;
   python)
     timeout 240 bash bench/gpu/python_run.sh run "$carry/python" > "$res/python.txt" 2>&1 ;;
+  rng)
+    timeout 60 bash bench/gpu/rng.sh run "$carry/rng" "$res/rng" > "$res/rng.txt" 2>&1 ;;
   *) echo "session_run.sh: unknown step $step" >&2 ;;
   esac
   echo "step $step: exit $? in $(( $(date +%s) - start )) s" | tee -a "$res/steps.txt"
