@@ -217,12 +217,12 @@ int fuser_compile_module(MlirOperation module, const fuser_compile_options *opti
   fuser_plan_to_ptx_pipeline_with(o.chip, o.unroll, o.block_size, pipeline, sizeof pipeline);
   int rc = 1;
   if (fuser_run_pipeline(module, pipeline, err, errlen) && fuser_plan_model_add_launches(&m, module, err, errlen)) {
-    const char *keys[9];
-    const void *blobs[9];
-    size_t sizes[9];
+    const char *keys[FUSER_COMPILE_MAX_METADATA + 1];
+    const void *blobs[FUSER_COMPILE_MAX_METADATA + 1];
+    size_t sizes[FUSER_COMPILE_MAX_METADATA + 1];
     int n = 0;
     if (recipes) keys[n] = "inputs", blobs[n] = recipes, sizes[n++] = strlen(recipes);
-    for (int i = 0; extra && i < extra->count && n < 9; i++)
+    for (int i = 0; extra && i < extra->count && i < FUSER_COMPILE_MAX_METADATA; i++)
       keys[n] = extra->keys[i], blobs[n] = extra->blobs[i], sizes[n++] = extra->sizes[i];
     rc = fuser_plan_to_artifact(&m, n, keys, blobs, sizes, out, err, errlen) ? 1 : 0;
   }

@@ -25,11 +25,15 @@ typedef struct {
   int block_size;   /* threads per block (default 128) */
 } fuser_compile_options;
 
+/* Extra metadata entries one compile can add (fuser-translate --expected:
+ * the checksums and the values of each output). */
+#define FUSER_COMPILE_MAX_METADATA 32
+
 typedef struct {
   int count;
-  const char *keys[8];
-  const void *blobs[8];
-  size_t sizes[8];
+  const char *keys[FUSER_COMPILE_MAX_METADATA];
+  const void *blobs[FUSER_COMPILE_MAX_METADATA];
+  size_t sizes[FUSER_COMPILE_MAX_METADATA];
 } fuser_metadata;
 
 /* Returns 0 and the artifact, or non-zero with a message in err (and any

@@ -124,10 +124,14 @@ bool translate_emit_ptx(MlirModule module, const char *output, const translate_c
   return ok;
 }
 
+/* The values of at most this many outputs are recorded (one metadata entry
+ * each, beside the checksums); a fusion with more is refused, not cut. */
+#define EXPECTED_MAX_OUTPUTS (FUSER_COMPILE_MAX_METADATA - 1)
+
 typedef struct {
   char *text;
-  void *values[8];
-  size_t sizes[8];
+  void *values[EXPECTED_MAX_OUTPUTS];
+  size_t sizes[EXPECTED_MAX_OUTPUTS];
   int nvalues;
 } expected_results;
 
@@ -148,6 +152,12 @@ static bool record_expected(MlirOperation module, expected_results *e) {
   }
   bool ok = fuser_ref_run(func, in.values, in.count, &opts, &out, &err) == FUSER_REF_OK;
   if (!ok) fprintf(stderr, "fuser-translate: error: --expected: %s\n", err.message);
+  if (ok && out.count > EXPECTED_MAX_OUTPUTS) {
+    fprintf(stderr, "fuser-translate: error: --expected records at most %d outputs; the fusion has %d\n",
+            EXPECTED_MAX_OUTPUTS, out.count);
+    fuser_ref_outputs_free(&out);
+    ok = false;
+  }
   size_t cap = 64 * (size_t)(ok ? out.count + 1 : 1), len = 0;
   e->text = calloc(cap, 1);
   for (int k = 0; ok && k < out.count; k++) {
@@ -157,7 +167,7 @@ static bool record_expected(MlirOperation module, expected_results *e) {
                             (unsigned long long)fuser_ref_checksum_fnv1a(t));
     int64_t n = fuser_ref_tensor_numel(t);
     size_t es = (size_t)(t->dtype.bits / 8);
-    if (k < 8 && (size_t)n * es <= EXPECTED_VALUES_LIMIT) { /* results are row-major or in their stride order */
+    if ((size_t)n * es <= EXPECTED_VALUES_LIMIT) { /* results are row-major or in their stride order */
       e->sizes[k] = (size_t)n * es;
       e->values[k] = malloc(e->sizes[k] ? e->sizes[k] : 1);
       /* element j in logical row-major order */
@@ -190,10 +200,10 @@ bool translate_emit_artifact(MlirModule module, const char *output, const transl
   expected_results e = {0};
   if (expected && !record_expected(op, &e)) return false;
   fuser_metadata meta = {0};
-  char keys[8][24];
+  char keys[EXPECTED_MAX_OUTPUTS][24];
   if (expected) {
     meta.keys[meta.count] = "expected", meta.blobs[meta.count] = e.text, meta.sizes[meta.count++] = strlen(e.text);
-    for (int k = 0; k < e.nvalues && meta.count < 8; k++) {
+    for (int k = 0; k < e.nvalues; k++) {
       if (!e.values[k]) continue;
       snprintf(keys[k], sizeof keys[k], "expected.%d", k);
       meta.keys[meta.count] = keys[k], meta.blobs[meta.count] = e.values[k], meta.sizes[meta.count++] = e.sizes[k];
@@ -211,6 +221,6 @@ bool translate_emit_artifact(MlirModule module, const char *output, const transl
   }
   if (art) fuser_artifact_release(art);
   free(e.text);
-  for (int k = 0; k < 8; k++) free(e.values[k]);
+  for (int k = 0; k < EXPECTED_MAX_OUTPUTS; k++) free(e.values[k]);
   return ok;
 }
