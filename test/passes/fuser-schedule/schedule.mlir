@@ -1,6 +1,9 @@
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule)' | FileCheck %s
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-vectorize, fuser-schedule{unroll=2 scalar-unroll=3 block-size=256})' | FileCheck %s --check-prefix=OPTS
 
+// The pointwise schedule (passes/schedule_pointwise.c); which launch conditions
+// the mixed variant checks in the kernel, per tensor (passes/access_select.c).
+
 // A static copy of 64 x 16 bf16: vectors of 8 under alignment conditions over
 // the one flattened group (flat, no tail: 1024 is a multiple of 8), then the
 // mixed variant (the same, its align conditions checked in the kernel per

@@ -1,4 +1,6 @@
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-vectorize)' | FileCheck %s
+// The access analysis (passes/kernel_access.c, with the index and extent
+// rules of passes/kernel_rules.c) gives each global access its index map.
 // Vector width choice: 16 bytes / element size, lowered by the inner
 // extent (when the iteration space is not one contiguous run), slice
 // offsets, cat boundaries and strides outside the run.
