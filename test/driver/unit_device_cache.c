@@ -49,6 +49,15 @@ static fuser_function *load(fuser_runtime *rt) {
   return fn;
 }
 
+/* A runtime on `stream` and the example function loaded into it (null after
+ * a failed check). */
+static fuser_function *open_function(void *stream, fuser_runtime **rt) {
+  CHECK_EQ_INT(fuser_runtime_create(0, stream, NULL, rt, &err), FUSER_OK);
+  fuser_function *fn = load(*rt);
+  CHECK(fn != NULL);
+  return fn;
+}
+
 /* One call on `stream`; returns output 0's pointer (out[0] holds it). */
 static void *run(fuser_function *fn, void *stream, fuser_output out[2]) {
   call_args c;
@@ -68,12 +77,8 @@ static fuser_device_cache_stats stats_of(fuser_runtime *rt) {
 
 static void test_reuse(void) {
   fuser_runtime *rt;
-  CHECK_EQ_INT(fuser_runtime_create(0, S(1), NULL, &rt, &err), FUSER_OK);
-  fuser_function *fn = load(rt);
-  if (!fn) {
-    CHECK(0);
-    return;
-  }
+  fuser_function *fn = open_function(S(1), &rt);
+  if (!fn) return;
   fuser_output out[2], held[2];
   int allocs = fake->allocs, frees = fake->frees;
 
@@ -181,12 +186,8 @@ static void test_reuse(void) {
 static void test_by_handle(void) {
   fake->no_stream_id = 1;
   fuser_runtime *rt;
-  CHECK_EQ_INT(fuser_runtime_create(0, S(1), NULL, &rt, &err), FUSER_OK);
-  fuser_function *fn = load(rt);
-  if (!fn) {
-    CHECK(0);
-    return;
-  }
+  fuser_function *fn = open_function(S(1), &rt);
+  if (!fn) return;
   fuser_output out[2];
   void *a = run(fn, S(5), out);
   fuser_output_release_on(rt, &out[0], S(5));
@@ -259,12 +260,8 @@ static void *worker(void *arg) {
 
 static void test_threads(void) {
   fuser_runtime *rt;
-  CHECK_EQ_INT(fuser_runtime_create(0, S(15), NULL, &rt, &err), FUSER_OK);
-  fuser_function *fn = load(rt);
-  if (!fn) {
-    CHECK(0);
-    return;
-  }
+  fuser_function *fn = open_function(S(15), &rt);
+  if (!fn) return;
   memset(fake->stream_allocs, 0, sizeof fake->stream_allocs);
   memset(fake->stream_launches, 0, sizeof fake->stream_launches);
   pthread_t th[THREADS];
@@ -292,15 +289,11 @@ static void test_threads(void) {
 }
 
 static void test_off(void) {
-  setenv("FUSER_DEVICE_CACHE", "0", 1);
+  setenv("FUSER_DEVICE_CACHE", "0", 1); /* read when the runtime is made */
   fuser_runtime *rt;
-  CHECK_EQ_INT(fuser_runtime_create(0, S(1), NULL, &rt, &err), FUSER_OK);
+  fuser_function *fn = open_function(S(1), &rt);
   unsetenv("FUSER_DEVICE_CACHE");
-  fuser_function *fn = load(rt);
-  if (!fn) {
-    CHECK(0);
-    return;
-  }
+  if (!fn) return;
   fuser_output out[2];
   int allocs = fake->allocs, frees = fake->frees;
   for (int i = 0; i < 10; i++) {
@@ -317,12 +310,8 @@ static void test_off(void) {
 
 static void test_capture(void) {
   fuser_runtime *rt;
-  CHECK_EQ_INT(fuser_runtime_create(0, S(1), NULL, &rt, &err), FUSER_OK);
-  fuser_function *fn = load(rt);
-  if (!fn) {
-    CHECK(0);
-    return;
-  }
+  fuser_function *fn = open_function(S(1), &rt);
+  if (!fn) return;
   fuser_output out[2], before[2];
   void *warm = run(fn, S(1), out); /* an idle block of stream 1 */
   fuser_output_release_on(rt, &out[0], S(1));
