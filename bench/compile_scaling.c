@@ -18,12 +18,12 @@
  * iterative, a 5,000-op chain overflowed the stack.
  *
  * usage: compile_scaling [--ptx-up-to=N] [N...] */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "lowering/strbuf.h"
 #include "dialects/fuser.h"
 #include "lowering/lowering.h"
 #include "mlir-c/Pass.h"
@@ -31,37 +31,16 @@
 
 static double cpu_s(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
-typedef struct {
-  char *buf;
-  size_t len, cap;
-} text;
-
-static void emit(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(text *t, const char *fmt, ...) {
-  va_list ap;
-  for (;;) {
-    va_start(ap, fmt);
-    int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
-    va_end(ap);
-    if (t->len + (size_t)n < t->cap) {
-      t->len += (size_t)n;
-      return;
-    }
-    t->cap = (t->cap + (size_t)n) * 2;
-    t->buf = realloc(t->buf, t->cap);
-  }
-}
-
 /* The chain of n ops as a fusion function. */
 static char *make_chain(int n) {
-  text t = {malloc(1 << 20), 0, 1 << 20};
+  strbuf t = {0};
   const char *T = "tensor<?x?xf32>";
-  emit(&t, "func.func @chain(%%arg0: %s {fuser.stride_order = array<i64: 1, 0>}, %%arg1: %s {fuser.stride_order = array<i64: 1, 0>}) -> %s attributes {fuser.fusion} {\n", T, T, T);
-  emit(&t, "  %%v0 = \"fuser.add\"(%%arg0, %%arg1) : (%s, %s) -> %s\n", T, T, T);
+  sb_printf(&t, "func.func @chain(%%arg0: %s {fuser.stride_order = array<i64: 1, 0>}, %%arg1: %s {fuser.stride_order = array<i64: 1, 0>}) -> %s attributes {fuser.fusion} {\n", T, T, T);
+  sb_printf(&t, "  %%v0 = \"fuser.add\"(%%arg0, %%arg1) : (%s, %s) -> %s\n", T, T, T);
   for (int i = 1; i < n; i++)
-    emit(&t, "  %%v%d = \"fuser.%s\"(%%v%d, %%arg1) : (%s, %s) -> %s\n", i, i % 2 ? "mul" : "add", i - 1, T, T, T);
-  emit(&t, "  func.return %%v%d : %s\n}\n", n - 1, T);
-  return t.buf;
+    sb_printf(&t, "  %%v%d = \"fuser.%s\"(%%v%d, %%arg1) : (%s, %s) -> %s\n", i, i % 2 ? "mul" : "add", i - 1, T, T, T);
+  sb_printf(&t, "  func.return %%v%d : %s\n}\n", n - 1, T);
+  return t.data;
 }
 
 static bool run(MlirContext ctx, MlirOperation op, const char *pipeline, double *seconds) {

@@ -10,12 +10,12 @@
  * so that no run finds the names and locations of another uniqued already).
  * Both used to be quadratic (a linear scan per name lookup: 200k ops
  * took 15 s to import); they should grow about linearly. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "lowering/strbuf.h"
 #include "dialects/fuser.h"
 #include "frontend/nvfuser_export.h"
 #include "frontend/nvfuser_import.h"
@@ -28,43 +28,22 @@ static double now_ms(void) {
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-typedef struct {
-  char *buf;
-  size_t len, cap;
-} text;
-
-static void emit(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(text *t, const char *fmt, ...) {
-  va_list ap;
-  for (;;) {
-    va_start(ap, fmt);
-    int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
-    va_end(ap);
-    if (t->len + n < t->cap) {
-      t->len += n;
-      return;
-    }
-    t->cap = (t->cap + n) * 2;
-    t->buf = realloc(t->buf, t->cap);
-  }
-}
-
-static text make_script(int n) {
-  text t = {malloc(1 << 20), 0, 1 << 20};
-  emit(&t, "import torch\nfrom nvfuser import FusionDefinition, DataType\n\n");
-  emit(&t, "def bench(fd : FusionDefinition) -> None :\n");
-  emit(&t, "    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)\n");
-  emit(&t, "    T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)\n");
+static strbuf make_script(int n) {
+  strbuf t = {0};
+  sb_printf(&t, "import torch\nfrom nvfuser import FusionDefinition, DataType\n\n");
+  sb_printf(&t, "def bench(fd : FusionDefinition) -> None :\n");
+  sb_printf(&t, "    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)\n");
+  sb_printf(&t, "    T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)\n");
   static const char *const ops[] = {"add", "mul", "sub", "maximum"};
   for (int i = 2; i < n + 2; i++) {
     if (i % 10 == 0) {
-      emit(&t, "    S%d = fd.define_scalar(%d.5, dtype=DataType.Double)\n", i, i);
-      emit(&t, "    T%d = fd.ops.mul(T%d, S%d)\n", i, i - 1, i);
+      sb_printf(&t, "    S%d = fd.define_scalar(%d.5, dtype=DataType.Double)\n", i, i);
+      sb_printf(&t, "    T%d = fd.ops.mul(T%d, S%d)\n", i, i - 1, i);
     } else {
-      emit(&t, "    T%d = fd.ops.%s(T%d, T%d)\n", i, ops[i % 4], i - 1, i - 2);
+      sb_printf(&t, "    T%d = fd.ops.%s(T%d, T%d)\n", i, ops[i % 4], i - 1, i - 2);
     }
   }
-  emit(&t, "    fd.add_output(T%d)\n\nwith FusionDefinition() as fd:\n    bench(fd)\n", n + 1);
+  sb_printf(&t, "    fd.add_output(T%d)\n\nwith FusionDefinition() as fd:\n    bench(fd)\n", n + 1);
   return t;
 }
 
@@ -75,12 +54,12 @@ int main(int argc, char **argv) {
   printf("%8s %10s %12s %12s   (best of %d)\n", "ops", "bytes", "import ms", "export ms", REPEATS);
   int status = 0;
   for (int k = 0; k < count; k++) {
-    text script = make_script(sizes[k]);
+    strbuf script = make_script(sizes[k]);
     double best_import = 1e30, best_export = 1e30;
     for (int r = 0; r < REPEATS && !status; r++) {
       MlirContext ctx = fuser_context_create();
       double t0 = now_ms();
-      MlirModule m = fuser_import_nvfuser(ctx, script.buf, script.len, "bench.py");
+      MlirModule m = fuser_import_nvfuser(ctx, script.data, script.len, "bench.py");
       double t1 = now_ms();
       char *out = mlirModuleIsNull(m) ? NULL : fuser_export_nvfuser(mlirModuleGetOperation(m));
       double t2 = now_ms();
@@ -96,7 +75,7 @@ int main(int argc, char **argv) {
     }
     printf("%8d %10zu %12.1f %12.1f\n", sizes[k], script.len, best_import, best_export);
     fflush(stdout);
-    free(script.buf);
+    sb_free(&script);
   }
   return status;
 }
