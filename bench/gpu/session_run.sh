@@ -28,7 +28,7 @@ for step in $steps; do
   start=$(date +%s)
   case $step in
   base)
-    (cd "$carry/base/src" && PEERS=0 timeout 150 bash bench/gpu/final_run.sh "$PWD/.." "$res/base") > "$res/base.txt" 2>&1 ;;
+    (cd "$carry/base/src" && PEERS=0 timeout 200 bash bench/gpu/final_run.sh "$PWD/.." "$res/base") > "$res/base.txt" 2>&1 ;;
   corpus)
     timeout 330 bash bench/gpu/final_run.sh "$carry/gpu" "$res/corpus" > "$res/corpus.txt" 2>&1 ;;
   red)
