@@ -254,8 +254,25 @@ static int unsupported(fuser_error *err, const char *name, const char *what) {
   return fuser_set_error(err, FUSER_ERR_UNSUPPORTED, "matmul kernel %s: %s", name, what);
 }
 
-static int form_of(CUcontext ctx, const fuser_matmul_call *c, const char *name, lt_form *f, fuser_error *err) {
+/* Batch dims of an operand B shared by every batch that nest with m in A
+ * and D (a linear's [batch.., M, K] input, row-major) are more rows of one
+ * product: M grows, the batch dim goes (one larger GEMM, not a batch). */
+static void fold_batch_into_m(fuser_matmul_call *c) {
+  while (c->batch > 0) {
+    int i = c->batch - 1;
+    if (c->batch_size[i] != 1 &&
+        (c->b_batch[i] != 0 || c->a_batch[i] != c->m * c->a_m || c->d_batch[i] != c->m * c->d_m))
+      return;
+    c->m *= c->batch_size[i];
+    c->batch--;
+  }
+}
+
+static int form_of(CUcontext ctx, const fuser_matmul_call *call, const char *name, lt_form *f, fuser_error *err) {
   memset(f, 0, sizeof *f);
+  fuser_matmul_call folded = *call;
+  const fuser_matmul_call *c = &folded;
+  fold_batch_into_m(&folded);
   lt_key *k = &f->key;
   k->ctx = ctx;
   k->dtype = c->dtype;

@@ -213,6 +213,50 @@ static void test_batches(void) {
   fuser_artifact_release(a);
 }
 
+/* [B, M, K] @ [K, N] with A row-major and B shared: the batch nests with
+ * M in A and D, so it is one [B*M, K] @ [K, N] product, not a batch. */
+static void test_fold(void) {
+  const int64_t B = 3, M = 4, K = 5, N = 6;
+  fuser_builder *b = fuser_builder_create();
+  int64_t sz[3] = {-1, -1, -1}, contig[3] = {1, 1, 1};
+  fuser_builder_add_tensor_input(b, "A", FUSER_TYPE_F32, 3, sz, contig, NULL);
+  fuser_builder_add_tensor_input(b, "B", FUSER_TYPE_F32, 2, sz, contig, NULL);
+  const char *osz[3] = {"size(0, 0)", "size(0, 1)", "size(1, 1)"};
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 3, osz, NULL);
+  int k = fuser_builder_add_matmul(b, "folded", FUSER_TYPE_F32, 1, 0, 0, NULL);
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 1, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_OUTPUT, 0, "0");
+  const char *v[14] = {"size(0, 1)", "size(1, 1)", "size(0, 2)", "stride(0, 1)", "stride(0, 2)", "stride(1, 0)",
+                       "stride(1, 1)", "size(1, 1)", "1", "0",
+                       "size(0, 0)", "stride(0, 0)", "0", "size(0, 1) * size(1, 1)"};
+  values(b, k, v, 14);
+  fuser_artifact *a = finish(b);
+  CHECK(a != NULL);
+  if (!a) return;
+  fill(xa, B * M * K, 7);
+  fill(xb, K * N, 8);
+  int64_t sa[3] = {B, M, K}, sb[2] = {K, N};
+  DLTensor ta = example_tensor(xa, 3, sa, NULL), tb = example_tensor(xb, 2, sb, NULL);
+  fuser_arg args[2] = {fuser_arg_tensor(&ta), fuser_arg_tensor(&tb)};
+  int matmuls = lt->matmuls;
+  CHECK_EQ_INT(run(a, args, 2), FUSER_OK);
+  CHECK_EQ_INT(lt->matmuls, matmuls + 1);
+  CHECK_EQ_INT(lt->count, 1);
+  CHECK_EQ_INT(lt->cols[2], B * M);
+  const float *d = out[0].tensor.data;
+  int wrong = 0;
+  for (int64_t i = 0; i < B * M; i++)
+    for (int64_t j = 0; j < N; j++) {
+      float want = 0;
+      for (int64_t l = 0; l < K; l++) want += xa[i * K + l] * xb[l * N + j];
+      wrong += d[i * N + j] != want;
+    }
+  CHECK_EQ_INT(wrong, 0);
+  fuser_output_release(rt, &out[0]);
+  fuser_artifact_release(a);
+}
+
 /* Errors: extents that disagree (nothing run), an operand with no unit
  * stride, no algorithm, a failing matmul; none leaves memory allocated. */
 static void test_errors(void) {
@@ -385,6 +429,7 @@ int main(int argc, char **argv) {
     test_2d();
     test_linear_bias();
     test_batches();
+    test_fold();
     test_errors();
     test_format();
   }
