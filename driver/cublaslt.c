@@ -20,6 +20,7 @@
  * Descriptors are pointers to opaque structs and enums are ints, so the
  * declarations below are ABI-exact. */
 #include "driver/cublaslt.h"
+#include "driver/checked_math.h"
 #include "driver/error.h"
 
 #include <dlfcn.h>
@@ -260,16 +261,34 @@ static int unsupported(fuser_error *err, const char *name, const char *what) {
 static void fold_batch_into_m(fuser_matmul_call *c) {
   while (c->batch > 0) {
     int i = c->batch - 1;
-    if (c->batch_size[i] != 1 &&
-        (c->b_batch[i] != 0 || c->a_batch[i] != c->m * c->a_m || c->d_batch[i] != c->m * c->d_m))
+    int64_t a_stride, d_stride, m;
+    if (!fuser_mul_i64(c->m, c->a_m, &a_stride) || !fuser_mul_i64(c->m, c->d_m, &d_stride) ||
+        !fuser_mul_i64(c->m, c->batch_size[i], &m))
       return;
-    c->m *= c->batch_size[i];
+    if (c->batch_size[i] != 1 && (c->b_batch[i] != 0 || c->a_batch[i] != a_stride || c->d_batch[i] != d_stride))
+      return;
+    c->m = m;
     c->batch--;
   }
 }
 
+/* Extents and strides come from the artifact's expressions: refuse what no
+ * tensor has, so nothing below overflows. */
+static int valid_call(const fuser_matmul_call *c, const char *name, fuser_error *err) {
+  int64_t v[] = {c->m, c->n, c->k, c->a_m, c->a_k, c->b_k, c->b_n, c->d_m, c->d_n, c->bias_n};
+  int ok = c->batch >= 0 && c->batch <= FUSER_TENSOR_MAX_RANK;
+  for (size_t i = 0; ok && i < sizeof v / sizeof *v; i++) ok = v[i] >= 0 && v[i] <= INT64_MAX / 16;
+  for (int i = 0; ok && i < c->batch; i++)
+    ok = c->batch_size[i] >= 0 && c->a_batch[i] >= 0 && c->b_batch[i] >= 0 && c->d_batch[i] >= 0 &&
+         c->a_batch[i] <= INT64_MAX / 16 && c->b_batch[i] <= INT64_MAX / 16 && c->d_batch[i] <= INT64_MAX / 16;
+  return ok ? FUSER_OK
+            : fuser_set_error(err, FUSER_ERR_EXPRESSION, "matmul kernel %s: a negative or huge extent or stride", name);
+}
+
 static int form_of(CUcontext ctx, const fuser_matmul_call *call, const char *name, lt_form *f, fuser_error *err) {
   memset(f, 0, sizeof *f);
+  int rc = valid_call(call, name, err);
+  if (rc) return rc;
   fuser_matmul_call folded = *call;
   const fuser_matmul_call *c = &folded;
   fold_batch_into_m(&folded);
@@ -305,10 +324,11 @@ static int form_of(CUcontext ctx, const fuser_matmul_call *call, const char *nam
     if (c->batch_size[i] == 1) continue;
     int64_t s[3] = {swap ? c->b_batch[i] : c->a_batch[i], swap ? c->a_batch[i] : c->b_batch[i], c->d_batch[i]};
     if (nb > 0) {
-      int nests = 1;
-      for (int o = 0; o < 3; o++) nests &= stride[nb - 1][o] == s[o] * c->batch_size[i];
+      int64_t inner, merged;
+      int nests = fuser_mul_i64(size[nb - 1], c->batch_size[i], &merged);
+      for (int o = 0; o < 3; o++) nests &= fuser_mul_i64(s[o], c->batch_size[i], &inner) && stride[nb - 1][o] == inner;
       if (nests) {
-        size[nb - 1] *= c->batch_size[i];
+        size[nb - 1] = merged;
         memcpy(stride[nb - 1], s, sizeof s);
         continue;
       }
@@ -481,10 +501,10 @@ int fuser_cublaslt_run(fuser_matmul_plan *plan, const fuser_matmul_call *c, void
   }
   for (int done = 0; !rc && !done;) {
     uint64_t p[3];
-    for (int o = 0; o < 3; o++) {
-      int64_t off = 0;
-      for (int l = 0; l < f.nloop; l++) off += index[l] * f.loop_stride[l][o];
-      p[o] = f.p[o] + (uint64_t)(off * (int64_t)e);
+    for (int o = 0; o < 3; o++) { /* unsigned: a hostile artifact's strides wrap, never overflow */
+      uint64_t off = 0;
+      for (int l = 0; l < f.nloop; l++) off += (uint64_t)index[l] * (uint64_t)f.loop_stride[l][o];
+      p[o] = f.p[o] + off * e;
     }
     lt_status s = api.matmul(plan->handle, plan->desc, &one, (const void *)(uintptr_t)p[0], plan->layout[0],
                              (const void *)(uintptr_t)p[1], plan->layout[1], &zero, (const void *)(uintptr_t)p[2],

@@ -316,6 +316,28 @@ static void test_errors(void) {
   CHECK(contains(err.message, "matmul kernel mm: an operand has no unit stride on its matrix dims"));
   CHECK_EQ_INT(fake->allocs, fake->frees);
   fuser_artifact_release(a);
+
+  /* an extent no tensor has (an artifact's expression gone wrong) */
+  b = fuser_builder_create();
+  fuser_builder_add_tensor_input(b, "A", FUSER_TYPE_F32, 2, sz, contig, NULL);
+  fuser_builder_add_tensor_input(b, "B", FUSER_TYPE_F32, 2, sz, contig, NULL);
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 2, osz, NULL);
+  k = fuser_builder_add_matmul(b, "mm", FUSER_TYPE_F32, 0, 0, 0, NULL);
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 1, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_OUTPUT, 0, "0");
+  const char *bad[10] = {"size(0, 0) - 10", "size(1, 1)", "size(0, 1)", "stride(0, 0)", "stride(0, 1)",
+                         "stride(1, 0)", "stride(1, 1)", "size(1, 1)", "1", "0"};
+  values(b, k, bad, 10);
+  a = finish(b);
+  CHECK(a != NULL);
+  if (!a) return;
+  DLTensor ta5 = example_tensor(xa, 2, sa, NULL);
+  fuser_arg args5[2] = {fuser_arg_tensor(&ta5), fuser_arg_tensor(&tb2)};
+  CHECK_EQ_INT(run(a, args5, 2), FUSER_ERR_EXPRESSION);
+  CHECK(contains(err.message, "matmul kernel mm: a negative or huge extent or stride"));
+  CHECK_EQ_INT(fake->allocs, fake->frees);
+  fuser_artifact_release(a);
 }
 
 /* The builder and the file format: a matmul kernel is validated (its
