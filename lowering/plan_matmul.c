@@ -1,13 +1,15 @@
 /* plan_matmul.c: a matmul segment as the artifact's matmul kernel
  * (plan_matmul.h). The plan model already resolved every extent and element
  * stride into the runtime's expression language; this writes them in the
- * parameter order of fuser_builder_add_matmul. For example, bf16 [M, K] @
- * [K, N] row-major (inputs 0 and 1, output 0):
- *   kernel 0 matmul_2d_k0: matmul (cuBLASLt) bf16, 0 batch dims
- *     params: input 0 + 0, input 1 + 0, output 0 + 0,
- *             size(0,0) size(1,1) size(0,1)  (M N K)
- *             stride(0,0) stride(0,1) stride(1,0) stride(1,1)  (A's m k, B's k n)
- *             size(1,1) 1 0  (D's m n strides, no bias)
+ * parameter order of fuser_builder_add_matmul. For example matmul_2d's
+ * bf16 [M, K] row-major @ [K, N] column-major (test/frontend/Inputs/scripts,
+ * `fuser-artifact F` prints it):
+ *   kernel 0 matmul_2d_k0: 13 parameters, 1 variants
+ *     matmul (cuBLASLt): bf16, 0 batch dims
+ *     ptr input 0 + 0, ptr input 1 + 0, ptr output 0 + 0      A, B, D
+ *     size(0, 0)  size(1, 1)  size(0, 1)                      M, N, K
+ *     size(0, 1)  1           1  size(1, 0)                   A's m, k and B's k, n strides
+ *     size(1, 1)  1           0                               D's m, n strides, no bias
  *     when size(0, 1) == size(1, 0) */
 #include "lowering/plan_matmul.h"
 
