@@ -265,6 +265,46 @@ static int validate_outputs(fuser_artifact *a, fuser_error *err) {
   return FUSER_OK;
 }
 
+/* A matmul kernel's shape (artifact_builder.h, fuser_builder_add_matmul):
+ * its dtype, batch rank, the parameter layout, the operands' dtypes, its
+ * result written to a new output or a temp, one variant. */
+static int validate_matmul(const fuser_artifact *a, size_t k, fuser_error *err) {
+  const fuser_kernel *kn = &a->kernels[k];
+  if (kn->kind == FUSER_KERNEL_LAUNCH) return FUSER_OK;
+  if (kn->kind != FUSER_KERNEL_MATMUL)
+    return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "kernel %zu (%s): unknown kind %d", k, kn->name, kn->kind);
+  if (kn->mm_dtype != FUSER_TYPE_BF16 && kn->mm_dtype != FUSER_TYPE_F16 && kn->mm_dtype != FUSER_TYPE_F32)
+    return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "kernel %zu (%s): matmul of dtype %d (bf16, f16 or f32)", k,
+                           kn->name, kn->mm_dtype);
+  if (kn->mm_batch < 0 || kn->mm_batch > FUSER_TENSOR_MAX_RANK - 2 || (kn->mm_bias != 0 && kn->mm_bias != 1))
+    return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "kernel %zu (%s): matmul of %d batch dims, bias %d", k,
+                           kn->name, kn->mm_batch, kn->mm_bias);
+  size_t values_end = FUSER_MATMUL_P_BATCH + 4 * (size_t)kn->mm_batch, want = values_end + (size_t)kn->mm_bias;
+  if (kn->nparams != want)
+    return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "kernel %zu (%s): a matmul of %d batch dims%s takes %zu "
+                           "parameters, not %zu", k, kn->name, kn->mm_batch, kn->mm_bias ? " and a bias" : "", want,
+                           kn->nparams);
+  for (size_t p = 0; p < kn->nparams; p++) {
+    const fuser_param *pa = &kn->params[p];
+    int pointer = p < FUSER_MATMUL_P_M || p >= values_end;
+    if (pa->kind != (pointer ? FUSER_PARAM_POINTER : FUSER_PARAM_I64))
+      return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "kernel %zu (%s): matmul parameter %zu must be %s", k,
+                             kn->name, p, pointer ? "a pointer" : "an i64 value");
+    if (!pointer || pa->buffer == FUSER_BUFFER_TEMP) continue; /* temps are untyped */
+    if (p == FUSER_MATMUL_P_D && (pa->buffer != FUSER_BUFFER_OUTPUT || a->outputs[pa->index].kind != FUSER_OUTPUT_NEW))
+      return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "kernel %zu (%s): a matmul writes a new output or a temp", k,
+                             kn->name);
+    int dtype = pa->buffer == FUSER_BUFFER_INPUT ? a->inputs[pa->index].dtype : a->outputs[pa->index].dtype;
+    if (dtype != kn->mm_dtype)
+      return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "kernel %zu (%s): matmul operand %zu has dtype %d, not %d", k,
+                             kn->name, p, dtype, kn->mm_dtype);
+  }
+  if (kn->nvariants != 1)
+    return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "kernel %zu (%s): a matmul has one variant, not %zu", k,
+                           kn->name, kn->nvariants);
+  return FUSER_OK;
+}
+
 static int validate_kernels(fuser_artifact *a, fuser_error *err) {
   char what[FUSER_MAX_NAME + 96];
   size_t total_params = 0;
@@ -306,15 +346,17 @@ static int validate_kernels(fuser_artifact *a, fuser_error *err) {
         return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "%s: unknown kind %d", what, pa->kind);
       }
     }
+    int mm = validate_matmul(a, k, err);
+    if (mm) return mm;
     if (kn->nvariants == 0 || kn->nvariants > FUSER_MAX_VARIANTS)
       return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "kernel %zu (%s): %zu variants, need 1..%d",
                              k, kn->name, kn->nvariants, FUSER_MAX_VARIANTS);
     for (size_t v = 0; v < kn->nvariants; v++) {
       fuser_variant *va = &kn->variants[v];
       snprintf(what, sizeof what, "kernel %zu (%s) variant %zu", k, kn->name, v);
-      if (va->module < 0 || (size_t)va->module >= a->nmodules)
-        return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "%s: module %d of %zu", what, va->module,
-                               a->nmodules);
+      if (kn->kind == FUSER_KERNEL_MATMUL ? va->module != -1 : va->module < 0 || (size_t)va->module >= a->nmodules)
+        return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "%s: module %d of %zu%s", what, va->module,
+                               a->nmodules, kn->kind == FUSER_KERNEL_MATMUL ? " (a matmul kernel has none: -1)" : "");
       if (!valid_name(va->entry))
         return fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "%s: missing or too long entry name", what);
       uint64_t threads = 1;
@@ -463,6 +505,9 @@ void fuser_artifact_describe(const fuser_artifact *a, FILE *out) {
   for (size_t k = 0; k < a->nkernels; k++) {
     const fuser_kernel *kn = &a->kernels[k];
     fprintf(out, "kernel %zu %s: %zu parameters, %zu variants\n", k, kn->name, kn->nparams, kn->nvariants);
+    if (kn->kind == FUSER_KERNEL_MATMUL)
+      fprintf(out, "  matmul (cuBLASLt): %s, %d batch dims%s\n", fuser_type_name(kn->mm_dtype), kn->mm_batch,
+              kn->mm_bias ? ", bias epilogue" : "");
     for (size_t p = 0; p < kn->nparams; p++) {
       const fuser_param *pa = &kn->params[p];
       fprintf(out, "  param %zu: %s ", p, param_kind_name(pa->kind));

@@ -84,8 +84,18 @@ typedef struct fuser_variant {
   fuser_expr *conditions;
 } fuser_variant;
 
+/* What a kernel is: a CUDA launch of one of its variants' entries, or a
+ * matrix product the runtime runs through cuBLASLt (driver/cublaslt.h;
+ * parameters in the FUSER_MATMUL_P_* order of artifact_builder.h, one
+ * variant with no module whose conditions are the extent checks). */
+enum { FUSER_KERNEL_LAUNCH = 0, FUSER_KERNEL_MATMUL = 1 };
+
 typedef struct fuser_kernel {
   char *name;
+  int kind;       /* FUSER_KERNEL_* */
+  int mm_dtype;   /* MATMUL: of every operand (BF16, F16, F32) */
+  int mm_batch;   /* MATMUL: batch dims */
+  int mm_bias;    /* MATMUL: has linear's [N] bias (cuBLASLt's bias epilogue) */
   size_t nparams;
   fuser_param *params;
   size_t nvariants;

@@ -122,6 +122,27 @@ int fuser_builder_add_variant_3d(fuser_builder *b, int kernel, int module, const
                                  unsigned shared_bytes, int nconditions,
                                  const char *const *conditions);
 
+/* A matrix product run through cuBLASLt (docs/runtime.md, "Matmul
+ * segments"): D[b.., m, n] = sum_k A[b.., m, k] * B[b.., k, n] (+ bias[n]),
+ * f32 accumulation, every operand of `dtype` (FUSER_TYPE_BF16, F16, F32)
+ * addressed by element strides. It runs in launch order with the other
+ * kernels. Its parameters follow, added with param_pointer / param_value
+ * (I64) in the FUSER_MATMUL_P_* order: pointers to A, B and D, then the ten
+ * extents and strides, then per batch dim (outermost first) its extent and
+ * A's, B's and D's strides, then (has_bias) the bias pointer. The checks
+ * (extents that must agree, e.g. `size(0, 1) == size(1, 0)`) are its one
+ * variant's conditions: a false one fails the call (FUSER_ERR_INPUT_MISMATCH
+ * naming the inputs, or FUSER_ERR_NO_VARIANT). Returns the kernel index. */
+enum {
+  FUSER_MATMUL_P_A, FUSER_MATMUL_P_B, FUSER_MATMUL_P_D,
+  FUSER_MATMUL_P_M, FUSER_MATMUL_P_N, FUSER_MATMUL_P_K,
+  FUSER_MATMUL_P_A_M, FUSER_MATMUL_P_A_K, FUSER_MATMUL_P_B_K, FUSER_MATMUL_P_B_N,
+  FUSER_MATMUL_P_D_M, FUSER_MATMUL_P_D_N, FUSER_MATMUL_P_BIAS_N,
+  FUSER_MATMUL_P_BATCH /* 4 per batch dim: extent, A, B, D strides; then the bias pointer */
+};
+int fuser_builder_add_matmul(fuser_builder *b, const char *name, int dtype, int batch, int has_bias,
+                             int nchecks, const char *const *checks);
+
 /* Attaches a named blob (replacing one of the same key): the source script,
  * the fusion's name, how to make its inputs... The runtime carries it and
  * returns it (fuser_artifact_metadata) but never interprets it. */

@@ -19,7 +19,12 @@
 #include <string.h>
 
 #define MAGIC "FUSERART"
-#define FORMAT_VERSION 1u
+/* Version 2 adds each kernel's kind after its name (u8; a matmul kernel
+ * then its dtype, batch rank and bias flag, u8 each). An artifact without a
+ * matmul kernel is written as version 1, byte for byte as before; both are
+ * read. */
+#define FORMAT_VERSION 2u
+#define FORMAT_VERSION_MIN 1u
 #define HEADER_SIZE 32u
 
 static uint64_t fnv1a64(const uint8_t *p, size_t n) {
@@ -80,7 +85,13 @@ static void put_expr(wbuf *w, const fuser_expr *e) {
   }
 }
 
-static void put_payload(wbuf *w, const fuser_artifact *a) {
+static int has_matmul(const fuser_artifact *a) {
+  for (size_t k = 0; k < a->nkernels; k++)
+    if (a->kernels[k].kind != FUSER_KERNEL_LAUNCH) return 1;
+  return 0;
+}
+
+static void put_payload(wbuf *w, const fuser_artifact *a, uint32_t version) {
   put_u32(w, a->nmodules);
   for (size_t m = 0; m < a->nmodules; m++) {
     put_u8(w, (uint64_t)a->modules[m].format);
@@ -123,6 +134,14 @@ static void put_payload(wbuf *w, const fuser_artifact *a) {
   for (size_t k = 0; k < a->nkernels; k++) {
     const fuser_kernel *kn = &a->kernels[k];
     put_str(w, kn->name);
+    if (version >= 2) {
+      put_u8(w, (uint64_t)kn->kind);
+      if (kn->kind == FUSER_KERNEL_MATMUL) {
+        put_u8(w, (uint64_t)kn->mm_dtype);
+        put_u8(w, (uint64_t)kn->mm_batch);
+        put_u8(w, (uint64_t)kn->mm_bias);
+      }
+    }
     put_u32(w, kn->nparams);
     for (size_t p = 0; p < kn->nparams; p++) {
       const fuser_param *pa = &kn->params[p];
@@ -162,7 +181,8 @@ int fuser_artifact_write_bytes(const fuser_artifact *a, void **data, size_t *siz
   wbuf w = {0};
   uint8_t header[HEADER_SIZE] = {0};
   put_bytes(&w, header, sizeof header);
-  put_payload(&w, a);
+  uint32_t version = has_matmul(a) ? FORMAT_VERSION : FORMAT_VERSION_MIN;
+  put_payload(&w, a, version);
   if (w.oom) {
     free(w.p);
     return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of memory serialising the artifact");
@@ -170,7 +190,7 @@ int fuser_artifact_write_bytes(const fuser_artifact *a, void **data, size_t *siz
   size_t payload = w.len - HEADER_SIZE;
   wbuf h = {header, 0, sizeof header, 0};
   put_bytes(&h, MAGIC, 8);
-  put_u32(&h, FORMAT_VERSION);
+  put_u32(&h, version);
   put_u32(&h, HEADER_SIZE);
   put_u64(&h, payload);
   put_u64(&h, fnv1a64(w.p + HEADER_SIZE, payload));
@@ -331,7 +351,7 @@ static int get_rank(rbuf *r) {
   return r->bad ? 0 : (int)rank;
 }
 
-static void get_payload(rbuf *r, fuser_artifact *a) {
+static void get_payload(rbuf *r, fuser_artifact *a, uint32_t version) {
   set_what0(r, "module count");
   a->nmodules = get_count(r, 9, FUSER_MAX_MODULES);
   a->modules = alloc_items(r, a->nmodules, sizeof *a->modules);
@@ -408,6 +428,16 @@ static void get_payload(rbuf *r, fuser_artifact *a) {
     set_what(r, "kernel %zu", k);
     fuser_kernel *kn = &a->kernels[k];
     kn->name = get_str(r, 1);
+    if (version >= 2) {
+      kn->kind = (int)get_u8(r);
+      if (kn->kind == FUSER_KERNEL_MATMUL) { /* values checked by validation */
+        kn->mm_dtype = (int)get_u8(r);
+        kn->mm_batch = (int)get_u8(r);
+        kn->mm_bias = (int)get_u8(r);
+      } else if (!r->bad && kn->kind != FUSER_KERNEL_LAUNCH) {
+        malformed(r, "unknown kernel kind %d", kn->kind);
+      }
+    }
     kn->nparams = get_count(r, 5, FUSER_MAX_PARAMS);
     kn->params = alloc_items(r, kn->nparams, sizeof *kn->params);
     for (size_t p = 0; p < kn->nparams && !r->bad; p++) {
@@ -483,9 +513,10 @@ int fuser_artifact_read_bytes(const void *data, size_t size, fuser_artifact **ou
   rbuf h = {p, HEADER_SIZE, 8, 0, "header", err};
   uint32_t version = (uint32_t)get_u32(&h), header_size = (uint32_t)get_u32(&h);
   uint64_t payload = get_u64(&h), checksum = get_u64(&h);
-  if (version != FORMAT_VERSION)
+  if (version < FORMAT_VERSION_MIN || version > FORMAT_VERSION)
     return fuser_set_error(err, FUSER_ERR_ARTIFACT_VERSION,
-                           "artifact format version %u; this runtime reads version %u", version, FORMAT_VERSION);
+                           "artifact format version %u; this runtime reads versions %u to %u", version,
+                           FORMAT_VERSION_MIN, FORMAT_VERSION);
   if (header_size != HEADER_SIZE)
     return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "artifact header size %u, expected %u", header_size,
                            HEADER_SIZE);
@@ -502,7 +533,7 @@ int fuser_artifact_read_bytes(const void *data, size_t size, fuser_artifact **ou
   if (!a) return fuser_set_error(err, FUSER_ERR_OUT_OF_MEMORY, "out of memory reading the artifact");
   a->refcount = 1;
   rbuf r = {p + HEADER_SIZE, (size_t)payload, 0, 0, "", err};
-  get_payload(&r, a);
+  get_payload(&r, a, version);
   int rc = r.bad ? (err ? err->code : FUSER_ERR_ARTIFACT_FORMAT) : fuser_artifact_validate_(a, err);
   if (rc) {
     fuser_artifact_destroy_(a);

@@ -349,3 +349,21 @@ int fuser_builder_set_metadata(fuser_builder *b, const char *key, const void *va
   m->size = size;
   return 0;
 }
+
+/* A matmul kernel: its one variant has no module (cuBLASLt runs it) and
+ * carries the extent checks as conditions, so variant selection and the
+ * input-mismatch diagnosis treat it like any kernel. */
+int fuser_builder_add_matmul(fuser_builder *b, const char *name, int dtype, int batch, int has_bias,
+                             int nchecks, const char *const *checks) {
+  int k = fuser_builder_add_kernel(b, name);
+  if (k < 0) return -1;
+  fuser_kernel *kn = &b->a->kernels[k];
+  kn->kind = FUSER_KERNEL_MATMUL;
+  kn->mm_dtype = dtype;
+  kn->mm_batch = batch;
+  kn->mm_bias = has_bias != 0;
+  const char *grid[3] = {"1", "1", "1"};
+  const unsigned block[3] = {1, 1, 1};
+  if (fuser_builder_add_variant_3d(b, k, -1, "cublasLtMatmul", grid, block, 0, nchecks, checks) < 0) return -1;
+  return k;
+}

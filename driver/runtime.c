@@ -21,6 +21,7 @@
  * in 3 frees what was allocated. */
 #include "driver/call_memo.h"
 #include "driver/checked_math.h"
+#include "driver/cublaslt.h"
 #include "driver/cuda_loader.h"
 #include "driver/device_cache.h"
 #include "driver/runtime_internal.h"
@@ -280,6 +281,15 @@ int fuser_load(fuser_runtime *rt, fuser_artifact *a, fuser_function **out, fuser
   for (size_t k = 0; k < a->nkernels; k++) {
     const fuser_kernel *kn = &a->kernels[k];
     fn->first[k] = f;
+    if (kn->kind == FUSER_KERNEL_MATMUL) { /* cuBLASLt runs it: opened here, only for fusions that have one */
+      f += kn->nvariants;
+      rc = fuser_cublaslt_open(err);
+      if (rc) {
+        fuser_function_destroy(fn);
+        return rc;
+      }
+      continue;
+    }
     for (size_t v = 0; v < kn->nvariants; v++, f++) {
       const fuser_variant *va = &kn->variants[v];
       CUresult r = cu->cuModuleGetFunction(&fn->functions[f], fn->modules[va->module]->module, va->entry);
@@ -502,6 +512,33 @@ static int plan_call(const fuser_function *fn, const fuser_arg *args, size_t nar
   return FUSER_OK;
 }
 
+/* Step 4 for a matmul kernel: its evaluated parameters (pointers already
+ * absolute) as a cuBLASLt call, with a stream-ordered workspace. */
+static int launch_matmul(fuser_runtime *rt, CUstream stream, const fuser_kernel *kn, const int64_t *slot,
+                         fuser_error *err) {
+  fuser_matmul_call c = {.dtype = kn->mm_dtype, .batch = kn->mm_batch, .has_bias = kn->mm_bias};
+  int64_t *value[] = {&c.m, &c.n, &c.k, &c.a_m, &c.a_k, &c.b_k, &c.b_n, &c.d_m, &c.d_n, &c.bias_n};
+  for (int i = 0; i < 10; i++) *value[i] = slot[FUSER_MATMUL_P_M + i];
+  for (int d = 0; d < c.batch; d++) {
+    const int64_t *b = &slot[FUSER_MATMUL_P_BATCH + 4 * d];
+    c.batch_size[d] = b[0], c.a_batch[d] = b[1], c.b_batch[d] = b[2], c.d_batch[d] = b[3];
+  }
+  c.a = (uint64_t)slot[FUSER_MATMUL_P_A];
+  c.b = (uint64_t)slot[FUSER_MATMUL_P_B];
+  c.d = (uint64_t)slot[FUSER_MATMUL_P_D];
+  c.bias = c.has_bias ? (uint64_t)slot[FUSER_MATMUL_P_BATCH + 4 * c.batch] : 0;
+  fuser_matmul_plan *plan;
+  size_t bytes;
+  int rc = fuser_cublaslt_prepare(rt->ctx, &c, kn->name, &plan, &bytes, err);
+  void *workspace = NULL;
+  int by = 0;
+  if (!rc && bytes) rc = device_alloc(rt, stream, bytes, &workspace, &by, err);
+  if (!rc) rc = fuser_cublaslt_run(plan, &c, workspace, stream, kn->name, err);
+  device_free(rt, stream, workspace, bytes, by);
+  fuser_cublaslt_release(plan);
+  return rc;
+}
+
 int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser_output *outputs, size_t noutputs,
                   fuser_error *err) {
   if (!fn) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_execute: NULL function");
@@ -560,6 +597,7 @@ int fuser_execute_on(fuser_function *fn, void *stream_arg, const fuser_arg *args
   for (size_t k = 0; k < a->nkernels && !rc; k++) {
     const fuser_kernel *kn = &a->kernels[k];
     void *params[FUSER_MAX_PARAMS];
+    size_t first_slot = s;
     for (size_t p = 0; p < kn->nparams; p++, s++) {
       const fuser_param *pa = &kn->params[p];
       params[p] = &slots[s];
@@ -585,6 +623,10 @@ int fuser_execute_on(fuser_function *fn, void *stream_arg, const fuser_arg *args
           memcpy(&slots[s], &d, sizeof d);
         }
       }
+    }
+    if (kn->kind == FUSER_KERNEL_MATMUL) {
+      rc = launch_matmul(rt, stream, kn, &slots[first_slot], err);
+      continue;
     }
     if (!plan.grid[k][0] || !plan.grid[k][1] || !plan.grid[k][2]) continue; /* nothing to do (empty tensors) */
     const fuser_variant *va = &kn->variants[plan.chosen[k]];

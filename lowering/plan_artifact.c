@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "driver/artifact_builder.h"
+#include "lowering/plan_matmul.h"
 
 static int runtime_dtype(const char *mlir) {
   static const struct {
@@ -18,19 +19,13 @@ static int runtime_dtype(const char *mlir) {
   return 0;
 }
 
-static int buffer_kind(int b) {
+int fuser_plan_buffer_kind(int b) {
   return b == FPM_INPUT ? FUSER_BUFFER_INPUT : b == FPM_OUTPUT ? FUSER_BUFFER_OUTPUT : FUSER_BUFFER_TEMP;
 }
 
 int fuser_plan_to_artifact(const fuser_plan_model *m, int num_metadata, const char *const *keys,
                            const void *const *blobs, const size_t *sizes, struct fuser_artifact **out, char *err,
                            size_t errlen) {
-  for (int k = 0; k < m->num_kernels; k++)
-    if (m->kernels[k].matmul) { /* the CPU plan runs them (cpu_plan.c); the runtime cannot yet */
-      snprintf(err, errlen, "kernel %s is a matmul segment: the artifact format has no matmul (cuBLASLt) launch yet",
-               m->kernels[k].name);
-      return FUSER_ERR_UNSUPPORTED;
-    }
   fuser_builder *b = fuser_builder_create();
   for (int i = 0; i < m->num_modules; i++) fuser_builder_add_module(b, FUSER_MODULE_PTX, m->modules[i], m->module_sizes[i]);
   for (int i = 0; i < m->num_inputs; i++) {
@@ -49,13 +44,17 @@ int fuser_plan_to_artifact(const fuser_plan_model *m, int num_metadata, const ch
   for (int i = 0; i < m->num_temps; i++) fuser_builder_add_temp(b, m->temps[i].bytes, 0);
   for (int k = 0; k < m->num_kernels; k++) {
     const fpm_kernel *kn = &m->kernels[k];
+    if (kn->matmul) { /* cuBLASLt's, in launch order with the others */
+      fuser_plan_add_matmul(b, kn, runtime_dtype(kn->matmul->dtype));
+      continue;
+    }
     int ki = fuser_builder_add_kernel(b, kn->name);
     for (int p = 0; p < kn->num_params; p++) {
       const fpm_param *q = &kn->params[p];
       switch (q->kind) {
       case FPM_PARAM_PTR:
         /* temps are untyped: their offsets are in bytes (always 0 here) */
-        fuser_builder_param_pointer(b, ki, buffer_kind(q->buffer), q->index, q->expr);
+        fuser_builder_param_pointer(b, ki, fuser_plan_buffer_kind(q->buffer), q->index, q->expr);
         break;
       case FPM_PARAM_I32: fuser_builder_param_value(b, ki, FUSER_PARAM_I32, q->expr); break;
       case FPM_PARAM_I64: fuser_builder_param_value(b, ki, FUSER_PARAM_I64, q->expr); break;

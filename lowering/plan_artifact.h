@@ -16,4 +16,7 @@ int fuser_plan_to_artifact(const fuser_plan_model *m, int num_metadata, const ch
                            const void *const *blobs, const size_t *sizes, struct fuser_artifact **out, char *err,
                            size_t errlen);
 
+/* The runtime's FUSER_BUFFER_* of a plan model's FPM_INPUT/OUTPUT/TEMP. */
+int fuser_plan_buffer_kind(int fpm_buffer);
+
 #endif

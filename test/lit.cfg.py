@@ -71,3 +71,9 @@ fake_cuda = os.path.join(config.fuser_obj_root, "unit", "libfuser_fake_cuda.so")
 if os.path.exists(fake_cuda):
     config.available_features.add("fake-cuda")
     config.substitutions.append(("%fake_cuda", fake_cuda))
+# The fake libcublasLt (test/driver/fake_cublaslt.c): matmul kernels of the
+# tools' GPU modes computed on CPU with cuBLASLt's column-major semantics.
+fake_cublaslt = os.path.join(config.fuser_obj_root, "unit", "libfuser_fake_cublaslt.so")
+if os.path.exists(fake_cublaslt):
+    config.available_features.add("fake-cublaslt")
+    config.substitutions.append(("%fake_cublaslt", fake_cublaslt))

@@ -188,9 +188,12 @@ static void test_corrupt(void) {
   CHECK_EQ_INT(fuser_artifact_read_bytes(copy, size, &b, &err), FUSER_ERR_ARTIFACT_FORMAT);
   CHECK(contains(err.message, "bad magic"));
   memcpy(copy, bytes, size);
-  copy[8] = 2;
+  copy[8] = 3;
   CHECK_EQ_INT(fuser_artifact_read_bytes(copy, size, &b, &err), FUSER_ERR_ARTIFACT_VERSION);
-  CHECK(contains(err.message, "format version 2; this runtime reads version 1"));
+  CHECK(contains(err.message, "format version 3; this runtime reads versions 1 to 2"));
+  memcpy(copy, bytes, size);
+  copy[8] = 0;
+  CHECK_EQ_INT(fuser_artifact_read_bytes(copy, size, &b, &err), FUSER_ERR_ARTIFACT_VERSION);
   /* a huge count behind a valid checksum is refused before allocating */
   memcpy(copy, bytes, size);
   copy[32] = 0xff, copy[33] = 0xff, copy[34] = 0xff, copy[35] = 0x7f;

@@ -30,6 +30,9 @@ static volatile unsigned char sink;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   setenv("FUSER_CUDA_LIBRARY", FUZZ_FAKE_CUDA, 1);
+  /* matmul kernels, like PTX kernels on the fake, are not run: their load is
+   * refused with a message (no cuBLASLt), never a real library opened */
+  setenv("FUSER_CUBLASLT", "/nonexistent/libcublasLt.so", 1);
   fuser_error err = {0};
   if (fuser_runtime_create(0, NULL, NULL, &rt, &err) != FUSER_OK) {
     fprintf(stderr, "fuzz_artifact: no runtime on the fake libcuda: %s\n", err.message);

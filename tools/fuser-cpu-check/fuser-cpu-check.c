@@ -56,16 +56,9 @@ static bool run_pipeline(MlirContext ctx, MlirOperation op, const char *text) {
  * alignment, strides), through the artifact the plan model makes. The
  * host buffers stand in for device memory: the validator never reads them. */
 static bool check_inputs(const fuser_plan_model *model, const fuser_case_list *in, char *err, size_t errlen) {
-  /* matmul segments have no artifact form yet: the signature and the other
-   * kernels' variants are checked without them (the CPU plan runs them) */
-  fuser_plan_model kernels_only = *model;
-  kernels_only.kernels = calloc((size_t)model->num_kernels + 1, sizeof *kernels_only.kernels);
-  kernels_only.num_kernels = 0;
-  for (int k = 0; k < model->num_kernels; k++)
-    if (!model->kernels[k].matmul) kernels_only.kernels[kernels_only.num_kernels++] = model->kernels[k];
+  /* matmul segments are matmul kernels there: their extent checks too */
   fuser_artifact *art = NULL;
-  int status = fuser_plan_to_artifact(&kernels_only, 0, NULL, NULL, NULL, &art, err, errlen);
-  free(kernels_only.kernels);
+  int status = fuser_plan_to_artifact(model, 0, NULL, NULL, NULL, &art, err, errlen);
   if (status != 0) return false;
   DLTensor *dl = calloc((size_t)in->n + 1, sizeof *dl);
   fuser_arg *args = calloc((size_t)in->n + 1, sizeof *args);
