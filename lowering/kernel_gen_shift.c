@@ -6,7 +6,8 @@
  * starts each vector `mis` elements past a B-byte boundary (B = W x element
  * size), and `mis` differs from row to row. Instead of W element loads, the
  * thread loads the two aligned vectors that cover its W elements and shifts
- * the pair down by `mis` lanes:
+ * the pair down by `mis` lanes (kernel_gen_select.c calls it where the
+ * tensor's own alignment check fails):
  *
  *   mis = (ptr / esize + addr) mod W             (run time, per vector)
  *   mis == 0:  vector.load m[addr] {alignment = B}                 one access
