@@ -14,7 +14,7 @@ out=${OUT:-/tmp/out}
 mkdir -p "$out"
 log=$out/log.txt
 run=$c/bin/fuser-run
-if ! "$run" --help > /dev/null 2>&1; then # the carried build does not run here: build the runtime
+if ! "$run" --help 2>&1 | grep -q -- --artifact; then # the carried build does not run here: build the runtime
   FUSER_DLPACK_INCLUDE=$c/include bash scripts/build-runtime.sh build-runtime > "$log" 2>&1 || { tail -20 "$log"; exit 1; }
   run=build-runtime/fuser-run
 fi
