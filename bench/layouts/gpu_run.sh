@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # One GPU command for issue 15 (layouts), made to fit a short device lease:
 # our kernels (arts/: this build; base/: the base build's, for before and
-# after in one run; sweep/: the transpose sizes with the tile variant forced
-# on and off), then compute-sanitizer memcheck of every small pattern,
-# aligned and misaligned by one element (in parallel, after the timings),
-# then the peers of the scripts in corpus/ (PEERS narrows them, e.g.
+# after in one run), then compute-sanitizer memcheck of every small pattern
+# and shifted-load test, aligned and misaligned by one element (in
+# parallel, after the timings), then sweep/ (the transpose sizes with the
+# tile variant forced on and off), then the peers of the scripts in corpus/ (PEERS narrows them, e.g.
 # "two_inputs_large slice1_large"). Prepared by bench/layouts/prepare.sh;
 # run from the checkout's root as `bash CARRY/run.sh` (CARRY: the carried
 # folder, default .carry/layouts2). Prints the log and the JSON lines.
@@ -13,8 +13,9 @@ c=${CARRY:-.carry/layouts2}
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 log=$out/log.txt
-run=$c/bin/fuser-run
-if ! "$run" --help 2>&1 | grep -q -- --artifact; then # the carried build does not run here: build the runtime
+run=/tmp/fuser-run-carried # the carried runtime tool (its mode bits may not travel)
+cp "$c/bin/fuser-run" "$run" 2> /dev/null && chmod +x "$run"
+if ! "$run" --help 2>&1 | grep -q -- --artifact; then # it does not run here: build the runtime
   FUSER_DLPACK_INCLUDE=$c/include bash scripts/build-runtime.sh build-runtime > "$log" 2>&1 || { tail -20 "$log"; exit 1; }
   run=build-runtime/fuser-run
 fi
@@ -29,7 +30,6 @@ bench() { # artifact tag
 }
 for art in $c/arts/*.fart; do bench "$art" new; done
 for art in $c/base/*.fart; do bench "$art" base; done
-for art in $c/sweep/*.fart; do bench "$art" sweep; done
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$cs" ]; then
   for art in $c/arts/*_small.fart $c/arts/shift_*.fart; do
@@ -45,6 +45,7 @@ if [ -x "$cs" ]; then
 else
   echo "compute-sanitizer not found" >> "$log"
 fi
+for art in $c/sweep/*.fart; do bench "$art" sweep; done
 peers=""
 for p in ${PEERS:-$(cd $c/corpus && ls *.py | sed 's/\.py$//')}; do peers="$peers corpus/$p.py"; done
 (cd $c && timeout ${PEERS_TIMEOUT:-120} python3 peers.py $peers) > "$out/peers.jsonl" 2>> "$log"
