@@ -5,6 +5,8 @@
  *   kernel_gen_prologue.c  extents and scalars, computed at function entry;
  *   kernel_gen_ops.c       element-wise ops;
  *   kernel_gen_access.c    global loads and stores;
+ *   kernel_gen_select.c    per-tensor access widths checked in the kernel;
+ *   kernel_gen_shift.c     misaligned loads: aligned vectors and a shift;
  *   kernel_gen_walk.c      the walker: index remapping through the op DAG;
  *   kernel_gen.c           the function, its loops, one point of the
  *                          iteration space (fk_codegen).
@@ -59,6 +61,12 @@ typedef struct {
   /* i1, made in the prologue: whether tensor t may take W-wide accesses
    * (null: always, by the variant's launch conditions) */
   MlirValue access_ok[FK_MAX_TENSORS];
+  /* The shifted loads of tensors with in-kernel checks (kernel_gen_shift.c),
+   * made in the prologue on first use: the pointer's element offset in its
+   * aligned block, and the tensor's span in elements. */
+  struct {
+    MlirValue base[FK_MAX_TENSORS], span[FK_MAX_TENSORS];
+  } shift;
   /* The transpose tile variant (transpose_gen.c): while tile.reading, a
    * load of tensor t with a tile buffer reads it from shared memory at the
    * point's tile coordinates instead of global memory. */
@@ -128,6 +136,15 @@ void kg_lanes_store(gen *g, MlirValue v, MlirValue m, MlirValue addr, MlirValue 
 /* vector.load (store) when access_ok[t] holds, else the lanes: one uniform branch. */
 MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align);
 void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, int64_t align);
+
+/* ---- aligned loads and a register shift (kernel_gen_shift.c) ------------- */
+
+/* The W contiguous elements of tensor t at element offset addr, for any
+ * alignment: one aligned vector load when the vector starts on its block,
+ * else the two aligned blocks around it shifted by the misalignment, else
+ * (a pair leaving the tensor's span) element loads. Null when the vector
+ * is not 4, 8 or 16 bytes (then the caller takes element loads). */
+MlirValue kg_shift_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr);
 
 /* ---- random numbers (kernel_gen_rng.c) ------------------------------------ */
 

@@ -99,7 +99,10 @@ MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue add
   MlirValue wide = fb_vector_load(b, vty, m, addr, align);
   fb_yield(b, 1, &wide);
   fb_set_ip(b, fb_ip_end(fb_else(br)));
-  MlirValue narrow = kg_lanes_load(g, vty, m, addr, kg_cidx(g, 1));
+  /* the misaligned tensor: aligned loads and a shift (or, for vectors of
+   * other sizes than 4, 8 and 16 bytes, element loads) */
+  MlirValue narrow = kg_shift_load(g, t, vty, m, addr);
+  if (mlirValueIsNull(narrow)) narrow = kg_lanes_load(g, vty, m, addr, kg_cidx(g, 1));
   fb_yield(b, 1, &narrow);
   fb_set_ip(b, save);
   return fb_result(br, 0);

@@ -64,6 +64,9 @@ MlirStringRef fuser_schedule_kind_name(MlirAttribute schedule);
 MlirAttribute fuser_schedule_get(MlirAttribute dict, const char *name);
 int64_t fuser_schedule_int(MlirAttribute dict, const char *name);
 bool fuser_schedule_bool(MlirAttribute dict, const char *name);
+/* conds with {at_least = n, kind = "points", result = 0} appended: the
+ * variant runs only when result 0 has at least n points (schedule_pointwise.c). */
+MlirAttribute fuser_schedule_with_points(MlirContext ctx, MlirAttribute conds, int64_t n);
 
 /* Chooses and attaches the schedule of one kernel function. */
 bool fuser_schedule_kernel(MlirOperation func, const fuser_schedule_options *o);

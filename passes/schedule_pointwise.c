@@ -128,8 +128,7 @@ static MlirAttribute variant_attr(MlirContext ctx, const variant *v) {
   return mlirDictionaryAttrGet(ctx, mlirAttributeIsNull(v->access_conditions) ? 7 : 8, e);
 }
 
-/* conds with {at_least = n, kind = "points", result = 0} appended */
-static MlirAttribute with_points(MlirContext ctx, MlirAttribute conds, int64_t n) {
+MlirAttribute fuser_schedule_with_points(MlirContext ctx, MlirAttribute conds, int64_t n) {
   intptr_t m = mlirAttributeIsNull(conds) ? 0 : mlirArrayAttrGetNumElements(conds);
   MlirAttribute *all = malloc((size_t)(m + 1) * sizeof *all);
   for (intptr_t i = 0; i < m; i++) all[i] = mlirArrayAttrGetElement(conds, i);
@@ -175,7 +174,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
                  one_group(func) && k->num_boundaries == 0, conds, {NULL}};
     if (fill > 0) { /* the unrolled variant: the same conditions and enough points */
       variant u = v;
-      u.conditions = with_points(ctx, conds, fill);
+      u.conditions = fuser_schedule_with_points(ctx, conds, fill);
       vs[n++] = u;
       v.unroll = 1;
       v.name = "vector_u1";

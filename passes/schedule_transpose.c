@@ -9,13 +9,15 @@
  * input (`tiled`) with W-wide loads along tile_dim into a swizzled buffer,
  * waits at a barrier, then evaluates the outputs in W-wide vectors along the
  * innermost dim, reading the tiled inputs from the buffer. The pointwise
- * variants follow as the fallback (index32 does not hold, or the
+ * variants follow as the fallback (index32 does not hold, fewer than
+ * TILE_MIN_POINTS points: a small transpose runs faster per point, or the
  * lowering is asked for them):
  *
  *   fuser.schedule = {block_size = 128 : i64, kind = "transpose", narrow = array<i64>, threads = 128 : i64,
  *     tile = 64 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [
  *       {access_conditions = [{arg = 1 : i64, bytes = 16 : i64, kind = "align"}, ...],
- *        conditions = [{kind = "index32"}], flat = false, index_bits = 32 : i64, name = "tile",
+ *        conditions = [{kind = "index32"}, {at_least = 262144 : i64, kind = "points", result = 0 : i64}],
+ *        flat = false, index_bits = 32 : i64, name = "tile",
  *        tail = false, unroll = 4 : i64, vector_width = 8 : i64},
  *       ... the pointwise variants ...]}
  *
@@ -40,6 +42,13 @@
 #define TILE_THREADS 128
 /* At most this many tiled inputs (8 KB of shared memory each for bf16). */
 #define MAX_TILED 4
+/* Points below which the per-point kernel runs instead of the tiles: a
+ * small transpose is latency-bound, and the tile kernel's chain (global
+ * load, shared store, barrier, shared loads and the other inputs' global
+ * loads, store) is one global round trip longer than the per-point kernel's,
+ * whose strided reads then come from the L2 (transpose_add_small, 200 x 328
+ * bf16 on the H200: 3.75 us through tiles; docs/PERFORMANCE.md). */
+#define TILE_MIN_POINTS ((int64_t)1 << 18)
 
 static MlirAttribute fattr(MlirOperation op, const char *name) {
   return mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
@@ -155,9 +164,22 @@ static MlirAttribute access_conditions(MlirContext ctx, const fk_kernel *k, cons
   return r;
 }
 
+/* The iteration space's points, or -1 when an extent is symbolic. */
+static int64_t static_points(const fk_kernel *k) {
+  int64_t n = 1;
+  for (int d = 0; d < k->rank; d++) {
+    if (k->extent[d] == FK_DYN) return -1;
+    n *= k->extent[d];
+  }
+  return n;
+}
+
+/* Static sizes below TILE_MIN_POINTS take the pointwise schedule; symbolic
+ * ones get the tile variant under a `points` condition. */
 static bool applies(const fk_kernel *k, MlirOperation func) {
   fuser_tile_plan p;
-  return fuser_tile_plan_of(k, &p);
+  int64_t n = static_points(k);
+  return fuser_tile_plan_of(k, &p) && (n < 0 || n >= TILE_MIN_POINTS);
 }
 
 static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o) {
@@ -171,9 +193,11 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   bool wide = mlirIntegerAttrGetValueInt(fattr(func, "fuser.index_bits")) == 64;
   MlirNamedAttribute idx32[1] = {named(ctx, "kind", str(ctx, "index32"))};
   MlirAttribute cond = mlirDictionaryAttrGet(ctx, 1, idx32);
+  MlirAttribute conds = mlirArrayAttrGet(ctx, wide ? 1 : 0, &cond);
+  if (static_points(k) < 0) conds = fuser_schedule_with_points(ctx, conds, TILE_MIN_POINTS);
   MlirNamedAttribute v[8] = {
       named(ctx, "access_conditions", access_conditions(ctx, k, &p)),
-      named(ctx, "conditions", mlirArrayAttrGet(ctx, wide ? 1 : 0, &cond)),
+      named(ctx, "conditions", conds),
       named(ctx, "flat", mlirBoolAttrGet(ctx, false)),
       named(ctx, "index_bits", i64(ctx, 32)),
       named(ctx, "name", str(ctx, "tile")),

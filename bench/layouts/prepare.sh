@@ -1,22 +1,39 @@
 #!/usr/bin/env bash
 # Prepares the carry folder of bench/layouts/gpu_run.sh (issue 15): this
-# build's artifacts of every pattern (arts/), the base build's of the
-# transposes (base/, FUSER_BASE_BUILD, default ../main/build), the scripts
-# for the peers (corpus/), peers.py and the DLPack header.
-#   bash bench/layouts/prepare.sh CARRY   (e.g. /work/main/.carry/layouts)
+# build's artifacts of every pattern and of the shifted-load tests (arts/),
+# the base build's of the patterns named in BASE (base/; FUSER_BASE_BUILD,
+# default ../main/build), the scripts for the peers (corpus/), peers.py, the
+# DLPack header, this build's runtime tool (bin/fuser-run, rebuilt there when
+# it does not run) and, when SWEEP_BUILDS names builds (dir:tag ...), the
+# transpose sizes of SWEEP_SIZES compiled by each (sweep/, e.g. a build
+# with the tile variant forced on and one with it off).
+#   bash bench/layouts/prepare.sh CARRY   (e.g. /work/main/.carry/layouts2)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 c=${1:?carry folder}
 base=${FUSER_BASE_BUILD:-../main/build}
-rm -rf "$c" && mkdir -p "$c/arts" "$c/base" "$c/corpus" "$c/include/dlpack"
-for s in bench/layouts/*.py; do
+rm -rf "$c" && mkdir -p "$c/arts" "$c/base" "$c/sweep" "$c/corpus" "$c/include/dlpack" "$c/bin"
+for s in bench/layouts/*.py test/lowering/Inputs/shift_*.py; do
   n=$(basename "$s" .py)
-  build/bin/fuser-translate --emit-artifact "$s" -o "$c/arts/$n.fart"
-  cp "$s" "$c/corpus/"
+  expected=--expected # the reference's values, for --check (not for the large twins: CPU time)
+  case $n in *large*) expected="";; esac
+  build/bin/fuser-translate --emit-artifact "$s" -o "$c/arts/$n.fart" $expected
+  case $s in bench/*) cp "$s" "$c/corpus/";; esac
 done
-for n in transpose_large transpose_add_large; do
+for n in ${BASE:-two_inputs_large transpose_add_small}; do
   "$base/bin/fuser-translate" --emit-artifact "bench/layouts/$n.py" -o "$c/base/$n.fart"
+done
+for bt in ${SWEEP_BUILDS:-}; do
+  b=${bt%%:*} tag=${bt##*:}
+  for rc in ${SWEEP_SIZES:-200x328 512x512 1024x1024 2048x2048}; do
+    r=${rc%x*} k=${rc#*x}
+    sed -e "s/(200, 328)/($r, $k)/" -e "s/(328, 200)/($k, $r)/" bench/layouts/transpose_add_small.py > "$c/sweep/t.py"
+    "$b/bin/fuser-translate" --emit-artifact "$c/sweep/t.py" -o "$c/sweep/transpose_add_${rc}_$tag.fart"
+  done
+  rm -f "$c/sweep/t.py"
 done
 cp ../shared/bench/peers.py ../shared/bench/nvfuser_torch.py "$c/"
 cp /usr/include/dlpack/dlpack.h "$c/include/dlpack/"
+bash scripts/build-runtime.sh build-runtime > /dev/null && cp build-runtime/fuser-run "$c/bin/"
 cp bench/layouts/gpu_run.sh "$c/run.sh"
+du -sh "$c"

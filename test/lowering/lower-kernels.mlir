@@ -28,19 +28,35 @@
 // No tail: 8 x 32 is a multiple of 8.
 // CHECK-NOT: memref.load
 // The mixed variant: the three align conditions move into the kernel, none
-// is left at launch, so it is the last variant (no scalar one).
+// is left at launch, so it is the last variant (no scalar one). Each load
+// branches on its tensor's check: one 16-byte load, or the shifted load
+// (kernel_gen_shift.c), correct at any alignment: the vector's misalignment
+// picks one aligned load, the shifted pair of aligned loads, or (the pair
+// leaving the tensor's span) element loads. The store branches on the
+// output's own check.
 // CHECK-LABEL: func.func @bias_k0__mixed(
 // CHECK-SAME: fuser.access_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 1 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}]
 // CHECK-SAME: fuser.variant = "mixed", fuser.vector_conditions = [], fuser.vector_width = 8 : i64
 // CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %arg0
 // CHECK: %[[LOW:.*]] = arith.andi %[[P]], %c15
-// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[LOW]], %c0
-// CHECK: scf.if %[[OK]] -> (vector<8xbf16>) {
+// CHECK: %[[OKA:.*]] = arith.cmpi eq, %[[LOW]], %c0
+// CHECK: %[[PO:.*]] = memref.extract_aligned_pointer_as_index %arg2
+// CHECK: %[[LOWO:.*]] = arith.andi %[[PO]], %c15
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[LOWO]], %c0
+// CHECK: scf.if %[[OKA]] -> (vector<8xbf16>) {
 // CHECK:   vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
 // CHECK: } else {
+// CHECK:   %[[MIS:.*]] = arith.andi %{{.*}}, %c7 : index
+// CHECK:   %[[AL:.*]] = arith.cmpi eq, %[[MIS]], %c0 : index
+// CHECK:   scf.if %[[AL]] -> (vector<8xbf16>) {
+// CHECK:     vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// CHECK:   } else {
+// CHECK:     scf.if %{{.*}} -> (vector<8xbf16>) {
+// CHECK-COUNT-2: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// CHECK:     } else {
 // CHECK-COUNT-8: memref.load %{{.*}} : memref<?xbf16>
 // CHECK: vector.from_elements
-// CHECK: scf.if %{{.*}} {
+// CHECK: scf.if %[[OK]] {
 // CHECK:   vector.store %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
 // CHECK: } else {
 // CHECK-COUNT-8: memref.store %{{.*}} : memref<?xbf16>

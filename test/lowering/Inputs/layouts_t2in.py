@@ -18,8 +18,8 @@ with FusionDefinition() as fd:
     fusion_t2in(fd)
 
 inputs = [
-    torch.randn((130, 77), dtype=torch.float16, device='cuda:0'),
-    torch.randn((77, 130), dtype=torch.float16, device='cuda:0'),
-    torch.randn((77, 130), dtype=torch.float16, device='cuda:0'),
+    torch.randn((650, 405), dtype=torch.float16, device='cuda:0'),
+    torch.randn((405, 650), dtype=torch.float16, device='cuda:0'),
+    torch.randn((405, 650), dtype=torch.float16, device='cuda:0'),
 ]
 fd.execute(inputs)

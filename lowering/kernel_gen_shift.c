@@ -1,0 +1,121 @@
+/* kernel_gen_shift.c: a W-wide contiguous load of a tensor that may be
+ * misaligned, from aligned vector loads and a register shift
+ * (docs/lowering.md "Per-tensor access widths").
+ *
+ * A view one element into a row (a slice at column 1, an odd row stride)
+ * starts each vector `mis` elements past a B-byte boundary (B = W x element
+ * size), and `mis` differs from row to row. Instead of W element loads, the
+ * thread loads the two aligned vectors that cover its W elements and shifts
+ * the pair down by `mis` lanes (kernel_gen_select.c calls it where the
+ * tensor's own alignment check fails):
+ *
+ *   mis = (ptr / esize + addr) mod W             (run time, per vector)
+ *   mis == 0:  vector.load m[addr] {alignment = B}                 one access
+ *   else:      v0 = vector.load m[addr - mis], v1 = vector.load m[addr - mis + W]
+ *              words w = bitcast(v0) ++ bitcast(v1) (i32); q = mis * esize / 4,
+ *              r = mis * esize mod 4 x 8 bits:
+ *              out word i = funnel(w[i + q + 1] : w[i + q]) >> r
+ *              (w[i + q] by a binary mux of selects over the bits of q)
+ *   a vector whose aligned pair would leave the view's span [0, span) (the
+ *   first vector of a view starting mid-block, the last of one ending
+ *   mid-block): W element loads, so that no byte outside the tensor is read.
+ *
+ * The second load reads the block the next thread reads first, so DRAM
+ * traffic is unchanged (the L1 serves it); the branch on `mis` is uniform
+ * over a warp when a warp's vectors share a row. Aligned tensors take the
+ * `mis == 0` branch: one 16-byte access, as before. The bytes are
+ * little-endian on both targets (NVPTX and the host of the CPU JIT). */
+#include "lowering/kernel_gen_internal.h"
+#include "mlir-c/BuiltinTypes.h"
+
+static int log2i(int64_t v) {
+  int l = 0;
+  while ((int64_t)1 << l < v) l++;
+  return l;
+}
+
+/* In the prologue, once per tensor: the element offset of its pointer in
+ * a B-byte block, and its span (1 + sum_d (size_d - 1) x stride_d, elements). */
+static void shift_setup(gen *g, int t, int64_t esize, int64_t B) {
+  if (!mlirValueIsNull(g->shift.base[t])) return;
+  fb_builder *b = &g->b;
+  const fk_tensor *ten = &g->k->t[t];
+  fb_ip save = kg_enter_prologue(g);
+  MlirValue p = kg_param(g, FK_PARAM_PTR, t, -1);
+  MlirValue addr = fb_op1(b, "memref.extract_aligned_pointer_as_index", fb_index_type(b), 1, &p);
+  MlirValue in_block = fb_andi(b, addr, kg_cidx(g, B - 1));
+  g->shift.base[t] = esize > 1 ? fb_binary(b, "arith.shrui", in_block, kg_cidx(g, log2i(esize))) : in_block;
+  MlirValue span = kg_cidx(g, 1);
+  for (int d = 0; d < ten->rank; d++) {
+    if (ten->strides[d] == 0 || ten->shape[d] == 1) continue;
+    MlirValue size = ten->shape[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, t, d) : kg_cidx(g, ten->shape[d]);
+    MlirValue stride = ten->strides[d] == FK_DYN ? kg_param(g, FK_PARAM_STRIDE, t, d) : kg_cidx(g, ten->strides[d]);
+    span = fb_addi(b, span, fb_muli(b, fb_subi(b, size, kg_cidx(g, 1)), stride));
+  }
+  g->shift.span[t] = span;
+  kg_leave_prologue(g, save);
+}
+
+/* The W lanes of v0 ++ v1 starting at lane `mis` (0 < mis < W). */
+static MlirValue shift_pair(gen *g, MlirType vty, MlirValue v0, MlirValue v1, MlirValue mis, int64_t esize, int64_t B) {
+  fb_builder *b = &g->b;
+  int n = (int)(B / 4);
+  MlirType i32 = fb_int_type(b, 32), i64 = fb_int_type(b, 64), wty = fb_vector_type(i32, n);
+  MlirValue w[8], src[2] = {v0, v1};
+  for (int h = 0; h < 2; h++) {
+    MlirValue words = fb_op1(b, "vector.bitcast", wty, 1, &src[h]);
+    for (int i = 0; i < n; i++) w[h * n + i] = fb_extract(b, words, i);
+  }
+  /* byte shift s = mis x esize: word shift q = s / 4, bit shift r = (s mod 4) x 8 */
+  MlirValue s = fb_index_cast(b, fb_muli(b, mis, kg_cidx(g, esize)), i32);
+  MlirValue q = fb_binary(b, "arith.shrui", s, fb_const_int(b, i32, 2));
+  int len = 2 * n;
+  for (int k = 1; k < n; k <<= 1) { /* x[j] = w[j + (q's bits so far)] */
+    MlirValue bit = fb_cmpi(b, FB_CMPI_NE, fb_andi(b, q, fb_const_int(b, i32, k)), fb_const_int(b, i32, 0));
+    for (int j = 0; j + k < len; j++) w[j] = fb_select(b, bit, w[j + k], w[j]);
+    len -= k;
+  }
+  MlirValue out[4];
+  if (esize >= 4) { /* whole words: no bit shift */
+    for (int i = 0; i < n; i++) out[i] = w[i];
+  } else {
+    MlirValue r = fb_cast(b, "arith.extui", fb_muli(b, fb_andi(b, s, fb_const_int(b, i32, 3)), fb_const_int(b, i32, 8)), i64);
+    MlirValue c32 = fb_const_int(b, i64, 32);
+    for (int i = 0; i < n; i++) {
+      MlirValue hi = fb_binary(b, "arith.shli", fb_cast(b, "arith.extui", w[i + 1], i64), c32);
+      MlirValue pair = fb_binary(b, "arith.ori", hi, fb_cast(b, "arith.extui", w[i], i64));
+      out[i] = fb_cast(b, "arith.trunci", fb_binary(b, "arith.shrui", pair, r), i32);
+    }
+  }
+  MlirValue words = fb_from_elements(b, wty, n, out);
+  return fb_op1(b, "vector.bitcast", vty, 1, &words);
+}
+
+MlirValue kg_shift_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr) {
+  fb_builder *b = &g->b;
+  int64_t esize = (int64_t)fuser_dtype_size(g->k->t[t].dtype), B = g->W * esize;
+  if (esize == 0 || B < 4 || B > 16 || (B & (B - 1))) return (MlirValue){NULL};
+  shift_setup(g, t, esize, B);
+  MlirValue cW = kg_cidx(g, g->W);
+  MlirValue mis = fb_andi(b, fb_addi(b, g->shift.base[t], addr), kg_cidx(g, g->W - 1));
+  fb_ip save = fb_get_ip(b);
+  MlirOperation aligned = fb_if(b, fb_cmpi(b, FB_CMPI_EQ, mis, g->zero_index), 1, &vty, true);
+  fb_set_ip(b, fb_ip_end(fb_then(aligned)));
+  MlirValue one = fb_vector_load(b, vty, m, addr, B);
+  fb_yield(b, 1, &one);
+  fb_set_ip(b, fb_ip_end(fb_else(aligned)));
+  MlirValue a0 = fb_subi(b, addr, mis), a1 = fb_addi(b, a0, cW);
+  MlirValue inside = fb_andi(b, fb_cmpi(b, FB_CMPI_SGE, a0, g->zero_index),
+                             fb_cmpi(b, FB_CMPI_SLE, fb_addi(b, a1, cW), g->shift.span[t]));
+  MlirOperation pair = fb_if(b, inside, 1, &vty, true);
+  fb_yield(b, 1, (MlirValue[]){fb_result(pair, 0)});
+  fb_set_ip(b, fb_ip_end(fb_then(pair)));
+  MlirValue v0 = fb_vector_load(b, vty, m, a0, B), v1 = fb_vector_load(b, vty, m, a1, B);
+  MlirValue shifted = shift_pair(g, vty, v0, v1, mis, esize, B);
+  fb_yield(b, 1, &shifted);
+  fb_set_ip(b, fb_ip_end(fb_else(pair)));
+  MlirValue lanes = kg_lanes_load(g, vty, m, addr, kg_cidx(g, 1));
+  fb_yield(b, 1, &lanes);
+  fb_set_ip(b, save);
+  return fb_result(aligned, 0);
+}
