@@ -16,6 +16,14 @@
 #      so all 12 cases fit the step): sweep_peers.jsonl.
 #   SWEEP_ONLY=1 skips steps 1, 2 and 4 (each artifact's check imports
 #   PyTorch once: about 8 s apiece, 12 artifacts took 150 s of a 190 s call).
+#   ART_CASES (a glob of artifact names, default *) limits steps 1-2;
+#   TORCH_CHECK=0 skips their PyTorch check (the CPU reference check stays);
+#   CORPUS_PEERS=0 skips step 4.
+#   Steps 3 and 5 run side by side: sweep_peers.py starts first (its
+#   Inductor compiles are CPU work, all cases at once) and every GPU timing,
+#   fuser's and torch.compile's, holds one flock ($lock), so no timing
+#   overlaps another's kernels. SWEEP_PEER_EXTRA: more scripts (paths
+#   under CARRY_DIR, e.g. corpus/logsumexp_vocab.py) timed with the sweep's peers.
 #   bash bench/gpu/reductions.sh CARRY_DIR OUT_DIR
 set -uo pipefail
 carry=$1
@@ -24,7 +32,7 @@ mkdir -p "$out"
 log=$out/log.txt
 FUSER_DLPACK_INCLUDE="$carry/include" bash scripts/build-runtime.sh build-runtime > "$log" 2>&1 || { tail "$log"; exit 1; }
 run=build-runtime/fuser-run
-arts=("$carry"/arts/*.fart)
+arts=("$carry"/arts/${ART_CASES:-*}.fart)
 [ "${SWEEP_ONLY:-0}" = 1 ] && arts=()
 for art in "${arts[@]}"; do
   name=$(basename "$art" .fart)
@@ -42,21 +50,30 @@ for art in "${arts[@]}"; do
     cmp -s "$o" "/tmp/red/$name.2/$(basename "$o")" && echo "deterministic $name $(basename "$o")" >> "$log" ||
       echo "DIFFERS between runs: $name $(basename "$o")" >> "$log"
   done
-  timeout 120 python3 "$carry/check_torch.py" "$carry/corpus/$name.py" "/tmp/red/$name.1" \
+  [ "${TORCH_CHECK:-1}" = 0 ] || timeout 120 python3 "$carry/check_torch.py" "$carry/corpus/$name.py" "/tmp/red/$name.1" \
     --nvfuser-torch "$carry/nvfuser_torch.py" >> "$out/torch.jsonl" 2>> "$log"
   rm -rf "/tmp/red/$name.1" "/tmp/red/$name.2"
 done
+lock=/tmp/red/gpu.lock
+command -v flock > /dev/null || flock() { shift; "$@"; } # no util-linux: timings unlocked
+mkdir -p /tmp/red
+peers_pid=
+if [ "${PEERS:-1}" = 1 ] && [ "${SWEEP_PEERS:-1}" = 1 ]; then
+  # shellcheck disable=SC2086
+  (cd "$carry" && timeout "${SWEEP_PEERS_TIMEOUT:-250}" python3 sweep_peers.py --lock "$lock" sweep/*.py ${SWEEP_PEER_EXTRA:-}) \
+    > "$out/sweep_peers.jsonl" 2>> "$out/sweep_peers.log" &
+  peers_pid=$!
+fi
 for art in "$carry"/sweep/*.fart; do
   name=$(basename "$art" .fart)
-  timeout 60 $run --artifact "$art" --bench 20 --name "$name" 2>> "$log" | grep '^{' >> "$out/sweep.jsonl" ||
+  flock "$lock" timeout 60 $run --artifact "$art" --bench 20 --name "$name" 2>> "$log" | grep '^{' >> "$out/sweep.jsonl" ||
     echo "FAILED sweep $name" >> "$log"
 done
+[ -z "$peers_pid" ] || wait "$peers_pid"
 if [ "${PEERS:-1}" = 1 ]; then
   # shellcheck disable=SC2086
-  [ "${SWEEP_ONLY:-0}" = 1 ] ||
+  [ "${SWEEP_ONLY:-0}" = 1 ] || [ "${CORPUS_PEERS:-1}" = 0 ] ||
     (cd "$carry" && timeout 200 python3 peers.py corpus/${PEER_CASES:-*}.py) > "$out/peers.jsonl" 2>> "$log"
-  [ "${SWEEP_PEERS:-1}" = 0 ] ||
-    (cd "$carry" && timeout 250 python3 sweep_peers.py sweep/*.py) > "$out/sweep_peers.jsonl" 2>> "$log"
 fi
 grep -E "FAILED|DIFFERS|differ|error" "$log"
 cat "$out/ours.jsonl" "$out/torch.jsonl" 2> /dev/null

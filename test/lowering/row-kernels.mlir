@@ -118,17 +118,18 @@ func.func private @sm_k0(%arg0: tensor<256x1000xbf16> {fuser.strides = array<i64
 // stays exact), the results round once to f32.
 // LOOPS-LABEL: func.func @vm_k0__looped(
 // LOOPS-SAME: memref<16xf64, #gpu.address_space<workgroup>>, %{{.*}}: memref<16xf64, #gpu.address_space<workgroup>>
-// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 8 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 4 : i64}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {bytes = 16 : i64, kind = "align", result = 1 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 4 : i64}]
-// LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf64>)
-// LOOPS: arith.extf {{.*}} : vector<4xf32> to vector<4xf64>
+// The width follows the bf16 row (16-byte loads of 8), not the f32 results.
+// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 8 : i64}, {bytes = 32 : i64, kind = "align", result = 0 : i64}, {bytes = 32 : i64, kind = "align", result = 1 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 8 : i64}]
+// LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf64>)
+// LOOPS: arith.extf {{.*}} : vector<8xf32> to vector<8xf64>
 // LOOPS: gpu.barrier
 // LOOPS: arith.divf {{.*}} : f64
-// LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf64>)
-// LOOPS: arith.subf {{.*}} : vector<4xf64>
+// LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf64>)
+// LOOPS: arith.subf {{.*}} : vector<8xf64>
 // LOOPS: gpu.barrier
 // LOOPS: arith.maxsi
 // LOOPS: arith.andi
-// LOOPS: arith.truncf {{.*}} : vector<4xf64> to vector<4xf32>
+// LOOPS: arith.truncf {{.*}} : vector<8xf64> to vector<8xf32>
 // LOOPS: memref.store
 // LOOPS: memref.store
 // GPU: gpu.func @vm_k0__looped({{.*}}) workgroup(%{{.*}} : memref<16xf64, #gpu.address_space<workgroup>>, %{{.*}} : memref<16xf64, #gpu.address_space<workgroup>>) kernel
