@@ -29,6 +29,7 @@
 #include "lowering/builder.h"
 #include "lowering/kernel_gen.h"
 #include "lowering/launch_plan.h"
+#include "lowering/row_cluster.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
@@ -86,6 +87,12 @@ typedef struct {
   int nwg, wg_used;
   MlirType wg_types[MAX_REDS * 2];
   /* the CPU form's per-phase partials */
+  /* the cluster variant (GPU form): S blocks per row, this block's rank
+   * and its chunk [clo, chi) of the row; per phase a buffer of S slots
+   * the cluster's blocks push their partials into */
+  int S;
+  MlirValue crank, clo, chi, cwg[MAX_REDS];
+  bool cluster_waited;
 } rgen;
 
 static void unsupported(rgen *g, const char *why) {
@@ -575,6 +582,15 @@ static void thread_context(rgen *g, MlirValue tid, MlirValue bid) {
   g->tid = tid;
   g->lane = g->T > 1 ? fb_remui(b, tid, idx(g, g->T)) : idx(g, 0);
   g->rib = g->RPB > 1 ? fb_divui(b, tid, idx(g, g->T)) : idx(g, 0);
+  if (g->S > 1) {
+    /* a cluster per row: blocks S r .. S r + S - 1 (a 1-D cluster's rank is
+     * the block id mod S); chunks of whole vectors, the last ones may be short or empty */
+    g->crank = fb_remui(b, bid, idx(g, g->S));
+    bid = fb_divui(b, bid, idx(g, g->S));
+    int64_t chunk = (g->s->row_len + (int64_t)g->S * g->W - 1) / ((int64_t)g->S * g->W) * g->W;
+    g->clo = fb_muli(b, g->crank, idx(g, chunk));
+    g->chi = fb_binary(b, "arith.minui", fb_addi(b, g->clo, idx(g, chunk)), g->row_len);
+  }
   MlirValue row = fb_addi(b, fb_muli(b, bid, idx(g, g->RPB)), g->rib);
   g->valid = fb_cmpi(b, FB_CMPI_ULT, row, g->rows);
   /* rows past the end (the last block of short rows) read the last row and store nothing */
@@ -639,6 +655,29 @@ static MlirValue block_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, M
   MlirValue w = fb_load(b, wg, slot);
   for (int off = nwr / 2; off >= 1; off /= 2) w = combine(g, id, acc, w, shuffle(g, w, acc, off));
   return w;
+}
+
+/* The cluster variant: every block of the row's cluster holds its
+ * block's total x; thread t < S pushes it into slot [rank] of block t's
+ * buffer cwg (distributed shared memory), one cluster barrier (arrive has
+ * release, wait acquire semantics), then every thread combines the S slots
+ * of its own block in rank order: the row's result, the same bits in
+ * every block. Before the first push a wait matches the kernel's opening
+ * relaxed arrive, so every block of the cluster has started. */
+static MlirValue cluster_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue cwg) {
+  fb_builder *b = &g->b;
+  if (!g->cluster_waited) fb_cluster_wait(b);
+  g->cluster_waited = true;
+  MlirOperation ifop = fb_if(b, fb_cmpi(b, FB_CMPI_ULT, g->tid, idx(g, g->S)), 0, NULL, false);
+  fb_ip save = fb_get_ip(b);
+  fb_set_ip(b, fb_ip_in(fb_then(ifop)));
+  fb_dsmem_store(b, x, cwg, g->crank, g->tid);
+  fb_set_ip(b, save);
+  fb_cluster_arrive(b, false);
+  fb_cluster_wait(b);
+  MlirValue r = fb_load(b, cwg, idx(g, 0));
+  for (int i = 1; i < g->S; i++) r = combine(g, id, acc, r, fb_load(b, cwg, idx(g, i)));
+  return r;
 }
 
 /* The CPU form's replay of the same butterflies over the block's partials
@@ -708,8 +747,9 @@ static MlirValue thread_partial(rgen *g, const phase *ph) {
     return lanes_tree(g, ph->id, ph->acc, acc);
   }
   acc = fb_broadcast(b, neutral_const(g, ph->id, ph->acc), vec_type(g, ph->acc));
-  MlirValue start = fb_muli(b, g->lane, idx(g, g->W)), step = idx(g, g->T * g->W);
-  MlirOperation loop = fb_for(b, start, g->row_len, step, 1, &acc);
+  MlirValue start = fb_muli(b, g->lane, idx(g, g->W)), step = idx(g, g->T * g->W), end = g->row_len;
+  if (g->S > 1) start = fb_addi(b, g->clo, start), end = g->chi; /* this block's chunk */
+  MlirOperation loop = fb_for(b, start, end, step, 1, &acc);
   fb_ip save = fb_get_ip(b);
   fb_set_ip(b, fb_ip_end(fb_body(loop)));
   scope_push(g);
@@ -829,6 +869,7 @@ static void epilogue(rgen *g) {
   MlirValue cond = g->valid;
   bool reduce_only = g->s->kind == FUSER_SCHED_INNER_REDUCE;
   if (reduce_only) cond = fb_andi(b, cond, fb_cmpi(b, FB_CMPI_EQ, g->lane, idx(g, 0)));
+  if (reduce_only && g->S > 1) cond = fb_andi(b, cond, fb_cmpi(b, FB_CMPI_EQ, g->crank, idx(g, 0))); /* rank 0 stores */
   MlirOperation ifop = fb_if(b, cond, 0, NULL, false);
   fb_ip save = fb_get_ip(b);
   fb_set_ip(b, fb_ip_in(fb_then(ifop)));
@@ -846,7 +887,9 @@ static void epilogue(rgen *g) {
       }
     }
   } else {
-    MlirOperation loop = fb_for(b, fb_muli(b, g->lane, idx(g, g->W)), g->row_len, idx(g, g->T * g->W), 0, NULL);
+    MlirValue start = fb_muli(b, g->lane, idx(g, g->W)), end = g->row_len;
+    if (g->S > 1) start = fb_addi(b, g->clo, start), end = g->chi;
+    MlirOperation loop = fb_for(b, start, end, idx(g, g->T * g->W), 0, NULL);
     fb_set_ip(b, fb_ip_in(fb_body(loop)));
     scope_push(g);
     g->col[0] = fb_for_iv(loop);
@@ -1175,7 +1218,7 @@ static bool static_strides_aligned(rgen *g) {
 
 static const char *variant_name(const fuser_reduction_schedule *s, const fuser_row_variant *v) {
   if (s->kind == FUSER_SCHED_OUTER) return v->width > 1 ? "columns" : "columns_scalar";
-  return v->vectors > 0 ? "persistent" : v->width > 1 ? "looped" : "looped_scalar";
+  return v->vectors > 0 ? "persistent" : v->cluster > 1 ? "looped_cluster" : v->width > 1 ? "looped" : "looped_scalar";
 }
 
 static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const fuser_row_variant *var, bool gpu,
@@ -1190,6 +1233,8 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   g->RPB = var->rows_per_block;
   g->block = g->T * g->RPB;
   g->outer_mode = s->kind == FUSER_SCHED_OUTER;
+  /* the CPU form runs a cluster variant as one block per row (the looped code) */
+  g->S = gpu && !g->outer_mode && var->cluster > 1 && var->vectors == 0 && g->RPB == 1 && s->row_len != INT64_MIN ? var->cluster : 1;
   MlirContext ctx = mlirOperationGetContext(k->func);
   fb_init(&g->b, ctx, mlirOperationGetLocation(k->func));
   fb_builder *b = &g->b;
@@ -1202,7 +1247,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   int nph = g->failed ? 0 : collect_phases(g, ph, MAX_REDS);
   char name[256];
   snprintf(name, sizeof name, "%.*s__%s", (int)k->name_len, k->name, variant_name(s, var));
-  MlirType types[FK_MAX_PARAMS + MAX_REDS];
+  MlirType types[FK_MAX_PARAMS + 2 * MAX_REDS];
   int nargs = g->nparams;
   for (int i = 0; i < g->nparams; i++) types[i] = param_type(g, &g->params[i]);
   int nwg = 0;
@@ -1210,6 +1255,9 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, elem_type(g, ph[p].acc), (int64_t)g->block * g->W);
   else if (gpu && g->T > 32)
     for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, elem_type(g, ph[p].acc), g->block / 32);
+  int cwg_first = nargs + nwg;
+  if (g->S > 1)
+    for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, elem_type(g, ph[p].acc), g->S);
   MlirOperation f = {NULL};
   if (!g->failed) {
     fb_set_ip(b, fb_ip_after(*after));
@@ -1225,10 +1273,12 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     if (gpu) {
       if (om) outer_thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
       else thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
+      if (g->S > 1) fb_cluster_arrive(b, true); /* matched by the wait before the first push */
       for (int p = 0; p < nph && !g->failed; p++) {
-        MlirValue wg = nwg ? mlirBlockGetArgument(entry, nargs + p) : (MlirValue){NULL};
+        MlirValue wg = cwg_first > nargs ? mlirBlockGetArgument(entry, nargs + p) : (MlirValue){NULL};
         MlirValue total = om ? outer_tree_gpu(g, ph[p].id, ph[p].acc, outer_partial(g, &ph[p]), wg)
                              : block_allreduce_gpu(g, ph[p].id, ph[p].acc, thread_partial(g, &ph[p]), wg);
+        if (g->S > 1) total = cluster_allreduce_gpu(g, ph[p].id, ph[p].acc, total, mlirBlockGetArgument(entry, cwg_first + p));
         finish_phase(g, &ph[p], total);
       }
       if (!g->failed) {
@@ -1310,17 +1360,19 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     set_attr(f, "fuser.vector_conditions", conditions(g));
     set_attr(f, "fuser.block_size", fuser_i64_attr(ctx, g->block));
     set_attr(f, "fuser.workgroup_buffers", fuser_i64_attr(ctx, nwg));
+    if (g->S > 1) set_attr(f, "fuser.cluster_size", fuser_i64_attr(ctx, g->S));
     /* inner: a block per rows_per_block rows; outer: per CW x W columns */
     bool om = g->outer_mode;
     /* batched outer: the columns are result 0's dims (the kept shape) */
     bool batched = om && s->batch > 0;
-    MlirNamedAttribute rg[4] = {
+    MlirNamedAttribute rg[5] = {
         fuser_named(ctx, "tensor", fuser_i64_attr(ctx, batched ? k->num_args : g->space_tensor)),
         fuser_named(ctx, "first", fuser_i64_attr(ctx, batched ? 0 : om ? s->outer : 0)),
         fuser_named(ctx, "dims", fuser_i64_attr(ctx, om ? s->rank - s->outer : s->outer)),
         fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, om ? (int64_t)g->RPB * g->W : g->RPB)),
+        fuser_named(ctx, "blocks_per_row", fuser_i64_attr(ctx, g->S)), /* the cluster variant only */
     };
-    set_attr(f, "fuser.row_grid", mlirDictionaryAttrGet(ctx, 4, rg));
+    set_attr(f, "fuser.row_grid", mlirDictionaryAttrGet(ctx, g->S > 1 ? 5 : 4, rg));
     *after = f;
   }
   fb_free(b);
@@ -1367,13 +1419,24 @@ MlirAttribute fuser_row_kernel_to_gpu(fb_builder *b, MlirOperation f, MlirOperat
   int block = (int)mlirIntegerAttrGetValueInt(mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.block_size")));
   MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
   int n = (int)mlirBlockGetNumArguments(fbody), nargs = n - nwg;
-  MlirType types[FK_MAX_PARAMS + MAX_REDS];
+  MlirType types[FK_MAX_PARAMS + 2 * MAX_REDS];
   for (int i = 0; i < n; i++) types[i] = mlirValueGetType(mlirBlockGetArgument(fbody, i));
   fb_set_loc(b, mlirOperationGetLocation(f));
   fb_set_ip(b, fb_ip_in(mlirRegionGetFirstBlock(mlirOperationGetRegion(gmod, 0))));
   MlirOperation gf = fb_gpu_func(b, name, nargs, types, nwg, types + nargs, true);
   int32_t kbs[3] = {block, 1, 1};
   mlirOperationSetInherentAttributeByName(gf, mlirStringRefCreateFromCString("known_block_size"), mlirDenseI32ArrayGet(ctx, 3, kbs));
+  /* the cluster variant: .reqnctapercluster S (a plain launch then forms the clusters) */
+  MlirAttribute cs = mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.cluster_size"));
+  if (!mlirAttributeIsNull(cs)) {
+    int32_t kcs[3] = {(int32_t)mlirIntegerAttrGetValueInt(cs), 1, 1};
+    mlirOperationSetInherentAttributeByName(gf, mlirStringRefCreateFromCString("known_cluster_size"), mlirDenseI32ArrayGet(ctx, 3, kcs));
+    /* .minnctapersm 2: ptxas keeps the 1024-thread blocks at <= 32
+     * registers, so two share an SM (2048 threads: the loads in flight of
+     * full occupancy; with 42 registers one block per SM would run) */
+    mlirOperationSetDiscardableAttributeByName(gf, mlirStringRefCreateFromCString("nvvm.minctasm"),
+                                               mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), 2));
+  }
   /* an optional alignment of every workgroup buffer (transpose tiles: 16-byte chunks) */
   MlirAttribute wga = mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.workgroup_align"));
   if (!mlirAttributeIsNull(wga) && nwg > 0) {
