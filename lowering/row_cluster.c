@@ -11,6 +11,8 @@
  *   llvm.store %total, %r : f32, !llvm.ptr<7> */
 #include "lowering/row_cluster.h"
 
+#include "lowering/row_gen_internal.h"
+
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
@@ -43,4 +45,27 @@ void fb_dsmem_store(fb_builder *b, MlirValue v, MlirValue wg, MlirValue slot, Ml
   MlirValue p7 = fb_op1(b, "nvvm.mapa", llvm_ptr(b, 7), 2, ops);
   MlirValue st[2] = {v, p7};
   fb_op(b, "llvm.store", 0, NULL, 2, st, 0, NULL, 0);
+}
+
+/* The cluster variant: every block of the row's cluster holds its
+ * block's total x; thread t < S pushes it into slot [rank] of block t's
+ * buffer cwg (distributed shared memory), one cluster barrier (arrive has
+ * release, wait acquire semantics), then every thread combines the S slots
+ * of its own block in rank order: the row's result, the same bits in
+ * every block. Before the first push a wait matches the kernel's opening
+ * relaxed arrive, so every block of the cluster has started. */
+MlirValue rg_cluster_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue cwg) {
+  fb_builder *b = &g->b;
+  if (!g->cluster_waited) fb_cluster_wait(b);
+  g->cluster_waited = true;
+  MlirOperation ifop = fb_if(b, fb_cmpi(b, FB_CMPI_ULT, g->tid, rg_idx(g, g->S)), 0, NULL, false);
+  fb_ip save = fb_get_ip(b);
+  fb_set_ip(b, fb_ip_in(fb_then(ifop)));
+  fb_dsmem_store(b, x, cwg, g->crank, g->tid);
+  fb_set_ip(b, save);
+  fb_cluster_arrive(b, false);
+  fb_cluster_wait(b);
+  MlirValue r = fb_load(b, cwg, rg_idx(g, 0));
+  for (int i = 1; i < g->S; i++) r = rg_combine(g, id, acc, r, fb_load(b, cwg, rg_idx(g, i)));
+  return r;
 }
