@@ -242,3 +242,51 @@ func.func private @bn_k0(%arg0: tensor<?x?x?x?xbf16> {fuser.strides = array<i64:
   %1:2 = "fuser.var_mean"(%0) {correction = 0 : i64, dims = array<i64: 2, 3>, keepdim = false} : (tensor<?x?x?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>)
   return %1#0, %1#1 : tensor<?x?xf32>, tensor<?x?xf32>
 }
+
+// -----
+
+// A long row (65,536 bf16 columns, 128 KB): the cluster variant, 2 blocks of
+// 1024 threads per row, each striding over its 32,768-column chunk; after
+// the block reduction each block pushes its max into slot [rank] of every
+// block's 2-slot buffer (nvvm.mapa + llvm.store to !llvm.ptr<7>), one
+// cluster barrier, the slots combined in rank order. The CPU form is the
+// looped code over the whole row (one block per row, no cluster ops).
+// LOOPS-LABEL: func.func @lr_k0__looped_cluster(
+// LOOPS-SAME: %{{.*}}: memref<32xf32, #gpu.address_space<workgroup>>, %{{.*}}: memref<2xf32, #gpu.address_space<workgroup>>)
+// LOOPS-SAME: fuser.cluster_size = 2 : i64
+// LOOPS-SAME: fuser.row_grid = {blocks_per_row = 2 : i64, dims = 1 : i64, first = 0 : i64, rows_per_block = 1 : i64, tensor = 1 : i64}
+// LOOPS: %[[RANK:.*]] = arith.remui %{{.*}}, %c2 : index
+// LOOPS: %[[ROW:.*]] = arith.divui %{{.*}}, %c2 : index
+// LOOPS: %[[LO:.*]] = arith.muli %[[RANK]], %c32768 : index
+// LOOPS: %[[HI0:.*]] = arith.addi %[[LO]], %c32768 : index
+// LOOPS: %[[HI:.*]] = arith.minui %[[HI0]], %c65536 : index
+// LOOPS: nvvm.cluster.arrive.relaxed {aligned}
+// LOOPS: scf.for %{{.*}} = %{{.*}} to %[[HI]] step %c8192 iter_args
+// LOOPS: gpu.barrier
+// LOOPS: nvvm.cluster.wait {aligned}
+// LOOPS: memref.extract_aligned_pointer_as_index
+// LOOPS: llvm.inttoptr
+// LOOPS: nvvm.mapa
+// LOOPS: llvm.store {{.*}} : f32, !llvm.ptr<7>
+// LOOPS: nvvm.cluster.arrive {aligned}
+// LOOPS-NEXT: nvvm.cluster.wait {aligned}
+// LOOPS: %[[S0:.*]] = memref.load %{{.*}}[%c0] : memref<2xf32, #gpu.address_space<workgroup>>
+// LOOPS: %[[S1:.*]] = memref.load %{{.*}}[%c1] : memref<2xf32, #gpu.address_space<workgroup>>
+// LOOPS: arith.maximumf %[[S0]], %[[S1]] : f32
+// LOOPS: scf.for %{{.*}} = %{{.*}} to %[[HI]] step %c8192 {
+// LOOPS: vector.store
+// CPU-LABEL: func.func @lr_k0__looped_cluster(
+// CPU-NOT: nvvm
+// CPU-NOT: blocks_per_row
+// CPU: scf.for %{{.*}} = %{{.*}} to %c65536 step %c8192 iter_args
+// GPU: gpu.func @lr_k0__looped_cluster(%arg0: memref<1xbf16>, %arg1: memref<1xbf16>) workgroup(%arg2 : memref<32xf32, #gpu.address_space<workgroup>>, %arg3 : memref<2xf32, #gpu.address_space<workgroup>>) kernel
+// GPU-SAME: row_grid = {blocks_per_row = 2 : i64
+// GPU-SAME: known_block_size = array<i32: 1024, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>, nvvm.minctasm = 2 : i32
+func.func private @lr_k0(%arg0: tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<8x65536xbf16>) -> tensor<8x65536xf32>
+  %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x65536xf32>) -> tensor<8xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<8xf32>) -> tensor<8x65536xf32>
+  %3 = "fuser.sub"(%0, %2) : (tensor<8x65536xf32>, tensor<8x65536xf32>) -> tensor<8x65536xf32>
+  %4 = "fuser.cast"(%3) : (tensor<8x65536xf32>) -> tensor<8x65536xbf16>
+  return %4 : tensor<8x65536xbf16>
+}
