@@ -17,13 +17,16 @@
 #   SWEEP_ONLY=1 skips steps 1, 2 and 4 (each artifact's check imports
 #   PyTorch once: about 8 s apiece, 12 artifacts took 150 s of a 190 s call).
 #   ART_CASES (a glob of artifact names, default *) limits steps 1-2;
-#   TORCH_CHECK=0 skips their PyTorch check (the CPU reference check stays);
+#   TORCH_CASES (a glob, default *) limits their PyTorch check (the CPU
+#   reference check stays; TORCH_CASES=none: no PyTorch check);
 #   CORPUS_PEERS=0 skips step 4.
-#   Steps 3 and 5 run side by side: sweep_peers.py starts first (its
-#   Inductor compiles are CPU work, all cases at once) and every GPU timing,
-#   fuser's and torch.compile's, holds one flock ($lock), so no timing
-#   overlaps another's kernels. SWEEP_PEER_EXTRA: more scripts (paths
-#   under CARRY_DIR, e.g. corpus/logsumexp_vocab.py) timed with the sweep's peers.
+#   Step 5 runs beside steps 1-3: sweep_peers.py starts right after the
+#   runtime's build (its Inductor compiles are CPU work, all cases at once)
+#   and every GPU use of steps 1-3 and 5, fuser's and torch.compile's, holds
+#   one flock ($lock), so no timing overlaps another's kernels.
+#   SWEEP_FIRST=1 runs step 3 before steps 1-2.
+#   SWEEP_PEER_EXTRA: more scripts (paths under CARRY_DIR, e.g.
+#   corpus/logsumexp_large.py) timed with the sweep's peers.
 #   bash bench/gpu/reductions.sh CARRY_DIR OUT_DIR
 set -uo pipefail
 carry=$1
@@ -32,31 +35,9 @@ mkdir -p "$out"
 log=$out/log.txt
 FUSER_DLPACK_INCLUDE="$carry/include" bash scripts/build-runtime.sh build-runtime > "$log" 2>&1 || { tail "$log"; exit 1; }
 run=build-runtime/fuser-run
-arts=("$carry"/arts/${ART_CASES:-*}.fart)
-[ "${SWEEP_ONLY:-0}" = 1 ] && arts=()
-for art in "${arts[@]}"; do
-  name=$(basename "$art" .fart)
-  check="--check --check-ulp 2"
-  case $name in *large*) check="";; esac
-  echo "== $name" >> "$log"
-  mkdir -p "/tmp/red/$name.1" "/tmp/red/$name.2"
-  # shellcheck disable=SC2086
-  timeout 120 $run --artifact "$art" $check --save "/tmp/red/$name.1" --bench 30 --name "$name" > /tmp/red/one.txt 2>&1 ||
-    echo "FAILED $name" >> "$log"
-  grep -v '^{' /tmp/red/one.txt | grep -v "^  first" >> "$log"
-  grep '^{' /tmp/red/one.txt >> "$out/ours.jsonl"
-  timeout 60 $run --artifact "$art" --save "/tmp/red/$name.2" > /dev/null 2>&1
-  for o in /tmp/red/$name.1/output_*.npy; do
-    cmp -s "$o" "/tmp/red/$name.2/$(basename "$o")" && echo "deterministic $name $(basename "$o")" >> "$log" ||
-      echo "DIFFERS between runs: $name $(basename "$o")" >> "$log"
-  done
-  [ "${TORCH_CHECK:-1}" = 0 ] || timeout 120 python3 "$carry/check_torch.py" "$carry/corpus/$name.py" "/tmp/red/$name.1" \
-    --nvfuser-torch "$carry/nvfuser_torch.py" >> "$out/torch.jsonl" 2>> "$log"
-  rm -rf "/tmp/red/$name.1" "/tmp/red/$name.2"
-done
 lock=/tmp/red/gpu.lock
-command -v flock > /dev/null || flock() { shift; "$@"; } # no util-linux: timings unlocked
 mkdir -p /tmp/red
+command -v flock > /dev/null || flock() { shift; "$@"; } # no util-linux: timings unlocked
 peers_pid=
 if [ "${PEERS:-1}" = 1 ] && [ "${SWEEP_PEERS:-1}" = 1 ]; then
   # shellcheck disable=SC2086
@@ -64,11 +45,41 @@ if [ "${PEERS:-1}" = 1 ] && [ "${SWEEP_PEERS:-1}" = 1 ]; then
     > "$out/sweep_peers.jsonl" 2>> "$out/sweep_peers.log" &
   peers_pid=$!
 fi
+arts=("$carry"/arts/${ART_CASES:-*}.fart)
+[ "${SWEEP_ONLY:-0}" = 1 ] && arts=()
+check_and_time() {
+for art in "${arts[@]}"; do
+  name=$(basename "$art" .fart)
+  check="--check --check-ulp 2"
+  case $name in *large*) check="";; esac
+  echo "== $name" >> "$log"
+  mkdir -p "/tmp/red/$name.1" "/tmp/red/$name.2"
+  # shellcheck disable=SC2086
+  flock "$lock" timeout 120 $run --artifact "$art" $check --save "/tmp/red/$name.1" --bench 30 --name "$name" > /tmp/red/one.txt 2>&1 ||
+    echo "FAILED $name" >> "$log"
+  grep -v '^{' /tmp/red/one.txt | grep -v "^  first" >> "$log"
+  grep '^{' /tmp/red/one.txt >> "$out/ours.jsonl"
+  flock "$lock" timeout 60 $run --artifact "$art" --save "/tmp/red/$name.2" > /dev/null 2>&1
+  for o in /tmp/red/$name.1/output_*.npy; do
+    cmp -s "$o" "/tmp/red/$name.2/$(basename "$o")" && echo "deterministic $name $(basename "$o")" >> "$log" ||
+      echo "DIFFERS between runs: $name $(basename "$o")" >> "$log"
+  done
+  # shellcheck disable=SC2254
+  case $name in ${TORCH_CASES:-*}) flock "$lock" timeout 120 python3 "$carry/check_torch.py" "$carry/corpus/$name.py" "/tmp/red/$name.1" \
+    --nvfuser-torch "$carry/nvfuser_torch.py" >> "$out/torch.jsonl" 2>> "$log";;
+  esac
+  rm -rf "/tmp/red/$name.1" "/tmp/red/$name.2"
+done
+}
+sweep() {
 for art in "$carry"/sweep/*.fart; do
   name=$(basename "$art" .fart)
   flock "$lock" timeout 60 $run --artifact "$art" --bench 20 --name "$name" 2>> "$log" | grep '^{' >> "$out/sweep.jsonl" ||
     echo "FAILED sweep $name" >> "$log"
 done
+}
+# SWEEP_FIRST=1: the sweep (step 3) before steps 1-2
+if [ "${SWEEP_FIRST:-0}" = 1 ]; then sweep; check_and_time; else check_and_time; sweep; fi
 [ -z "$peers_pid" ] || wait "$peers_pid"
 if [ "${PEERS:-1}" = 1 ]; then
   # shellcheck disable=SC2086
