@@ -537,7 +537,15 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     set_attr(f, "fuser.vector_conditions", conditions(g));
     set_attr(f, "fuser.block_size", fuser_i64_attr(ctx, g->block));
     set_attr(f, "fuser.workgroup_buffers", fuser_i64_attr(ctx, nwg));
-    if (g->S > 1) set_attr(f, "fuser.cluster_size", fuser_i64_attr(ctx, g->S));
+    if (g->S > 1) {
+      set_attr(f, "fuser.cluster_size", fuser_i64_attr(ctx, g->S));
+      /* two 1024-thread blocks per SM (ptxas then caps the registers at 32)
+       * unless a phase accumulates in f64: its vector<W x f64> partials
+       * spilled at 32 registers (var_mean over 131,072 columns: 132 bytes) */
+      bool f64 = false;
+      for (int p = 0; p < nph; p++) f64 = f64 || ph[p].acc == FUSER_DTYPE_F64;
+      if (!f64) set_attr(f, "fuser.min_blocks_per_sm", fuser_i64_attr(ctx, 2));
+    }
     /* inner: a block per rows_per_block rows; outer: per CW x W columns */
     bool om = g->outer_mode;
     /* batched outer: the columns are result 0's dims (the kept shape) */
@@ -608,12 +616,14 @@ MlirAttribute fuser_row_kernel_to_gpu(fb_builder *b, MlirOperation f, MlirOperat
   if (!mlirAttributeIsNull(cs)) {
     int32_t kcs[3] = {(int32_t)mlirIntegerAttrGetValueInt(cs), 1, 1};
     mlirOperationSetInherentAttributeByName(gf, mlirStringRefCreateFromCString("known_cluster_size"), mlirDenseI32ArrayGet(ctx, 3, kcs));
-    /* .minnctapersm 2: ptxas keeps the 1024-thread blocks at <= 32
-     * registers, so two share an SM (2048 threads: the loads in flight of
-     * full occupancy; with 42 registers one block per SM would run) */
-    mlirOperationSetDiscardableAttributeByName(gf, mlirStringRefCreateFromCString("nvvm.minctasm"),
-                                               mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), 2));
   }
+  /* .minnctapersm 2 (the cluster variant): ptxas keeps the 1024-thread
+   * blocks at <= 32 registers, so two share an SM (2048 threads: the loads
+   * in flight of full occupancy; with 42 registers one block per SM ran) */
+  MlirAttribute mb = mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.min_blocks_per_sm"));
+  if (!mlirAttributeIsNull(mb))
+    mlirOperationSetDiscardableAttributeByName(gf, mlirStringRefCreateFromCString("nvvm.minctasm"),
+                                               mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), (int32_t)mlirIntegerAttrGetValueInt(mb)));
   /* an optional alignment of every workgroup buffer (transpose tiles: 16-byte chunks) */
   MlirAttribute wga = mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.workgroup_align"));
   if (!mlirAttributeIsNull(wga) && nwg > 0) {
