@@ -290,3 +290,21 @@ func.func private @lr_k0(%arg0: tensor<8x65536xbf16> {fuser.strides = array<i64:
   %4 = "fuser.cast"(%3) : (tensor<8x65536xf32>) -> tensor<8x65536xbf16>
   return %4 : tensor<8x65536xbf16>
 }
+
+// -----
+
+// var_mean over a long row: the cluster variant, its two f64 phases each
+// with a cluster buffer of 4 f64 slots (st.shared::cluster.b64); no
+// minctasm cap (its vector<8xf64> partials spilled at 32 registers).
+// LOOPS-LABEL: func.func @lvm_k0__looped_cluster(
+// LOOPS-SAME: memref<4xf64, #gpu.address_space<workgroup>>, %{{.*}}: memref<4xf64, #gpu.address_space<workgroup>>)
+// LOOPS-NOT: fuser.min_blocks_per_sm
+// LOOPS: llvm.store {{.*}} : f64, !llvm.ptr<7>
+// LOOPS: llvm.store {{.*}} : f64, !llvm.ptr<7>
+// GPU: gpu.func @lvm_k0__looped_cluster(
+// GPU-SAME: known_block_size = array<i32: 1024, 1, 1>, known_cluster_size = array<i32: 4, 1, 1>} {
+func.func private @lvm_k0(%arg0: tensor<4x131072xbf16> {fuser.strides = array<i64: 131072, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}, tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<4x131072xbf16>) -> tensor<4x131072xf32>
+  %1:2 = "fuser.var_mean"(%0) {correction = 1 : i64, dims = array<i64: 1>, keepdim = false} : (tensor<4x131072xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %1#0, %1#1 : tensor<4xf32>, tensor<4xf32>
+}
