@@ -142,6 +142,7 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
     l->grid_first = mlirAttributeIsNull(rg) ? 0 : (int)int_field(rg, "first", 0);
     l->rows_per_block = mlirAttributeIsNull(rg) ? 1 : (int)int_field(rg, "rows_per_block", 1);
     l->grid_tile = mlirAttributeIsNull(rg) ? 0 : (int)int_field(rg, "tile", 0);
+    l->blocks_per_row = mlirAttributeIsNull(rg) ? 1 : (int)int_field(rg, "blocks_per_row", 1);
     MlirAttribute td = mlirAttributeIsNull(rg) ? rg : field(rg, "tile_dims");
     for (int i = 0; i < 2; i++)
       l->grid_tile_dims[i] = !mlirAttributeIsNull(td) && mlirAttributeIsADenseI64Array(td) && mlirDenseArrayGetNumElements(td) == 2
@@ -235,6 +236,9 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
     if (l->grid_tensor >= 0 && l->grid_tile > 0)
       fprintf(out, "row_grid %d %d %d %d tile %d %d %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block, l->grid_tile,
               l->grid_tile_dims[0], l->grid_tile_dims[1]);
+    else if (l->grid_tensor >= 0 && l->blocks_per_row > 1)
+      fprintf(out, "row_grid %d %d %d %d blocks_per_row %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block,
+              l->blocks_per_row);
     else if (l->grid_tensor >= 0) fprintf(out, "row_grid %d %d %d %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block);
     for (int p = 0; p < l->num_params; p++) {
       const fk_param *q = &l->params[p];

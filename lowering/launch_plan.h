@@ -20,13 +20,15 @@
  *              ceil(rows / rows_per_block), rows the product of `dims`
  *              sizes of tensor `tensor` from dim `first`; with `tile` T and
  *              `tile_dims` [d1, d2] (transpose tiles, lowering/transpose_gen.h)
- *              dims d1 and d2 count ceil(size / T) each: a block per tile
+ *              dims d1 and d2 count ceil(size / T) each: a block per tile;
+ *              with `blocks_per_row` S > 1 (the row schedules' cluster
+ *              variant) grid = rows x S: S blocks per row, one cluster
  *   conditions all must hold to use this variant; try the variants of a
  *              kernel in order, the last one (scalar) has none.
  *
  * Text form (fuser_launch_plan_write), one record per variant:
  *   launch <entry> binary <binary> kernel <kernel> variant <v> width <W> unroll <U> index_bits <b> param_bits <p> block <B> num_args <N>
- *   row_grid <tensor> <first> <dims> <rows_per_block>   (row kernels only)
+ *   row_grid <tensor> <first> <dims> <rows_per_block> [blocks_per_row <S>]   (row kernels only)
  *   param ptr <t> | param size <t> <d> | param stride <t> <d> | param scalar <t>
  *   condition align <t> <bytes> | condition stride <t> <d> <multiple> |
  *   condition extent <t> <d> <multiple> | condition index32 |
@@ -71,6 +73,7 @@ typedef struct {
   int grid_tensor, grid_first, grid_dims, rows_per_block; /* row_grid; grid_tensor -1: the threads formula */
   /* row_grid of a transpose tile kernel: dims grid_tile_dims[] count ceil(size / grid_tile) blocks (0: none) */
   int grid_tile, grid_tile_dims[2];
+  int blocks_per_row; /* row_grid: blocks (one cluster) per row, 1 but for the cluster variant */
   int num_conditions;
   fuser_launch_condition conditions[FUSER_LAUNCH_MAX_CONDITIONS];
   char *ptx; /* owned, NUL-terminated; NULL before gpu-module-to-binary */

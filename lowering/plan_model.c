@@ -890,6 +890,12 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
             snprintf(rows + len, sizeof rows - len, " * (%s)", s);
         }
         v->grid = fmt("max(ceildiv(%s, %d), 1)", rows, l->rows_per_block);
+        /* the cluster variant: blocks_per_row blocks (one cluster) per row */
+        if (l->blocks_per_row > 1) {
+          char *g = v->grid;
+          v->grid = fmt("(%s) * %d", g, l->blocks_per_row);
+          free(g);
+        }
       } else {
         v->grid = fmt("max(ceildiv(max(ceildiv((%s) / %d, %d), (%s) %% %d), %d), 1)", points, l->vector_width, l->unroll, points,
                       l->vector_width, l->block_size);

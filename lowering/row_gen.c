@@ -27,6 +27,7 @@
 #include "lowering/builder.h"
 #include "lowering/kernel_gen.h"
 #include "lowering/launch_plan.h"
+#include "lowering/row_cluster.h"
 #include "lowering/row_gen_internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -62,8 +63,9 @@ static MlirValue thread_partial(rgen *g, const phase *ph) {
     return rg_lanes_tree(g, ph->id, ph->acc, acc);
   }
   acc = fb_broadcast(b, rg_neutral_const(g, ph->id, ph->acc), rg_vec_type(g, ph->acc));
-  MlirValue start = fb_muli(b, g->lane, rg_idx(g, g->W)), step = rg_idx(g, g->T * g->W);
-  MlirOperation loop = fb_for(b, start, g->row_len, step, 1, &acc);
+  MlirValue start = fb_muli(b, g->lane, rg_idx(g, g->W)), step = rg_idx(g, g->T * g->W), end = g->row_len;
+  if (g->S > 1) start = fb_addi(b, g->clo, start), end = g->chi; /* this block's chunk */
+  MlirOperation loop = fb_for(b, start, end, step, 1, &acc);
   fb_ip save = fb_get_ip(b);
   fb_set_ip(b, fb_ip_end(fb_body(loop)));
   rg_scope_push(g);
@@ -183,6 +185,7 @@ static void epilogue(rgen *g) {
   MlirValue cond = g->valid;
   bool reduce_only = g->s->kind == FUSER_SCHED_INNER_REDUCE;
   if (reduce_only) cond = fb_andi(b, cond, fb_cmpi(b, FB_CMPI_EQ, g->lane, rg_idx(g, 0)));
+  if (reduce_only && g->S > 1) cond = fb_andi(b, cond, fb_cmpi(b, FB_CMPI_EQ, g->crank, rg_idx(g, 0))); /* rank 0 stores */
   MlirOperation ifop = fb_if(b, cond, 0, NULL, false);
   fb_ip save = fb_get_ip(b);
   fb_set_ip(b, fb_ip_in(fb_then(ifop)));
@@ -200,7 +203,9 @@ static void epilogue(rgen *g) {
       }
     }
   } else {
-    MlirOperation loop = fb_for(b, fb_muli(b, g->lane, rg_idx(g, g->W)), g->row_len, rg_idx(g, g->T * g->W), 0, NULL);
+    MlirValue start = fb_muli(b, g->lane, rg_idx(g, g->W)), end = g->row_len;
+    if (g->S > 1) start = fb_addi(b, g->clo, start), end = g->chi;
+    MlirOperation loop = fb_for(b, start, end, rg_idx(g, g->T * g->W), 0, NULL);
     fb_set_ip(b, fb_ip_in(fb_body(loop)));
     rg_scope_push(g);
     g->col[0] = fb_for_iv(loop);
@@ -390,7 +395,7 @@ static bool static_strides_aligned(rgen *g) {
 
 static const char *variant_name(const fuser_reduction_schedule *s, const fuser_row_variant *v) {
   if (s->kind == FUSER_SCHED_OUTER) return v->width > 1 ? "columns" : "columns_scalar";
-  return v->vectors > 0 ? "persistent" : v->width > 1 ? "looped" : "looped_scalar";
+  return v->vectors > 0 ? "persistent" : v->cluster > 1 ? "looped_cluster" : v->width > 1 ? "looped" : "looped_scalar";
 }
 
 static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const fuser_row_variant *var, bool gpu,
@@ -405,6 +410,8 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   g->RPB = var->rows_per_block;
   g->block = g->T * g->RPB;
   g->outer_mode = s->kind == FUSER_SCHED_OUTER;
+  /* the CPU form runs a cluster variant as one block per row (the looped code) */
+  g->S = gpu && !g->outer_mode && var->cluster > 1 && var->vectors == 0 && g->RPB == 1 && s->row_len != INT64_MIN ? var->cluster : 1;
   MlirContext ctx = mlirOperationGetContext(k->func);
   fb_init(&g->b, ctx, mlirOperationGetLocation(k->func));
   fb_builder *b = &g->b;
@@ -417,7 +424,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   int nph = g->failed ? 0 : collect_phases(g, ph, MAX_REDS);
   char name[256];
   snprintf(name, sizeof name, "%.*s__%s", (int)k->name_len, k->name, variant_name(s, var));
-  MlirType types[FK_MAX_PARAMS + MAX_REDS];
+  MlirType types[FK_MAX_PARAMS + 2 * MAX_REDS];
   int nargs = g->nparams;
   for (int i = 0; i < g->nparams; i++) types[i] = param_type(g, &g->params[i]);
   int nwg = 0;
@@ -425,6 +432,9 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, rg_elem_type(g, ph[p].acc), (int64_t)g->block * g->W);
   else if (gpu && g->T > 32)
     for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, rg_elem_type(g, ph[p].acc), g->block / 32);
+  int cwg_first = nargs + nwg;
+  if (g->S > 1)
+    for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, rg_elem_type(g, ph[p].acc), g->S);
   MlirOperation f = {NULL};
   if (!g->failed) {
     fb_set_ip(b, fb_ip_after(*after));
@@ -440,10 +450,12 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     if (gpu) {
       if (om) rg_outer_thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
       else rg_thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
+      if (g->S > 1) fb_cluster_arrive(b, true); /* matched by the wait before the first push */
       for (int p = 0; p < nph && !g->failed; p++) {
-        MlirValue wg = nwg ? mlirBlockGetArgument(entry, nargs + p) : (MlirValue){NULL};
+        MlirValue wg = cwg_first > nargs ? mlirBlockGetArgument(entry, nargs + p) : (MlirValue){NULL};
         MlirValue total = om ? rg_outer_tree_gpu(g, ph[p].id, ph[p].acc, rg_outer_partial(g, &ph[p]), wg)
                              : rg_block_allreduce_gpu(g, ph[p].id, ph[p].acc, thread_partial(g, &ph[p]), wg);
+        if (g->S > 1) total = rg_cluster_allreduce_gpu(g, ph[p].id, ph[p].acc, total, mlirBlockGetArgument(entry, cwg_first + p));
         finish_phase(g, &ph[p], total);
       }
       if (!g->failed) {
@@ -525,17 +537,27 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     set_attr(f, "fuser.vector_conditions", conditions(g));
     set_attr(f, "fuser.block_size", fuser_i64_attr(ctx, g->block));
     set_attr(f, "fuser.workgroup_buffers", fuser_i64_attr(ctx, nwg));
+    if (g->S > 1) {
+      set_attr(f, "fuser.cluster_size", fuser_i64_attr(ctx, g->S));
+      /* two 1024-thread blocks per SM (ptxas then caps the registers at 32)
+       * unless a phase accumulates in f64: its vector<W x f64> partials
+       * spilled at 32 registers (var_mean over 131,072 columns: 132 bytes) */
+      bool f64 = false;
+      for (int p = 0; p < nph; p++) f64 = f64 || ph[p].acc == FUSER_DTYPE_F64;
+      if (!f64) set_attr(f, "fuser.min_blocks_per_sm", fuser_i64_attr(ctx, 2));
+    }
     /* inner: a block per rows_per_block rows; outer: per CW x W columns */
     bool om = g->outer_mode;
     /* batched outer: the columns are result 0's dims (the kept shape) */
     bool batched = om && s->batch > 0;
-    MlirNamedAttribute rg[4] = {
+    MlirNamedAttribute rg[5] = {
         fuser_named(ctx, "tensor", fuser_i64_attr(ctx, batched ? k->num_args : g->space_tensor)),
         fuser_named(ctx, "first", fuser_i64_attr(ctx, batched ? 0 : om ? s->outer : 0)),
         fuser_named(ctx, "dims", fuser_i64_attr(ctx, om ? s->rank - s->outer : s->outer)),
         fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, om ? (int64_t)g->RPB * g->W : g->RPB)),
+        fuser_named(ctx, "blocks_per_row", fuser_i64_attr(ctx, g->S)), /* the cluster variant only */
     };
-    set_attr(f, "fuser.row_grid", mlirDictionaryAttrGet(ctx, 4, rg));
+    set_attr(f, "fuser.row_grid", mlirDictionaryAttrGet(ctx, g->S > 1 ? 5 : 4, rg));
     *after = f;
   }
   fb_free(b);
@@ -582,13 +604,26 @@ MlirAttribute fuser_row_kernel_to_gpu(fb_builder *b, MlirOperation f, MlirOperat
   int block = (int)mlirIntegerAttrGetValueInt(mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.block_size")));
   MlirBlock fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
   int n = (int)mlirBlockGetNumArguments(fbody), nargs = n - nwg;
-  MlirType types[FK_MAX_PARAMS + MAX_REDS];
+  MlirType types[FK_MAX_PARAMS + 2 * MAX_REDS];
   for (int i = 0; i < n; i++) types[i] = mlirValueGetType(mlirBlockGetArgument(fbody, i));
   fb_set_loc(b, mlirOperationGetLocation(f));
   fb_set_ip(b, fb_ip_in(mlirRegionGetFirstBlock(mlirOperationGetRegion(gmod, 0))));
   MlirOperation gf = fb_gpu_func(b, name, nargs, types, nwg, types + nargs, true);
   int32_t kbs[3] = {block, 1, 1};
   mlirOperationSetInherentAttributeByName(gf, mlirStringRefCreateFromCString("known_block_size"), mlirDenseI32ArrayGet(ctx, 3, kbs));
+  /* the cluster variant: .reqnctapercluster S (a plain launch then forms the clusters) */
+  MlirAttribute cs = mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.cluster_size"));
+  if (!mlirAttributeIsNull(cs)) {
+    int32_t kcs[3] = {(int32_t)mlirIntegerAttrGetValueInt(cs), 1, 1};
+    mlirOperationSetInherentAttributeByName(gf, mlirStringRefCreateFromCString("known_cluster_size"), mlirDenseI32ArrayGet(ctx, 3, kcs));
+  }
+  /* .minnctapersm 2 (the cluster variant): ptxas keeps the 1024-thread
+   * blocks at <= 32 registers, so two share an SM (2048 threads: the loads
+   * in flight of full occupancy; with 42 registers one block per SM ran) */
+  MlirAttribute mb = mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.min_blocks_per_sm"));
+  if (!mlirAttributeIsNull(mb))
+    mlirOperationSetDiscardableAttributeByName(gf, mlirStringRefCreateFromCString("nvvm.minctasm"),
+                                               mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), (int32_t)mlirIntegerAttrGetValueInt(mb)));
   /* an optional alignment of every workgroup buffer (transpose tiles: 16-byte chunks) */
   MlirAttribute wga = mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.workgroup_align"));
   if (!mlirAttributeIsNull(wga) && nwg > 0) {

@@ -25,8 +25,14 @@
  *   pairing order (the same bits as the GPU, up to fma contraction), then
  *   the epilogue's scf.for over threads.
  *
+ * The cluster variant (looped, `cluster` S > 1; row_cluster.h): S blocks
+ * per row, each striding over its chunk, their partials combined through
+ * distributed shared memory after each block reduction; its CPU form is
+ * the looped code with one block per row.
+ *
  * Launch (fuser.row_grid): grid = ceil(rows / rows_per_block) blocks of
- * T x rows_per_block threads (fuser.block_size). */
+ * T x rows_per_block threads (fuser.block_size), x blocks_per_row (S) for
+ * the cluster variant. */
 #ifndef FUSER_LOWERING_ROW_GEN_H
 #define FUSER_LOWERING_ROW_GEN_H
 

@@ -13,6 +13,15 @@ void rg_thread_context(rgen *g, MlirValue tid, MlirValue bid) {
   g->tid = tid;
   g->lane = g->T > 1 ? fb_remui(b, tid, rg_idx(g, g->T)) : rg_idx(g, 0);
   g->rib = g->RPB > 1 ? fb_divui(b, tid, rg_idx(g, g->T)) : rg_idx(g, 0);
+  if (g->S > 1) {
+    /* a cluster per row: blocks S r .. S r + S - 1 (a 1-D cluster's rank is
+     * the block id mod S); chunks of whole vectors, the last ones may be short or empty */
+    g->crank = fb_remui(b, bid, rg_idx(g, g->S));
+    bid = fb_divui(b, bid, rg_idx(g, g->S));
+    int64_t chunk = (g->s->row_len + (int64_t)g->S * g->W - 1) / ((int64_t)g->S * g->W) * g->W;
+    g->clo = fb_muli(b, g->crank, rg_idx(g, chunk));
+    g->chi = fb_binary(b, "arith.minui", fb_addi(b, g->clo, rg_idx(g, chunk)), g->row_len);
+  }
   MlirValue row = fb_addi(b, fb_muli(b, bid, rg_idx(g, g->RPB)), g->rib);
   g->valid = fb_cmpi(b, FB_CMPI_ULT, row, g->rows);
   /* rows past the end (the last block of short rows) read the last row and store nothing */

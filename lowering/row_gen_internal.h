@@ -75,6 +75,12 @@ typedef struct {
   int nwg, wg_used;
   MlirType wg_types[MAX_REDS * 2];
   /* the CPU form's per-phase partials */
+  /* the cluster variant (GPU form): S blocks per row, this block's rank
+   * and its chunk [clo, chi) of the row; per phase a buffer of S slots
+   * the cluster's blocks push their partials into (row_cluster.c) */
+  int S;
+  MlirValue crank, clo, chi;
+  bool cluster_waited;
 } rgen;
 
 /* One reduction pass over the rows: a reduction op, or one of var_mean's two. */
@@ -101,6 +107,9 @@ int64_t rg_align_of(rgen *g, int t);
 void rg_store(rgen *g, int t, const int8_t *map, int chunk, MlirValue v);
 fuser_dtype rg_acc_type(MlirOperation red);
 MlirValue rg_combine(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue y);
+/* row_cluster.c: the row's result from this block's total x, through the
+ * cluster's blocks (the cluster variant, GPU form; cwg: the phase's S slots). */
+MlirValue rg_cluster_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue cwg);
 MlirValue rg_neutral_const(rgen *g, fuser_op_id id, fuser_dtype acc);
 MlirValue rg_lanes_tree(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue v);
 MlirValue rg_eval(rgen *g, MlirValue v, const int8_t *map, int chunk);

@@ -102,6 +102,9 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
       else if (v->vectors > 0)
         fprintf(out, "      variant %d: persistent, width %d, %d threads x %d vectors per row, %d row%s per block\n", i, v->width,
                 v->threads, v->vectors, v->rows_per_block, v->rows_per_block == 1 ? "" : "s");
+      else if (v->cluster > 1)
+        fprintf(out, "      variant %d: looped over a cluster of %d blocks per row, width %d, %d threads per block\n", i, v->cluster,
+                v->width, v->threads);
       else
         fprintf(out, "      variant %d: looped, width %d, %d threads per row\n", i, v->width, v->threads);
     }

@@ -198,6 +198,11 @@ static int input_vector_width(MlirOperation kernel) {
 #define MAX_VECTORS 16
 /* Threads per row of the looped variants. */
 #define LOOPED_THREADS 512
+/* Threads per block and the largest chunk of a row per block (bytes) of
+ * the cluster variant (schedule_reduction.h). */
+#define CLUSTER_THREADS 1024
+#define CLUSTER_CHUNK_BYTES (64 * 1024)
+#define MAX_CLUSTER 8
 /* Fewest threads per block when short rows share a block. */
 #define MIN_BLOCK 128
 
@@ -365,7 +370,10 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   }
   fuser_dim_graph g;
   fuser_dim_graph_build(&g, kernel);
-  int w = vector_width(kernel);
+  /* inner reduce: the results (one value per row) are not walked along
+   * the row, so the row's reads set the width (f32 statistics of bf16
+   * rows keep 16-byte loads: 8 elements, not 4) */
+  int w = !outer && !full ? input_vector_width(kernel) : vector_width(kernel);
   if (outer) {
     s->kind = FUSER_SCHED_OUTER;
     s->rows = product(&g, space_value, 0, k);
@@ -388,6 +396,13 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   fuser_dim_graph_free(&g);
   fuser_row_variant v;
   if (s->row_len != DYN && persistent_variant(s->row_len, w, &v)) s->variants[s->num_variants++] = v;
+  /* a long static row: its chunks over a cluster (the bytes of the widest tensor's elements) */
+  int64_t row_bytes = s->row_len != DYN ? s->row_len * (16 / w) : 0;
+  if (s->num_variants == 0 && w > 1 && s->row_len != DYN && s->row_len % w == 0 && row_bytes > CLUSTER_CHUNK_BYTES) {
+    int64_t S = next_pow2((row_bytes + CLUSTER_CHUNK_BYTES - 1) / CLUSTER_CHUNK_BYTES);
+    s->variants[s->num_variants++] = (fuser_row_variant){
+        .width = w, .vectors = 0, .threads = CLUSTER_THREADS, .rows_per_block = 1, .cluster = (int)(S < MAX_CLUSTER ? S : MAX_CLUSTER)};
+  }
   if (w > 1 && (s->row_len == DYN || s->row_len % w == 0) && s->num_variants == 0)
     s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
   /* the last variant has no conditions: any alignment, any stride */
@@ -412,13 +427,14 @@ MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reducti
   MlirAttribute vs[FUSER_SCHED_MAX_VARIANTS];
   for (int i = 0; i < s->num_variants; i++) {
     const fuser_row_variant *v = &s->variants[i];
-    MlirNamedAttribute f[4] = {
+    MlirNamedAttribute f[5] = {
         fuser_named(ctx, "width", fuser_i64_attr(ctx, v->width)),
         fuser_named(ctx, "vectors", fuser_i64_attr(ctx, v->vectors)),
         fuser_named(ctx, "threads", fuser_i64_attr(ctx, v->threads)),
         fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, v->rows_per_block)),
+        fuser_named(ctx, "cluster", fuser_i64_attr(ctx, v->cluster)),
     };
-    vs[i] = mlirDictionaryAttrGet(ctx, 4, f);
+    vs[i] = mlirDictionaryAttrGet(ctx, v->cluster > 1 ? 5 : 4, f);
   }
   e[n++] = fuser_named(ctx, "variants", mlirArrayAttrGet(ctx, s->num_variants, vs));
   return mlirDictionaryAttrGet(ctx, n, e);
@@ -455,7 +471,8 @@ void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule,
   for (int i = 0; i < s->num_variants; i++) {
     MlirAttribute v = mlirArrayAttrGetElement(vs, i);
     s->variants[i] = (fuser_row_variant){.width = (int)int_or(v, "width", 1), .vectors = (int)int_or(v, "vectors", 0),
-                                         .threads = (int)int_or(v, "threads", 1), .rows_per_block = (int)int_or(v, "rows_per_block", 1)};
+                                         .threads = (int)int_or(v, "threads", 1), .rows_per_block = (int)int_or(v, "rows_per_block", 1),
+                                         .cluster = (int)int_or(v, "cluster", 1)};
   }
 }
 
@@ -525,6 +542,10 @@ static bool verify(MlirOperation func, MlirAttribute s) {
       return bad(func, s, (int)i, "'threads' must be a power of two in [1, 1024]");
     if (!int_in(v, "rows_per_block", 1, 1024) || int_or(v, "threads", 0) * int_or(v, "rows_per_block", 0) > 1024)
       return bad(func, s, (int)i, "'rows_per_block' must be at least 1, with threads x rows_per_block at most 1024");
+    if (!mlirAttributeIsNull(entry(v, "cluster")) &&
+        (!int_in(v, "cluster", 1, MAX_CLUSTER) || !pow2(int_or(v, "cluster", 0)) || int_or(v, "vectors", 1) != 0 ||
+         int_or(v, "rows_per_block", 0) != 1 || int_or(v, "threads", 0) < 32))
+      return bad(func, s, (int)i, "'cluster' must be a power of two in [1, 8], on a looped variant (vectors = 0) of one row per block and at least 32 threads");
   }
   return true;
 }

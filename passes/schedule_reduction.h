@@ -35,6 +35,16 @@
  *     every reduction pass re-reads the row (L2 holds it), under the
  *     run-time conditions (alignment, N a multiple of W); then the same with
  *     W = 1 and no conditions.
+ *   - a static row too long for the registers whose bytes pass 64 KB: the
+ *     looped variant over a thread-block cluster of S blocks (S = the power
+ *     of two <= 8 that cuts the row into chunks of at most 64 KB), 1024
+ *     threads each; each block strides over its chunk, the blocks' partials
+ *     meet in every block's shared memory (an all-to-all push through
+ *     distributed shared memory, combined in rank order: the same bits in
+ *     every block). 2 blocks per SM x 132 SMs x 64 KB = 17 MB of rows in
+ *     flight, so the passes after the first re-read the row from the 50 MB
+ *     L2, not from DRAM (with a block per row, 528 rows of 128 KB in flight
+ *     did not fit: 65,536 columns ran at 66% of copy, 262,144 at 62%).
  * Outer: W as above; 4 column vectors per block (64 bytes of bf16 per row:
  * with 2 vectors, 32 bytes, bias_grad_large ran at 66% of copy on the H200,
  * the DRAM fetching 64 bytes per access; C / 32 blocks: 128 for C = 4096),
@@ -67,6 +77,8 @@ typedef struct {
   int vectors;        /* V: vectors per thread held in registers; 0 = looped over the row */
   int threads;        /* T: threads per row (a power of two) */
   int rows_per_block; /* rows per block (short rows); block = threads * rows_per_block */
+  int cluster;        /* looped inner only: blocks per row, one thread-block cluster (sm_90
+                       * distributed shared memory); 0 or 1: a block per row */
 } fuser_row_variant;
 
 #define FUSER_SCHED_MAX_VARIANTS 3

@@ -118,17 +118,18 @@ func.func private @sm_k0(%arg0: tensor<256x1000xbf16> {fuser.strides = array<i64
 // stays exact), the results round once to f32.
 // LOOPS-LABEL: func.func @vm_k0__looped(
 // LOOPS-SAME: memref<16xf64, #gpu.address_space<workgroup>>, %{{.*}}: memref<16xf64, #gpu.address_space<workgroup>>
-// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 8 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 4 : i64}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {bytes = 16 : i64, kind = "align", result = 1 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 4 : i64}]
-// LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf64>)
-// LOOPS: arith.extf {{.*}} : vector<4xf32> to vector<4xf64>
+// The width follows the bf16 row (16-byte loads of 8), not the f32 results.
+// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 8 : i64}, {bytes = 32 : i64, kind = "align", result = 0 : i64}, {bytes = 32 : i64, kind = "align", result = 1 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 8 : i64}]
+// LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf64>)
+// LOOPS: arith.extf {{.*}} : vector<8xf32> to vector<8xf64>
 // LOOPS: gpu.barrier
 // LOOPS: arith.divf {{.*}} : f64
-// LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf64>)
-// LOOPS: arith.subf {{.*}} : vector<4xf64>
+// LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf64>)
+// LOOPS: arith.subf {{.*}} : vector<8xf64>
 // LOOPS: gpu.barrier
 // LOOPS: arith.maxsi
 // LOOPS: arith.andi
-// LOOPS: arith.truncf {{.*}} : vector<4xf64> to vector<4xf32>
+// LOOPS: arith.truncf {{.*}} : vector<8xf64> to vector<8xf32>
 // LOOPS: memref.store
 // LOOPS: memref.store
 // GPU: gpu.func @vm_k0__looped({{.*}}) workgroup(%{{.*}} : memref<16xf64, #gpu.address_space<workgroup>>, %{{.*}} : memref<16xf64, #gpu.address_space<workgroup>>) kernel
@@ -240,4 +241,70 @@ func.func private @bn_k0(%arg0: tensor<?x?x?x?xbf16> {fuser.strides = array<i64:
   %0 = "fuser.cast"(%arg0) : (tensor<?x?x?x?xbf16>) -> tensor<?x?x?x?xf32>
   %1:2 = "fuser.var_mean"(%0) {correction = 0 : i64, dims = array<i64: 2, 3>, keepdim = false} : (tensor<?x?x?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>)
   return %1#0, %1#1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// A long row (65,536 bf16 columns, 128 KB): the cluster variant, 2 blocks of
+// 1024 threads per row, each striding over its 32,768-column chunk; after
+// the block reduction each block pushes its max into slot [rank] of every
+// block's 2-slot buffer (nvvm.mapa + llvm.store to !llvm.ptr<7>), one
+// cluster barrier, the slots combined in rank order. The CPU form is the
+// looped code over the whole row (one block per row, no cluster ops).
+// LOOPS-LABEL: func.func @lr_k0__looped_cluster(
+// LOOPS-SAME: %{{.*}}: memref<32xf32, #gpu.address_space<workgroup>>, %{{.*}}: memref<2xf32, #gpu.address_space<workgroup>>)
+// LOOPS-SAME: fuser.cluster_size = 2 : i64
+// LOOPS-SAME: fuser.row_grid = {blocks_per_row = 2 : i64, dims = 1 : i64, first = 0 : i64, rows_per_block = 1 : i64, tensor = 1 : i64}
+// LOOPS: %[[RANK:.*]] = arith.remui %{{.*}}, %c2 : index
+// LOOPS: %[[ROW:.*]] = arith.divui %{{.*}}, %c2 : index
+// LOOPS: %[[LO:.*]] = arith.muli %[[RANK]], %c32768 : index
+// LOOPS: %[[HI0:.*]] = arith.addi %[[LO]], %c32768 : index
+// LOOPS: %[[HI:.*]] = arith.minui %[[HI0]], %c65536 : index
+// LOOPS: nvvm.cluster.arrive.relaxed {aligned}
+// LOOPS: scf.for %{{.*}} = %{{.*}} to %[[HI]] step %c8192 iter_args
+// LOOPS: gpu.barrier
+// LOOPS: nvvm.cluster.wait {aligned}
+// LOOPS: memref.extract_aligned_pointer_as_index
+// LOOPS: llvm.inttoptr
+// LOOPS: nvvm.mapa
+// LOOPS: llvm.store {{.*}} : f32, !llvm.ptr<7>
+// LOOPS: nvvm.cluster.arrive {aligned}
+// LOOPS-NEXT: nvvm.cluster.wait {aligned}
+// LOOPS: %[[S0:.*]] = memref.load %{{.*}}[%c0] : memref<2xf32, #gpu.address_space<workgroup>>
+// LOOPS: %[[S1:.*]] = memref.load %{{.*}}[%c1] : memref<2xf32, #gpu.address_space<workgroup>>
+// LOOPS: arith.maximumf %[[S0]], %[[S1]] : f32
+// LOOPS: scf.for %{{.*}} = %{{.*}} to %[[HI]] step %c8192 {
+// LOOPS: vector.store
+// CPU-LABEL: func.func @lr_k0__looped_cluster(
+// CPU-NOT: nvvm
+// CPU-NOT: blocks_per_row
+// CPU: scf.for %{{.*}} = %{{.*}} to %c65536 step %c8192 iter_args
+// GPU: gpu.func @lr_k0__looped_cluster(%arg0: memref<1xbf16>, %arg1: memref<1xbf16>) workgroup(%arg2 : memref<32xf32, #gpu.address_space<workgroup>>, %arg3 : memref<2xf32, #gpu.address_space<workgroup>>) kernel
+// GPU-SAME: row_grid = {blocks_per_row = 2 : i64
+// GPU-SAME: known_block_size = array<i32: 1024, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>, nvvm.minctasm = 2 : i32
+func.func private @lr_k0(%arg0: tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<8x65536xbf16>) -> tensor<8x65536xf32>
+  %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x65536xf32>) -> tensor<8xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<8xf32>) -> tensor<8x65536xf32>
+  %3 = "fuser.sub"(%0, %2) : (tensor<8x65536xf32>, tensor<8x65536xf32>) -> tensor<8x65536xf32>
+  %4 = "fuser.cast"(%3) : (tensor<8x65536xf32>) -> tensor<8x65536xbf16>
+  return %4 : tensor<8x65536xbf16>
+}
+
+// -----
+
+// var_mean over a long row: the cluster variant, its two f64 phases each
+// with a cluster buffer of 4 f64 slots (st.shared::cluster.b64); no
+// minctasm cap (its vector<8xf64> partials spilled at 32 registers).
+// LOOPS-LABEL: func.func @lvm_k0__looped_cluster(
+// LOOPS-SAME: memref<4xf64, #gpu.address_space<workgroup>>, %{{.*}}: memref<4xf64, #gpu.address_space<workgroup>>)
+// LOOPS-NOT: fuser.min_blocks_per_sm
+// LOOPS: llvm.store {{.*}} : f64, !llvm.ptr<7>
+// LOOPS: llvm.store {{.*}} : f64, !llvm.ptr<7>
+// GPU: gpu.func @lvm_k0__looped_cluster(
+// GPU-SAME: known_block_size = array<i32: 1024, 1, 1>, known_cluster_size = array<i32: 4, 1, 1>} {
+func.func private @lvm_k0(%arg0: tensor<4x131072xbf16> {fuser.strides = array<i64: 131072, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}, tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<4x131072xbf16>) -> tensor<4x131072xf32>
+  %1:2 = "fuser.var_mean"(%0) {correction = 1 : i64, dims = array<i64: 1>, keepdim = false} : (tensor<4x131072xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %1#0, %1#1 : tensor<4xf32>, tensor<4xf32>
 }

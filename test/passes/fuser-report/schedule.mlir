@@ -50,3 +50,18 @@ func.func @grad_split(%arg0: tensor<16x4096x1024xbf16>) -> tensor<1024xbf16> att
   %2 = "fuser.cast"(%1) : (tensor<1024xf32>) -> tensor<1024xbf16>
   return %2 : tensor<1024xbf16>
 }
+
+// A long row (262,144 bf16 columns, 512 KB): a cluster of 8 blocks per row.
+// CHECK-LABEL: fusion @long_row: 1 kernel
+// CHECK: schedule: inner_persistent, rows 4 x row length 262144
+// CHECK-NEXT: variant 0: looped over a cluster of 8 blocks per row, width 8, 1024 threads per block
+// CHECK-NEXT: variant 1: looped, width 1, 512 threads per row
+func.func @long_row(%arg0: tensor<4x262144xbf16>) -> tensor<4x262144xbf16> attributes {fuser.fusion} {
+  %0 = "fuser.cast"(%arg0) : (tensor<4x262144xbf16>) -> tensor<4x262144xf32>
+  %1 = "fuser.mul"(%0, %0) : (tensor<4x262144xf32>, tensor<4x262144xf32>) -> tensor<4x262144xf32>
+  %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} : (tensor<4x262144xf32>) -> tensor<4xf32>
+  %3 = "fuser.broadcast_in_dim"(%2) {broadcast_dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x262144xf32>
+  %4 = "fuser.mul"(%0, %3) : (tensor<4x262144xf32>, tensor<4x262144xf32>) -> tensor<4x262144xf32>
+  %5 = "fuser.cast"(%4) : (tensor<4x262144xf32>) -> tensor<4x262144xbf16>
+  return %5 : tensor<4x262144xbf16>
+}

@@ -75,6 +75,23 @@ func.func private @row_outer(%a: tensor<4x64xf32> {fuser.strides = array<i64: 64
 
 // -----
 
+// A cluster only on a looped variant (vectors = 0) of one row per block.
+// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'cluster' must be a power of two in [1, 8], on a looped variant (vectors = 0) of one row per block and at least 32 threads}}
+func.func private @row_cluster(%a: tensor<4x65536xf32> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 2 : i64, threads = 512 : i64, rows_per_block = 1 : i64, cluster = 4 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x65536xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'cluster' must be a power of two in [1, 8], on a looped variant (vectors = 0) of one row per block and at least 32 threads}}
+func.func private @row_cluster16(%a: tensor<4x65536xf32> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 0 : i64, threads = 1024 : i64, rows_per_block = 1 : i64, cluster = 16 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x65536xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
 // The transpose kind: its tile fields are checked.
 // expected-error@+1 {{fuser.schedule (transpose): 'tile' must be a power of two}}
 func.func private @tile_pow2(%a: tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}, %b: tensor<64x64xf32> {fuser.strides = array<i64: 1, 64>}) -> (tensor<64x64xf32> {fuser.strides = array<i64: 64, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 128 : i64, threads = 128 : i64, tile = 48 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [{name = "tile", vector_width = 4 : i64, unroll = 2 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {

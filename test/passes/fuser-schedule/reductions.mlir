@@ -34,10 +34,11 @@ func.func private @short_k0(%arg0: tensor<1024x256xbf16> {fuser.strides = array<
 // -----
 
 // A symbolic row length: looped (512 threads stride over the row, 16-byte
-// vectors under conditions), then W = 1. Results of the reduced shape: inner_reduce.
+// vectors under conditions), then W = 1. Results of the reduced shape:
+// inner_reduce, its width from the bf16 row (8), not the f32 statistics.
 // CHECK-LABEL: func.func private @var_mean_k0
 // CHECK-SAME: fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64,
-// CHECK-SAME: variants = [{rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 4 : i64},
+// CHECK-SAME: variants = [{rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 8 : i64},
 // CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 1 : i64}]}
 func.func private @var_mean_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) -> (tensor<?xf32> {fuser.strides = array<i64: 1>}, tensor<?xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
@@ -99,4 +100,42 @@ func.func private @scattered_k0(%arg0: tensor<8x64x128xf32> {fuser.strides = arr
 func.func private @pointwise_k0(%arg0: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.neg"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Long rows (passes/schedule_reduction.h): 65,536 bf16 columns (128 KB) do
+// not fit one block's registers; the row goes to a cluster of 2 blocks of
+// 1024 threads (64 KB each), then the variant without conditions.
+// CHECK-LABEL: func.func private @long_k0
+// CHECK-SAME: fuser.schedule = {kind = "inner_persistent", outer_dims = 1 : i64, row_length = 65536 : i64, rows = 8 : i64,
+// CHECK-SAME: variants = [{cluster = 2 : i64, rows_per_block = 1 : i64, threads = 1024 : i64, vectors = 0 : i64, width = 8 : i64},
+// CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 1 : i64}]}
+func.func private @long_k0(%arg0: tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<8x65536xbf16>) -> tensor<8x65536xf32>
+  %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x65536xf32>) -> tensor<8xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<8xf32>) -> tensor<8x65536xf32>
+  %3 = "fuser.sub"(%0, %2) : (tensor<8x65536xf32>, tensor<8x65536xf32>) -> tensor<8x65536xf32>
+  %4 = "fuser.cast"(%3) : (tensor<8x65536xf32>) -> tensor<8x65536xbf16>
+  return %4 : tensor<8x65536xbf16>
+}
+
+// -----
+
+// A large-vocabulary logsumexp (128,256 bf16 columns, 256.5 KB: 4 blocks of
+// at most 64 KB); its f32 results (one per row) are not walked along the row, so
+// the bf16 reads keep 16-byte vectors (width 8).
+// CHECK-LABEL: func.func private @lse_k0
+// CHECK-SAME: fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, row_length = 128256 : i64, rows = 16 : i64,
+// CHECK-SAME: variants = [{cluster = 4 : i64, rows_per_block = 1 : i64, threads = 1024 : i64, vectors = 0 : i64, width = 8 : i64},
+func.func private @lse_k0(%arg0: tensor<16x128256xbf16> {fuser.strides = array<i64: 128256, 1>}) -> (tensor<16xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<16x128256xbf16>) -> tensor<16x128256xf32>
+  %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<16x128256xf32>) -> tensor<16xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<16xf32>) -> tensor<16x128256xf32>
+  %3 = "fuser.sub"(%0, %2) : (tensor<16x128256xf32>, tensor<16x128256xf32>) -> tensor<16x128256xf32>
+  %4 = "fuser.exp"(%3) : (tensor<16x128256xf32>) -> tensor<16x128256xf32>
+  %5 = "fuser.sum"(%4) {dims = array<i64: 1>, keepdim = false} : (tensor<16x128256xf32>) -> tensor<16xf32>
+  %6 = "fuser.log"(%5) : (tensor<16xf32>) -> tensor<16xf32>
+  %7 = "fuser.add"(%6, %1) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return %7 : tensor<16xf32>
 }

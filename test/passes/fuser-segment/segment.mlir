@@ -202,6 +202,25 @@ func.func @middle(%arg0: tensor<8x64x128xf32>) -> tensor<8x64x128xf32> attribute
 
 // -----
 
+// A symbolic dim meets a static one the dim graph unifies with it (a
+// logsumexp script: the max over ? rows added to the log of a sum over its
+// literal [16] rows): the same shape, one kernel.
+// CHECK-LABEL: func.func @lse
+// CHECK: call @lse_k0(%arg0) {fuser.cuts = ["fusion output"]}
+// CHECK-NOT: call @lse_k1
+func.func @lse(%arg0: tensor<?x?xf32>) -> tensor<16xf32> attributes {fuser.fusion} {
+  %0 = "fuser.max"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<?x?xf32>) -> tensor<?xf32>
+  %1 = "fuser.broadcast_in_dim"(%0) {broadcast_dims = array<i64: 0>} : (tensor<?xf32>) -> tensor<16x128xf32>
+  %2 = "fuser.sub"(%arg0, %1) : (tensor<?x?xf32>, tensor<16x128xf32>) -> tensor<16x128xf32>
+  %3 = "fuser.exp"(%2) : (tensor<16x128xf32>) -> tensor<16x128xf32>
+  %4 = "fuser.sum"(%3) {dims = array<i64: 1>, keepdim = false} : (tensor<16x128xf32>) -> tensor<16xf32>
+  %5 = "fuser.log"(%4) : (tensor<16xf32>) -> tensor<16xf32>
+  %6 = "fuser.add"(%5, %0) : (tensor<16xf32>, tensor<?xf32>) -> tensor<16xf32>
+  return %6 : tensor<16xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @twice
 // CHECK: %[[R:.*]] = call @twice_k0(%arg0) {fuser.cuts = ["reduction of a reduced value over other rows"]}
 // CHECK: call @twice_k1(%[[R]]) {fuser.cuts = ["fusion output"]}
