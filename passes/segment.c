@@ -129,9 +129,15 @@ static bool same_shape(seg_state *st, MlirValue a, MlirValue b) {
   MlirType x = mlirValueGetType(a), y = mlirValueGetType(b);
   if (mlirShapedTypeGetRank(x) != mlirShapedTypeGetRank(y)) return false;
   for (intptr_t d = 0; d < mlirShapedTypeGetRank(x); d++) {
-    if (mlirShapedTypeGetDimSize(x, d) != mlirShapedTypeGetDimSize(y, d)) return false;
-    if (mlirShapedTypeIsDynamicDim(x, d) && fuser_dim_class(&st->g, fuser_dim_node(&st->g, a, (int)d)) !=
-                                                fuser_dim_class(&st->g, fuser_dim_node(&st->g, b, (int)d)))
+    bool dx = mlirShapedTypeIsDynamicDim(x, d), dy = mlirShapedTypeIsDynamicDim(y, d);
+    if (!dx && !dy) {
+      if (mlirShapedTypeGetDimSize(x, d) != mlirShapedTypeGetDimSize(y, d)) return false;
+      continue;
+    }
+    /* a `?` extent: the same iteration dim (a static 768 and a `?` that the
+     * script's broadcasts tie to it are one dim: LayerNorm backward's dw and
+     * db, one outer kernel) */
+    if (fuser_dim_class(&st->g, fuser_dim_node(&st->g, a, (int)d)) != fuser_dim_class(&st->g, fuser_dim_node(&st->g, b, (int)d)))
       return false;
   }
   return true;
