@@ -338,6 +338,15 @@ static int inner_merge_conditions(rgen *g, MlirAttribute *c, int n, int cap) {
   return n;
 }
 
+/* Whether tensor t is constant along the row (a per-row statistic broadcast
+ * along it, passes/schedule_reduction.h): every access is a scalar load, so
+ * it needs no alignment and no stride condition. */
+static bool per_row_tensor(rgen *g, int t) {
+  const fk_tensor *ft = &g->k->t[t];
+  int hi = g->outer_mode ? g->s->batch + g->s->outer : g->s->outer;
+  return ft->is_tensor && ft->rank == g->s->rank && fuser_tensor_constant_along_row(ft->strides, ft->shape, ft->rank, hi);
+}
+
 /* Run-time conditions of a vector variant: aligned pointers, row strides
  * and row length multiples of W. */
 static MlirAttribute conditions(rgen *g) {
@@ -346,7 +355,7 @@ static MlirAttribute conditions(rgen *g) {
   fk_kernel *k = g->k;
   if (g->W > 1) {
     for (int t = 0; t < k->num_tensors && n < FK_MAX_TENSORS * 3; t++) {
-      if (!k->t[t].is_tensor || k->t[t].rank == 0) continue;
+      if (!k->t[t].is_tensor || k->t[t].rank == 0 || per_row_tensor(g, t)) continue;
       c[n++] = condition(g, t, "align", "bytes", rg_align_of(g, t), -1);
       for (int d = 0; d < k->t[t].rank; d++)
         if (k->t[t].strides[d] == FK_DYN) c[n++] = condition(g, t, "stride", "multiple", g->W, d);
@@ -386,7 +395,7 @@ static void set_attr(MlirOperation f, const char *name, MlirAttribute a) {
 static bool static_strides_aligned(rgen *g) {
   for (int t = 0; t < g->k->num_tensors; t++) {
     const fk_tensor *ft = &g->k->t[t];
-    if (!ft->is_tensor) continue;
+    if (!ft->is_tensor || per_row_tensor(g, t)) continue;
     for (int d = 0; d < ft->rank; d++)
       if (ft->strides[d] != FK_DYN && ft->strides[d] % g->W != 0 && ft->strides[d] != 1 && ft->shape[d] != 1) return false;
   }

@@ -117,6 +117,7 @@ static MlirValue offset_of(rgen *g, int t, const int8_t *map, int chunk, bool *i
       MlirValue i = g->outer_mode ? g->bidx[map[d]] : g->outer_idx[map[d]];
       off = fb_addi(&g->b, off, fb_muli(&g->b, i, g->stride[t][d]));
     } else {
+      if (ft->strides[d] == 0) continue; /* broadcast along the row: a per-row value */
       if (first_inner < 0) first_inner = d;
       /* the inner dims in order, consecutive */
       if (map[d] != outer + ninner || d != first_inner + ninner) {

@@ -163,30 +163,40 @@ static int64_t product(fuser_dim_graph *g, MlirValue v, int from, int to) {
 
 static bool pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
-/* Elements per 16-byte vector of the widest tensor the kernel reads or writes. */
-static int vector_width(MlirOperation kernel) {
-  MlirType ft = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(kernel, mlirStringRefCreateFromCString("function_type")));
-  size_t widest = 1;
-  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(ft) + mlirFunctionTypeGetNumResults(ft); i++) {
-    MlirType t = i < mlirFunctionTypeGetNumInputs(ft) ? mlirFunctionTypeGetInput(ft, i)
-                                                      : mlirFunctionTypeGetResult(ft, i - mlirFunctionTypeGetNumInputs(ft));
-    if (!mlirTypeIsARankedTensor(t)) continue;
-    size_t b = fuser_dtype_size(fuser_dtype_of_type(mlirShapedTypeGetElementType(t)));
-    if (b > widest) widest = b;
-  }
-  int w = (int)(16 / widest);
-  return w > 8 ? 8 : w < 1 ? 1 : w;
+bool fuser_tensor_constant_along_row(const int64_t *strides, const int64_t *shape, int rank, int from) {
+  if (from < 0 || from >= rank) return false;
+  for (int d = from; d < rank; d++)
+    if (strides[d] != 0 && shape[d] != 1) return false;
+  return true;
 }
 
-/* Elements per 16-byte vector of the widest tensor the kernel reads: a
- * batched outer kernel writes one f32 vector per column (a first stage's
- * partials) and reads rows of bf16; the reads set the width. */
-static int input_vector_width(MlirOperation kernel) {
+/* Whether kernel argument i (of the row space's rank) is constant along the
+ * row's dims [from, rank), by its `fuser.strides`. */
+static bool arg_constant_along_row(MlirOperation kernel, int i, MlirType t, int rank, int from) {
+  if (mlirShapedTypeGetRank(t) != rank || rank > 8) return false;
+  MlirAttribute a = fuser_func_arg_attr(kernel, i, "fuser.strides");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) || mlirDenseArrayGetNumElements(a) != rank) return false;
+  int64_t strides[8], shape[8];
+  for (int d = 0; d < rank; d++) {
+    strides[d] = mlirDenseI64ArrayGetElement(a, d);
+    shape[d] = mlirShapedTypeIsDynamicDim(t, d) ? DYN : mlirShapedTypeGetDimSize(t, d);
+  }
+  return fuser_tensor_constant_along_row(strides, shape, rank, from);
+}
+
+/* Elements per 16-byte vector of the widest tensor the kernel reads (and,
+ * unless `inputs_only`, writes), leaving out the arguments constant along
+ * the row's dims [from, rank) (read once per row). A batched outer kernel
+ * writes one f32 vector per column (a first stage's partials) and reads rows
+ * of bf16: the reads set the width there (`inputs_only`). */
+static int vector_width_of(MlirOperation kernel, bool inputs_only, int rank, int from) {
   MlirType ft = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(kernel, mlirStringRefCreateFromCString("function_type")));
   size_t widest = 1;
-  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(ft); i++) {
-    MlirType t = mlirFunctionTypeGetInput(ft, i);
+  intptr_t nin = mlirFunctionTypeGetNumInputs(ft), n = nin + (inputs_only ? 0 : mlirFunctionTypeGetNumResults(ft));
+  for (intptr_t i = 0; i < n; i++) {
+    MlirType t = i < nin ? mlirFunctionTypeGetInput(ft, i) : mlirFunctionTypeGetResult(ft, i - nin);
     if (!mlirTypeIsARankedTensor(t)) continue;
+    if (i < nin && arg_constant_along_row(kernel, (int)i, t, rank, from)) continue;
     size_t b = fuser_dtype_size(fuser_dtype_of_type(mlirShapedTypeGetElementType(t)));
     if (b > widest) widest = b;
   }
@@ -323,7 +333,7 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     }
     fuser_dim_graph g;
     fuser_dim_graph_build(&g, kernel);
-    int w = input_vector_width(kernel);
+    int w = vector_width_of(kernel, true, s->rank, batch + k);
     s->kind = FUSER_SCHED_OUTER;
     s->batch = batch;
     s->outer = k;
@@ -370,10 +380,11 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   }
   fuser_dim_graph g;
   fuser_dim_graph_build(&g, kernel);
-  /* inner reduce: the results (one value per row) are not walked along
-   * the row, so the row's reads set the width (f32 statistics of bf16
-   * rows keep 16-byte loads: 8 elements, not 4) */
-  int w = !outer && !full ? input_vector_width(kernel) : vector_width(kernel);
+  /* the vectors walk the trailing dims: the reduced ones (inner) or the
+   * columns (outer); an inner reduce's results (one value per row) are not
+   * walked along the row, so only its reads set the width (f32 statistics
+   * of bf16 rows keep 16-byte loads: 8 elements, not 4) */
+  int w = vector_width_of(kernel, !outer && !full, s->rank, outer ? k : s->rank - k);
   if (outer) {
     s->kind = FUSER_SCHED_OUTER;
     s->rows = product(&g, space_value, 0, k);

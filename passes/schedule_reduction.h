@@ -110,6 +110,16 @@ bool fuser_reduction_is_outer(MlirOperation red, int *num_reduced);
  * bias gradient's first stage: [B, S, C] summed over S). */
 bool fuser_reduction_is_batched_outer(MlirOperation red, int *batch, int *num_reduced);
 
+/* Whether a kernel tensor of the row space's rank is constant along the row
+ * (the dims [from, rank) that a row schedule's vectors walk: inner, the
+ * reduced dims; outer, the kept columns): every one of them has a static
+ * stride 0 or extent 1, as a per-row statistic saved by the forward pass
+ * (RMSNorm's rstd, LayerNorm's mean, [N, 1] broadcast to [N, H]) is. Such a
+ * tensor is read once per row (a scalar load), so it neither sets the
+ * vector width nor needs an alignment condition. `strides`/`shape`: static
+ * values or INT64_MIN. */
+bool fuser_tensor_constant_along_row(const int64_t *strides, const int64_t *shape, int rank, int from);
+
 /* Classifies a `fuser.kernel` function and picks its row variants. */
 void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s);
 
