@@ -419,6 +419,22 @@ static bool cat(op_call *c) {
   return false;
 }
 
+/* ---- data-dependent reads ------------------------------------------------------- */
+
+/* fd.ops.index_select(arg, index, dim), fd.ops.gather(arg, index, dim),
+ * fd.ops.take_along_axis(arg, index, dim): dim wrapped against arg's rank. */
+static bool index_op(op_call *c) {
+  static const char *const params[] = {"arg", "index", "dim"};
+  py_expr *a[3];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 3, 3, a) || !push_tensor(c, a[0]) || !push_tensor(c, a[1]))
+    return false;
+  int64_t dim;
+  if (!imp_eval_int(c->imp, a[2], "dim", &dim) || !normalize_dim(c, a[2], &dim, rank_of(c->operands[0]), "dim"))
+    return false;
+  add_attr(c, "dim", mlirIntegerAttrGet(mlirIntegerTypeGet(c->imp->ctx, 64), dim));
+  return finish(c);
+}
+
 /* ---- reductions ------------------------------------------------------------------ */
 
 static bool reduction(op_call *c) {
@@ -697,6 +713,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   case FUSER_KIND_IOTA: return iota(&c);
   case FUSER_KIND_RNG: return rng(&c);
   case FUSER_KIND_MATMUL: return matmul(&c);
+  case FUSER_KIND_INDEX: return index_op(&c);
   case FUSER_KIND_SCALAR:
   case FUSER_KIND_VIEW:
   case FUSER_KIND_QUERY: /* made by passes: no fd.ops spelling */

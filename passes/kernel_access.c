@@ -382,6 +382,34 @@ static void expand(walker *w, frame_stack *s, MlirValue v, const aidx *ix) {
       }
     }
     push(s, in, &o);
+  } else if (kind == FUSER_KIND_INDEX) {
+    /* data-dependent reads: the scalar variant. The index tensor is read
+     * first (at the result index; index_select's 1-D index at the result's
+     * dim), then arg at an opaque index (the loaded value along dim) */
+    k->has_reshape = true;
+    int64_t dim = 0;
+    fuser_get_i64(op, "dim", &dim);
+    MlirValue arg = mlirOperationGetOperand(op, 0), index = mlirOperationGetOperand(op, 1);
+    aidx xi;
+    memset(&xi, 0, sizeof xi);
+    xi.opaque = ix->opaque;
+    xi.rank = fk_tensor_rank(index);
+    if (id == FUSER_OP_index_select) copy_dim(&xi, 0, ix, (int)dim);
+    else
+      for (int j = 0; j < xi.rank; j++) {
+        if (fk_static_dim(index, j) == 1) zero_dim(&xi, j);
+        else copy_dim(&xi, j, ix, j);
+      }
+    o.rank = fk_tensor_rank(arg);
+    o.opaque = true;
+    for (int j = 0; j < o.rank; j++) {
+      dim_of(w, arg, j); /* the range checks' bounds */
+      if (j == dim) o.tok[j] = w->next_tok++;
+      else if (fk_static_dim(arg, j) == 1) zero_dim(&o, j);
+      else copy_dim(&o, j, ix, j);
+    }
+    push(s, arg, &o);
+    push(s, index, &xi);
   } else if (id == FUSER_OP_full) {
     check_scalar(w, mlirOperationGetOperand(op, 0));
   } else if (id == FUSER_OP_iota) {

@@ -90,6 +90,7 @@ static ref_op_fn handler_of(fuser_op_id id) {
   case FUSER_KIND_IOTA: return ref_eval_factory;
   case FUSER_KIND_RNG: return ref_eval_rng;
   case FUSER_KIND_MATMUL: return ref_eval_matmul;
+  case FUSER_KIND_INDEX: return ref_eval_index;
   case FUSER_KIND_NONE: break;
   }
   return NULL;
@@ -105,6 +106,7 @@ bool fuser_ref_supports_op(fuser_op_id id) {
   if (fn == ref_eval_factory || fn == ref_eval_scalar) return ref_factory_knows(id);
   if (fn == ref_eval_rng) return id == FUSER_OP_uniform || id == FUSER_OP_normal;
   if (fn == ref_eval_matmul) return ref_matmul_knows(id);
+  if (fn == ref_eval_index) return true;
   return false;
 }
 
