@@ -504,7 +504,7 @@ static bool infer_matmul(infer_state *s, MlirType *res) {
  * fuser_index_dims_of, with nvFuser's checks on the static ones. */
 static bool infer_index(infer_state *s, MlirType *res) {
   fuser_op_id id = s->desc->id;
-  if (s->desc->num_operands != 2) return fail(s, "expects 2 operands (arg, index)");
+  if (s->desc->num_operands != 2) return fail(s, "expects 2 operands");
   if (!need_tensor(s, 0, "arg") || !need_tensor(s, 1, "index")) return false;
   operand_info *a = &s->ops[0], *x = &s->ops[1];
   int64_t dim;
