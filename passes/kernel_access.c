@@ -67,7 +67,6 @@ static bool fail_op(walker *w, MlirOperation op, const char *what) {
 /* NULL when op (an element-wise or scalar op) can be lowered. */
 static const char *elementwise_unsupported(MlirOperation op, fuser_op_id id) {
   fuser_dtype out = fuser_value_dtype(mlirOperationGetResult(op, 0));
-  if (id == FUSER_OP_pow && !fuser_dtype_is_float(out)) return "integer pow is not supported in GPU kernels yet";
   if (id == FUSER_OP_lerp && !fuser_dtype_is_float(out)) return "integer lerp is not supported in GPU kernels yet";
   return NULL;
 }
