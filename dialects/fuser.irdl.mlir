@@ -717,4 +717,12 @@ irdl.dialect @fuser {
     irdl.results(result: %r)
     irdl.attributes {"dim" = %d}
   }
+  irdl.operation @triu {
+    %x = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.integer"
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+    irdl.attributes {"diagonal" = %d}
+  }
 }

@@ -558,6 +558,10 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_TERNARY: {
     int want = kind == FUSER_KIND_UNARY ? 1 : kind == FUSER_KIND_BINARY ? 2 : 3;
     if (desc->num_operands != want) return fail(&s, "expects %d operands", want);
+    int64_t diagonal;
+    if (desc->id == FUSER_OP_triu && (!need_int(&s, "diagonal", &diagonal) || !need_tensor(&s, 0, "triu input")))
+      return false;
+    if (desc->id == FUSER_OP_triu && s.ops[0].rank < 2) return fail(&s, "triu needs a tensor of rank >= 2 (rank %d)", s.ops[0].rank);
     if (desc->id == FUSER_OP_where && s.ops[0].dtype != FUSER_DTYPE_I1)
       return fail(&s, "where condition must be i1 (bool)");
     fuser_dtype dt;

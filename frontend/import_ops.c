@@ -183,6 +183,17 @@ static bool elementwise(op_call *c, int arity) {
   return broadcast_ranks(c) && finish(c);
 }
 
+/* fd.ops.triu(arg, diagonal=0) */
+static bool triu(op_call *c) {
+  static const char *const params[] = {"arg", "diagonal"};
+  py_expr *a[2];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 1, a) || !push_tensor(c, a[0])) return false;
+  int64_t diagonal = 0;
+  if (a[1] && !imp_eval_int(c->imp, a[1], "diagonal", &diagonal)) return false;
+  add_attr(c, "diagonal", mlirIntegerAttrGet(mlirIntegerTypeGet(c->imp->ctx, 64), diagonal));
+  return finish(c);
+}
+
 /* ---- shape-taking ops ------------------------------------------------------------ */
 
 /* Reads a target shape into the hint (kDynamic + an operand for symbolic
@@ -693,7 +704,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
     return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
   switch (fuser_op_kind_of(c.id)) {
-  case FUSER_KIND_UNARY: return elementwise(&c, 1);
+  case FUSER_KIND_UNARY: return c.id == FUSER_OP_triu ? triu(&c) : elementwise(&c, 1);
   case FUSER_KIND_BINARY: return elementwise(&c, 2);
   case FUSER_KIND_TERNARY: return elementwise(&c, 3);
   case FUSER_KIND_SHAPED:

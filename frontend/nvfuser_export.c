@@ -416,6 +416,11 @@ static bool export_op(exporter *e, int index) {
   case FUSER_KIND_TERNARY:
     for (int i = 0; i < nops; i++) put(o, "%s%s", i ? ", " : "", name_of(e, mlirOperationGetOperand(op, i)));
     if (id == FUSER_OP_cast) put(o, ", dtype=DataType.%s", dt);
+    if (id == FUSER_OP_triu) {
+      int64_t diagonal = 0;
+      fuser_get_i64(op, "diagonal", &diagonal);
+      put(o, ", diagonal=%lld", (long long)diagonal);
+    }
     break;
   case FUSER_KIND_SHAPED:
     put(o, "%s, %s=%s", name_of(e, mlirOperationGetOperand(op, 0)), id == FUSER_OP_reshape ? "new_shape" : "shape", shape);

@@ -1,5 +1,5 @@
-/* index.c: the data-dependent reads index_select, gather and
- * take_along_axis. An index outside [0, extent) is an error naming the op
+/* index.c: the index-dependent ops: triu, and the data-dependent reads
+ * index_select, gather and take_along_axis. An index outside [0, extent) is an error naming the op
  * (FUSER_REF_ERR_INDEX), as PyTorch's gather/index_select raise for it
  * (negative indices included: torch does not wrap them); the kernels record
  * the same condition in their index flag (docs/lowering.md). */
@@ -51,6 +51,26 @@ bool ref_eval_index(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
     ref_load_row(arg, offset_of(arg, ax), 1, 1, dom, v);
     ref_store_row(&res[0], offset_of(&res[0], at), 1, 1, dom, v);
     for (int d = rank - 1; d >= 0 && ++at[d] == sizes[d]; d--) at[d] = 0;
+  }
+  return true;
+}
+
+/* triu: x where col - row >= diagonal (the last two dims), else 0. */
+bool ref_eval_triu(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
+  ref_type rt;
+  int64_t diagonal;
+  if (!ref_result_type(c, 0, &rt) || !ref_attr_i64(c, "diagonal", &diagonal)) return false;
+  if (n != 1 || ops[0].rank < 2) return ref_fail(c, FUSER_REF_ERR_FUSION, "triu takes one tensor of rank >= 2");
+  const ref_tensor *x = &ops[0];
+  int rank = x->rank;
+  if (!ref_alloc(c, ref_storage_dtype(c, rt.dtype), rank, x->sizes, &res[0])) return false;
+  ref_domain dom = ref_domain_of(c, rt.dtype);
+  int64_t total = ref_numel(&res[0]), at[FUSER_MAX_RANK] = {0};
+  for (int64_t e = 0; e < total; e++) {
+    double v[1] = {0}; /* zero in every domain's 8 bytes */
+    if (at[rank - 1] - at[rank - 2] >= diagonal) ref_load_row(x, offset_of(x, at), 1, 1, dom, v);
+    ref_store_row(&res[0], offset_of(&res[0], at), 1, 1, dom, v);
+    for (int d = rank - 1; d >= 0 && ++at[d] == x->sizes[d]; d--) at[d] = 0;
   }
   return true;
 }

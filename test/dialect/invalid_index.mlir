@@ -1,4 +1,4 @@
-// Negative tests of the C verifier for the data-dependent reads
+// Negative tests of the C verifier for the index-dependent ops (triu) and the data-dependent reads
 // (index_select, gather, take_along_axis).
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics
 
@@ -77,5 +77,21 @@ func.func @no_dim(%a: tensor<8xf32>, %i: tensor<4xi64>) {
 func.func @result_type(%a: tensor<8x16xf32>, %i: tensor<4xi64>) {
   // expected-error@+1 {{'fuser.index_select' op result #0 has type}}
   %0 = "fuser.index_select"(%a, %i) {dim = 0 : i64} : (tensor<8x16xf32>, tensor<4xi64>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @triu_rank(%a: tensor<8xf32>) {
+  // expected-error@+1 {{'fuser.triu' op triu needs a tensor of rank >= 2 (rank 1)}}
+  %0 = "fuser.triu"(%a) {diagonal = 0 : i64} : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @triu_no_diagonal(%a: tensor<8x8xf32>) {
+  // expected-error@+1 {{'fuser.triu' op attribute "diagonal" is expected but not provided}}
+  %0 = "fuser.triu"(%a) : (tensor<8x8xf32>) -> tensor<8x8xf32>
   return
 }

@@ -20,3 +20,11 @@ func.func @index_ops(%arg0: tensor<50x96xbf16>, %arg1: tensor<?xi64>, %arg2: ten
   %4 = "fuser.take_along_axis"(%arg6, %arg3) {dim = 1 : i64} : (tensor<1x40xf32>, tensor<16x24xi32>) -> tensor<16x24xf32>
   return
 }
+
+// triu keeps the input's type; diagonal is any integer.
+// CHECK-LABEL: func.func @triu
+// CHECK: "fuser.triu"(%arg0) {diagonal = -1 : i64} : (tensor<3x?x5xbf16>) -> tensor<3x?x5xbf16>
+func.func @triu(%arg0: tensor<3x?x5xbf16>) {
+  %0 = "fuser.triu"(%arg0) {diagonal = -1 : i64} : (tensor<3x?x5xbf16>) -> tensor<3x?x5xbf16>
+  return
+}
