@@ -62,6 +62,7 @@ typedef enum {
   FUSER_KIND_IOTA,      /* (length, start, step) -> 1-D tensor */
   FUSER_KIND_RNG,       /* (a, b, rng_seed: i64, rng_offset: i64, shape: i64...) -> tensor (Philox) */
   FUSER_KIND_MATMUL,    /* matmul (a, b), linear (input, weight[, bias]) -> tensor of the operands' dtype */
+  FUSER_KIND_INDEX,     /* index_select, gather, take_along_axis (arg, index: i32/i64) -> tensor, attribute dim */
   FUSER_KIND_NONE,      /* not a fuser op (FUSER_OP_NONE) */
 } fuser_op_kind;
 
@@ -181,6 +182,17 @@ typedef struct {
   int a_k, b_k, a_m, b_n, m_dim, n_dim;
 } fuser_matmul_dims;
 bool fuser_matmul_dims_of(fuser_op_id id, int rank_a, int rank_b, fuser_matmul_dims *m);
+
+/* Where the extent of result dim d of an index op (FUSER_KIND_INDEX, arg
+ * rank `rank`, static extents arg_shape/index_shape: 1 marks a broadcast)
+ * comes from: dim *src_dim of operand *src (0 arg, 1 index). One rule for
+ * the inference, the kernel extents, the plan and the reference:
+ *   index_select  dim `dim` from the 1-D index, the others from arg;
+ *   gather        every dim from index (index extents <= arg's off dim);
+ *   take_along_axis  dim `dim` and dims where arg broadcasts from index,
+ *                 the others from arg (equal extents, or index broadcasts). */
+void fuser_index_dims_of(fuser_op_id id, int dim, const int64_t *arg_shape, const int64_t *index_shape, int d, int *src,
+                         int *src_dim);
 
 /* Checks one fuser op against the rules IRDL cannot state (including the
  * result types above). Returns false with a message in err. */

@@ -690,4 +690,39 @@ irdl.dialect @fuser {
     irdl.operands(input: %x, weight: %w, bias: optional %b)
     irdl.results(result: %r)
   }
+  irdl.operation @index_select {
+    %a = irdl.base "!builtin.tensor"
+    %i = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.integer"
+    irdl.operands(arg: %a, index: %i)
+    irdl.results(result: %r)
+    irdl.attributes {"dim" = %d}
+  }
+  irdl.operation @gather {
+    %a = irdl.base "!builtin.tensor"
+    %i = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.integer"
+    irdl.operands(arg: %a, index: %i)
+    irdl.results(result: %r)
+    irdl.attributes {"dim" = %d}
+  }
+  irdl.operation @take_along_axis {
+    %a = irdl.base "!builtin.tensor"
+    %i = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.integer"
+    irdl.operands(arg: %a, index: %i)
+    irdl.results(result: %r)
+    irdl.attributes {"dim" = %d}
+  }
+  irdl.operation @triu {
+    %x = irdl.base "!builtin.tensor"
+    %r = irdl.base "!builtin.tensor"
+    %d = irdl.base "#builtin.integer"
+    irdl.operands(input: %x)
+    irdl.results(result: %r)
+    irdl.attributes {"diagonal" = %d}
+  }
 }

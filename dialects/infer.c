@@ -499,6 +499,40 @@ static bool infer_matmul(infer_state *s, MlirType *res) {
   return true;
 }
 
+/* index_select / gather / take_along_axis (arg, index), attribute dim in
+ * [0, rank): an integer index tensor (i32 or i64); extents by
+ * fuser_index_dims_of, with nvFuser's checks on the static ones. */
+static bool infer_index(infer_state *s, MlirType *res) {
+  fuser_op_id id = s->desc->id;
+  if (s->desc->num_operands != 2) return fail(s, "expects 2 operands");
+  if (!need_tensor(s, 0, "arg") || !need_tensor(s, 1, "index")) return false;
+  operand_info *a = &s->ops[0], *x = &s->ops[1];
+  int64_t dim;
+  if (!need_int(s, "dim", &dim)) return false;
+  if (a->rank == 0) return fail(s, "arg must not be a 0-dim tensor");
+  if (dim < 0 || dim >= a->rank) return fail(s, "dim %lld is out of range [0, %d)", (long long)dim, a->rank);
+  if (x->dtype != FUSER_DTYPE_I64 && x->dtype != FUSER_DTYPE_I32)
+    return fail(s, "index must be an integer tensor (i64 or i32), not %s", fuser_dtype_mlir_name(x->dtype));
+  if (id == FUSER_OP_index_select ? x->rank != 1 : x->rank != a->rank)
+    return fail(s, id == FUSER_OP_index_select ? "index must be 1-D (it has rank %d)" : "index has rank %d but arg has rank %d",
+                x->rank, a->rank);
+  int64_t shape[FUSER_MAX_RANK];
+  for (int d = 0; d < a->rank; d++) {
+    int src, sd;
+    fuser_index_dims_of(id, (int)dim, a->shape, x->shape, d, &src, &sd);
+    shape[d] = src ? x->shape[sd] : a->shape[sd];
+    if (d == dim || id == FUSER_OP_index_select) continue;
+    int64_t ae = a->shape[d], ie = x->shape[d];
+    if (is_dyn(ae) || is_dyn(ie)) continue;
+    if (id == FUSER_OP_gather && ie > ae)
+      return fail(s, "index extent %lld exceeds arg extent %lld in dim %d", (long long)ie, (long long)ae, d);
+    if (id == FUSER_OP_take_along_axis && ae != ie && ae != 1 && ie != 1)
+      return fail(s, "index extent %lld and arg extent %lld differ in dim %d", (long long)ie, (long long)ae, d);
+  }
+  res[0] = tensor_type(s, a->rank, shape, a->dtype);
+  return true;
+}
+
 bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirType *results, char *err,
                               size_t errlen) {
   infer_state s = {.ctx = ctx, .desc = desc, .err = err, .errlen = errlen};
@@ -524,6 +558,10 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_TERNARY: {
     int want = kind == FUSER_KIND_UNARY ? 1 : kind == FUSER_KIND_BINARY ? 2 : 3;
     if (desc->num_operands != want) return fail(&s, "expects %d operands", want);
+    int64_t diagonal;
+    if (desc->id == FUSER_OP_triu && (!need_int(&s, "diagonal", &diagonal) || !need_tensor(&s, 0, "triu input")))
+      return false;
+    if (desc->id == FUSER_OP_triu && s.ops[0].rank < 2) return fail(&s, "triu needs a tensor of rank >= 2 (rank %d)", s.ops[0].rank);
     if (desc->id == FUSER_OP_where && s.ops[0].dtype != FUSER_DTYPE_I1)
       return fail(&s, "where condition must be i1 (bool)");
     fuser_dtype dt;
@@ -548,6 +586,7 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_VIEW: return infer_view(&s, results);
   case FUSER_KIND_QUERY: return infer_query(&s, results);
   case FUSER_KIND_MATMUL: return infer_matmul(&s, results);
+  case FUSER_KIND_INDEX: return infer_index(&s, results);
   }
   return fail(&s, "unknown op kind");
 }

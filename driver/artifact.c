@@ -38,6 +38,7 @@ const char *fuser_status_name(int status) {
       "FUSER_ERR_ALLOCATOR",
       "FUSER_ERR_COMPILE",
       "FUSER_ERR_UNSUPPORTED",
+      "FUSER_ERR_INDEX",
   };
   if (status < 0 || (size_t)status >= sizeof names / sizeof names[0]) return "FUSER_ERR_UNKNOWN";
   return names[status];
@@ -90,7 +91,7 @@ void fuser_artifact_destroy_(fuser_artifact *a) {
     fuser_expr_free(&o->offset);
   }
   free(a->outputs);
-  for (size_t i = 0; i < a->ntemps; i++) fuser_expr_free(&a->temps[i].bytes);
+  for (size_t i = 0; i < a->ntemps; i++) fuser_expr_free(&a->temps[i].bytes), free(a->temps[i].index_sites);
   free(a->temps);
   for (size_t k = 0; k < a->nkernels; k++) {
     fuser_kernel *kn = &a->kernels[k];
@@ -500,7 +501,13 @@ void fuser_artifact_describe(const fuser_artifact *a, FILE *out) {
   for (size_t t = 0; t < a->ntemps; t++) {
     fprintf(out, "temp %zu: bytes ", t);
     print_expr(out, &a->temps[t].bytes);
-    fprintf(out, "%s\n", a->temps[t].zero_init ? " zero-initialised" : "");
+    fprintf(out, "%s%s\n", a->temps[t].zero_init ? " zero-initialised" : "", a->temps[t].index_sites ? " index flag" : "");
+    for (const char *s = a->temps[t].index_sites; s && *s;) {
+      const char *nl = strchr(s, '\n');
+      int n = nl ? (int)(nl - s) : (int)strlen(s);
+      fprintf(out, "    site %.*s\n", n, s);
+      s = nl ? nl + 1 : s + n;
+    }
   }
   for (size_t k = 0; k < a->nkernels; k++) {
     const fuser_kernel *kn = &a->kernels[k];

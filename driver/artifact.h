@@ -63,6 +63,10 @@ typedef struct fuser_output_desc {
 typedef struct fuser_temp {
   fuser_expr bytes;
   int zero_init;
+  /* Non-NULL: an index flag (one i32, zeroed first): after the kernels, a
+   * value v > 0 fails the call naming line v of this text (the index op's
+   * location; fuser_builder_set_index_flag). */
+  char *index_sites;
 } fuser_temp;
 
 enum { FUSER_PARAM_POINTER = 1 }; /* the value kinds are in artifact_builder.h */

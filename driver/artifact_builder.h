@@ -96,6 +96,12 @@ int fuser_builder_add_alias_output(fuser_builder *b, int input, int rank, const 
 /* An intermediate buffer of `bytes` bytes, allocated before the first kernel
  * and freed (stream-ordered) after the last; zero_init clears it first. */
 int fuser_builder_add_temp(fuser_builder *b, const char *bytes, int zero_init);
+/* Makes temp t an index flag: zero-initialised, read back after the
+ * kernels; a non-zero value v fails the call with FUSER_ERR_INDEX naming
+ * line v of `sites` (one "file:line:col: fuser.<op>" per index op). */
+int fuser_builder_set_index_flag(fuser_builder *b, int t, const char *sites);
+/* The message of index flag value v (> 0) against its sites text. */
+void fuser_index_flag_message(const char *sites, int32_t v, char *out, size_t len);
 
 /* A kernel launch; kernels run in the order they are added. name is for
  * messages and dumps. Returns the kernel index. */

@@ -128,7 +128,24 @@ static void put_payload(wbuf *w, const fuser_artifact *a, uint32_t version) {
   put_u32(w, a->ntemps);
   for (size_t t = 0; t < a->ntemps; t++) {
     put_expr(w, &a->temps[t].bytes);
-    put_u8(w, (uint64_t)a->temps[t].zero_init);
+    /* bit 0 zero_init; bit 1 an index flag, then its sites (one string
+     * each, at most FUSER_MAX_NAME - 1 bytes): version 1 readers' 0/1 stays */
+    const char *sites = a->temps[t].index_sites;
+    put_u8(w, (uint64_t)(a->temps[t].zero_init ? 1 : 0) | (sites ? 2u : 0u));
+    if (sites) {
+      uint32_t n = 1;
+      for (const char *s = sites; *s; s++) n += *s == '\n';
+      put_u32(w, n);
+      for (const char *s = sites;;) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        if (len >= FUSER_MAX_NAME) len = FUSER_MAX_NAME - 1;
+        put_u32(w, len);
+        put_bytes(w, s, len);
+        if (!nl) break;
+        s = nl + 1;
+      }
+    }
   }
   put_u32(w, a->nkernels);
   for (size_t k = 0; k < a->nkernels; k++) {
@@ -419,7 +436,19 @@ static void get_payload(rbuf *r, fuser_artifact *a, uint32_t version) {
   for (size_t t = 0; t < a->ntemps && !r->bad; t++) {
     set_what(r, "temp %zu", t);
     get_expr(r, &a->temps[t].bytes);
-    a->temps[t].zero_init = get_u8(r) != 0;
+    unsigned flags = (unsigned)get_u8(r);
+    a->temps[t].zero_init = (flags & 1) != 0;
+    if (flags & 2) { /* an index flag and its sites */
+      size_t n = get_count(r, 4, 64), used = 0;
+      char *text = r->bad ? NULL : calloc(n * FUSER_MAX_NAME + 1, 1);
+      for (size_t i = 0; i < n && text && !r->bad; i++) {
+        char *s = get_str(r, 1);
+        if (s) used += (size_t)snprintf(text + used, n * FUSER_MAX_NAME + 1 - used, "%s%s", i ? "\n" : "", s);
+        free(s);
+      }
+      a->temps[t].index_sites = text;
+      a->temps[t].zero_init = 1;
+    }
   }
   set_what0(r, "kernel count");
   a->nkernels = get_count(r, 9, FUSER_MAX_KERNELS);

@@ -204,6 +204,27 @@ int fuser_builder_add_temp(fuser_builder *b, const char *bytes, int zero_init) {
   return (int)b->a->ntemps - 1;
 }
 
+int fuser_builder_set_index_flag(fuser_builder *b, int t, const char *sites) {
+  if (!b || b->err.code) return -1;
+  if (t < 0 || (size_t)t >= b->a->ntemps || !sites)
+    return fail(b, FUSER_ERR_INVALID_ARGUMENT, "index flag: no temp %d (or no sites)", t);
+  fuser_temp *tp = &b->a->temps[t];
+  free(tp->index_sites);
+  tp->index_sites = malloc(strlen(sites) + 1);
+  if (!tp->index_sites) return fail(b, FUSER_ERR_OUT_OF_MEMORY, "index flag: out of memory");
+  strcpy(tp->index_sites, sites);
+  tp->zero_init = 1;
+  return 0;
+}
+
+void fuser_index_flag_message(const char *sites, int32_t v, char *out, size_t len) {
+  const char *line = sites ? sites : "";
+  for (int32_t i = 1; i < v && strchr(line, '\n'); i++) line = strchr(line, '\n') + 1;
+  const char *end = strchr(line, '\n');
+  int n = end ? (int)(end - line) : (int)strlen(line);
+  snprintf(out, len, "%.*s: index out of range (the index flag of the kernel: no read went out of bounds; site %d)", n, line, (int)v);
+}
+
 int fuser_builder_add_kernel(fuser_builder *b, const char *name) {
   if (!b || b->err.code) return -1;
   if (!name || !*name) return fail(b, FUSER_ERR_INVALID_ARGUMENT, "kernel %zu: missing name", b->a->nkernels);

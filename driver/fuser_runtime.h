@@ -105,6 +105,7 @@ typedef enum fuser_status {
   FUSER_ERR_ALLOCATOR = 12,       /* the caller's allocator callback failed */
   FUSER_ERR_COMPILE = 13,         /* libfuser (fuser/fuser.h): the fusion failed to import or compile */
   FUSER_ERR_UNSUPPORTED = 14,     /* something this build or this fusion cannot do (e.g. a CPU backend it lacks) */
+  FUSER_ERR_INDEX = 15,           /* an index op (index_select, gather, take_along_axis) met an index out of range */
 } fuser_status;
 
 /* Filled by every function that takes one (it may be NULL). On success code

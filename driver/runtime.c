@@ -640,6 +640,21 @@ int fuser_execute_on(fuser_function *fn, void *stream_arg, const fuser_arg *args
     }
   }
 
+  /* 4b. index flags (kernels with index_select/gather/take_along_axis): the
+   * one synchronisation of such a call, to report an index out of range */
+  for (size_t t = 0; t < a->ntemps && !rc; t++) {
+    if (!a->temps[t].index_sites || !temps[t]) continue;
+    int32_t flag = 0;
+    CUresult r = cu->cuStreamSynchronize(stream);
+    if (!r) r = cu->cuMemcpyDtoH(&flag, (CUdeviceptr)(uintptr_t)temps[t], sizeof flag);
+    if (r) rc = cuda_fail(cu, err, r, "reading an index flag");
+    else if (flag) {
+      char msg[400];
+      fuser_index_flag_message(a->temps[t].index_sites, flag, msg, sizeof msg);
+      rc = fuser_set_error(err, FUSER_ERR_INDEX, "%s", msg);
+    }
+  }
+
   /* 5. temps go back after the kernels (stream order); outputs too on error */
   for (size_t t = 0; t < a->ntemps; t++) device_free(rt, stream, temps[t], temp_bytes[t], temp_by[t]);
   if (rc) {

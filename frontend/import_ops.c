@@ -183,6 +183,17 @@ static bool elementwise(op_call *c, int arity) {
   return broadcast_ranks(c) && finish(c);
 }
 
+/* fd.ops.triu(arg, diagonal=0) */
+static bool triu(op_call *c) {
+  static const char *const params[] = {"arg", "diagonal"};
+  py_expr *a[2];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 1, a) || !push_tensor(c, a[0])) return false;
+  int64_t diagonal = 0;
+  if (a[1] && !imp_eval_int(c->imp, a[1], "diagonal", &diagonal)) return false;
+  add_attr(c, "diagonal", mlirIntegerAttrGet(mlirIntegerTypeGet(c->imp->ctx, 64), diagonal));
+  return finish(c);
+}
+
 /* ---- shape-taking ops ------------------------------------------------------------ */
 
 /* Reads a target shape into the hint (kDynamic + an operand for symbolic
@@ -419,6 +430,22 @@ static bool cat(op_call *c) {
   return false;
 }
 
+/* ---- data-dependent reads ------------------------------------------------------- */
+
+/* fd.ops.index_select(arg, index, dim), fd.ops.gather(arg, index, dim),
+ * fd.ops.take_along_axis(arg, index, dim): dim wrapped against arg's rank. */
+static bool index_op(op_call *c) {
+  static const char *const params[] = {"arg", "index", "dim"};
+  py_expr *a[3];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 3, 3, a) || !push_tensor(c, a[0]) || !push_tensor(c, a[1]))
+    return false;
+  int64_t dim;
+  if (!imp_eval_int(c->imp, a[2], "dim", &dim) || !normalize_dim(c, a[2], &dim, rank_of(c->operands[0]), "dim"))
+    return false;
+  add_attr(c, "dim", mlirIntegerAttrGet(mlirIntegerTypeGet(c->imp->ctx, 64), dim));
+  return finish(c);
+}
+
 /* ---- reductions ------------------------------------------------------------------ */
 
 static bool reduction(op_call *c) {
@@ -459,6 +486,97 @@ static bool reduction(op_call *c) {
   }
   c->hint_dtype = dt;
   return finish(c);
+}
+
+static MlirValue extent_value(op_call *c, MlirValue t, int64_t d, MlirLocation loc);
+
+/* Appends op `id` on `n` operands at `loc` (the call's attributes and hints
+ * reset); its result #res, or null after a located error. */
+static MlirValue emit_value(op_call *c, fuser_op_id id, int n, const MlirValue *operands, MlirLocation loc, int n_results,
+                            int res) {
+  c->id = id;
+  c->n_operands = n;
+  for (int i = 0; i < n; i++) c->operands[i] = operands[i];
+  MlirOperation op = emit(c, loc, n_results);
+  c->n_attrs = 0;
+  return mlirOperationIsNull(op) ? (MlirValue){NULL} : mlirOperationGetResult(op, res);
+}
+
+static void bind_name(op_call *c, int i, MlirValue v) {
+  binding *b = imp_bind(c->imp, c->stmt->names[i]);
+  b->kind = BIND_VALUE;
+  b->value = v;
+}
+
+/* fd.ops.welford(arg, dims) -> (avg, var_sum, n), nvFuser's WelfordRaw,
+ * imported as what it computes: avg the mean of var_mean(arg, dims,
+ * correction=0), var_sum = var * N and n = full(N) of the reduced shape
+ * (Int), N the product of the reduced extents (fuser.size when symbolic, a
+ * host scalar). So the kernels are var_mean's and pointwise ones, and the
+ * export prints these ops (the round trip gives the same IR). */
+static bool welford(op_call *c) {
+  static const char *const params[] = {"arg", "dims"};
+  py_expr *a[2];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 2, a) || !push_tensor(c, a[0])) return false;
+  if (c->stmt->n_names != 3)
+    return imp_error(c->imp, c->stmt->line, c->stmt->col, "%s returns 3 values but %d name%s assigned", c->what,
+                     c->stmt->n_names, c->stmt->n_names == 1 ? " is" : "s are");
+  MlirValue in = c->operands[0];
+  int64_t dims[FUSER_MAX_RANK];
+  int n;
+  if (!dims_list(c, a[1], rank_of(in), dims, &n, "dims")) return false;
+  MlirLocation loc = imp_loc(c->imp, c->call->line, c->call->col);
+  /* N: the symbolic extents' product first (fuser.size, scalar mul), then
+   * the static product, a constant made at its first use (as a re-import
+   * of the export makes it) */
+  MlirValue count = {NULL};
+  int64_t fixed = 1;
+  for (int i = 0; i < n; i++) {
+    if (extent_of(in, (int)dims[i]) != dynamic()) {
+      fixed *= extent_of(in, (int)dims[i]);
+      continue;
+    }
+    MlirValue e = extent_value(c, in, dims[i], loc);
+    if (mlirValueIsNull(e)) return false;
+    MlirValue f[2] = {count, e};
+    count = mlirValueIsNull(count) ? e : emit_value(c, FUSER_OP_mul, 2, f, loc, 1, 0);
+    if (mlirValueIsNull(count)) return false;
+  }
+  add_attr(c, "dims", mlirDenseI64ArrayGet(c->imp->ctx, n, dims));
+  add_attr(c, "keepdim", mlirBoolAttrGet(c->imp->ctx, false));
+  add_attr(c, "correction", mlirIntegerAttrGet(mlirIntegerTypeGet(c->imp->ctx, 64), 0));
+  MlirValue var = emit_value(c, FUSER_OP_var_mean, 1, &in, loc, 2, 0);
+  if (mlirValueIsNull(var)) return false;
+  if (fixed != 1 || mlirValueIsNull(count)) {
+    MlirValue k = imp_scalar(c->imp, loc, FUSER_DTYPE_I64, false, fixed, 0.0, c->call->line, c->call->col);
+    MlirValue f[2] = {count, k};
+    count = mlirValueIsNull(count) ? k : emit_value(c, FUSER_OP_mul, 2, f, loc, 1, 0);
+    if (mlirValueIsNull(count)) return false;
+  }
+  MlirValue avg = mlirOperationGetResult(mlirOpResultGetOwner(var), 1);
+  MlirValue vs[2] = {var, count};
+  MlirValue var_sum = emit_value(c, FUSER_OP_mul, 2, vs, imp_named_loc(c->imp, c->stmt->names[1], c->call->line, c->call->col), 1, 0);
+  if (mlirValueIsNull(var_sum)) return false;
+  /* n: the count in the reduced shape (the kept dims' extents) */
+  MlirValue ops[FUSER_MAX_RANK + 1] = {count};
+  int nops = 1;
+  c->hint_rank = 0;
+  c->hint_dtype = FUSER_DTYPE_I64;
+  for (int d = 0; d < rank_of(in); d++) {
+    bool reduced = false;
+    for (int i = 0; i < n; i++) reduced |= dims[i] == d;
+    if (reduced) continue;
+    c->hint_shape[c->hint_rank++] = extent_of(in, d);
+    if (extent_of(in, d) != dynamic()) continue;
+    ops[nops] = extent_value(c, in, d, loc);
+    if (mlirValueIsNull(ops[nops++])) return false;
+  }
+  MlirValue nv = emit_value(c, FUSER_OP_full, nops, ops, imp_named_loc(c->imp, c->stmt->names[2], c->call->line, c->call->col), 1, 0);
+  if (mlirValueIsNull(nv)) return false;
+  bind_name(c, 0, avg);
+  bind_name(c, 1, var_sum);
+  bind_name(c, 2, nv);
+  return true;
 }
 
 /* ---- factories ------------------------------------------------------------------- */
@@ -562,8 +680,6 @@ static bool rng(op_call *c) {
   for (int i = 0; i < n_dyn; i++) c->operands[c->n_operands++] = dyn[i];
   return finish(c);
 }
-
-static MlirValue extent_value(op_call *c, MlirValue t, int64_t d, MlirLocation loc);
 
 /* fd.ops.rand_like(arg, *, rng_seed, rng_offset) and randn_like: uniform(0,
  * 1) and normal(0, 1) of arg's shape and (floating-point) dtype, imported as
@@ -673,11 +789,12 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   if (c.id == FUSER_OP_size) return size_op(&c);
   if (py_str_eq(op_name, "var")) c.id = FUSER_OP_var_mean, c.var_only = true;
   if (py_str_eq(op_name, "shape")) return shape_op(&c);
+  if (py_str_eq(op_name, "welford")) return welford(&c);
   if (py_str_eq(op_name, "rand_like") || py_str_eq(op_name, "randn_like")) return rng_like(&c, py_str_eq(op_name, "randn_like"));
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
     return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
   switch (fuser_op_kind_of(c.id)) {
-  case FUSER_KIND_UNARY: return elementwise(&c, 1);
+  case FUSER_KIND_UNARY: return c.id == FUSER_OP_triu ? triu(&c) : elementwise(&c, 1);
   case FUSER_KIND_BINARY: return elementwise(&c, 2);
   case FUSER_KIND_TERNARY: return elementwise(&c, 3);
   case FUSER_KIND_SHAPED:
@@ -697,6 +814,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   case FUSER_KIND_IOTA: return iota(&c);
   case FUSER_KIND_RNG: return rng(&c);
   case FUSER_KIND_MATMUL: return matmul(&c);
+  case FUSER_KIND_INDEX: return index_op(&c);
   case FUSER_KIND_SCALAR:
   case FUSER_KIND_VIEW:
   case FUSER_KIND_QUERY: /* made by passes: no fd.ops spelling */

@@ -416,6 +416,11 @@ static bool export_op(exporter *e, int index) {
   case FUSER_KIND_TERNARY:
     for (int i = 0; i < nops; i++) put(o, "%s%s", i ? ", " : "", name_of(e, mlirOperationGetOperand(op, i)));
     if (id == FUSER_OP_cast) put(o, ", dtype=DataType.%s", dt);
+    if (id == FUSER_OP_triu) {
+      int64_t diagonal = 0;
+      fuser_get_i64(op, "diagonal", &diagonal);
+      put(o, ", diagonal=%lld", (long long)diagonal);
+    }
     break;
   case FUSER_KIND_SHAPED:
     put(o, "%s, %s=%s", name_of(e, mlirOperationGetOperand(op, 0)), id == FUSER_OP_reshape ? "new_shape" : "shape", shape);
@@ -483,6 +488,13 @@ static bool export_op(exporter *e, int index) {
   case FUSER_KIND_MATMUL: /* fd.ops.matmul(a, b), fd.ops.linear(input, weight[, bias]) */
     for (int i = 0; i < nops; i++) put(o, "%s%s", i ? ", " : "", name_of(e, mlirOperationGetOperand(op, i)));
     break;
+  case FUSER_KIND_INDEX: { /* fd.ops.index_select / gather / take_along_axis(arg, index, dim) */
+    int64_t dim = 0;
+    fuser_get_i64(op, "dim", &dim);
+    put(o, "%s, %s, dim=%lld", name_of(e, mlirOperationGetOperand(op, 0)), name_of(e, mlirOperationGetOperand(op, 1)),
+        (long long)dim);
+    break;
+  }
   case FUSER_KIND_SCALAR:
     break;
   }

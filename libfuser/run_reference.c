@@ -116,6 +116,7 @@ int fuser_source_ref_run(fuser_source *s, fuser_source_ref *r, const fuser_arg *
     int code = st == FUSER_REF_ERR_INPUT || st == FUSER_REF_ERR_SHAPE ? FUSER_ERR_INPUT_MISMATCH
                : st == FUSER_REF_ERR_MEMORY                          ? FUSER_ERR_OUT_OF_MEMORY
                : st == FUSER_REF_ERR_UNSUPPORTED                     ? FUSER_ERR_UNSUPPORTED
+               : st == FUSER_REF_ERR_INDEX                           ? FUSER_ERR_INDEX
                                                                      : FUSER_ERR_COMPILE;
     rc = fuser_set_error(err, code, "CPU reference: %s%s", where, rerr.message);
   } else if ((size_t)res.count != noutputs) {

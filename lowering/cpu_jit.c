@@ -87,8 +87,15 @@ bool fuser_cpu_run(fuser_cpu_module *m, const char *kernel, const fuser_host_ten
   void *desc_ptrs[FK_MAX_PARAMS];
   union { int64_t i; double d; int32_t i32; float f; uint8_t b; } values[FK_MAX_PARAMS];
   void *args[FK_MAX_PARAMS];
+  int32_t index_flag = 0;
   for (int p = 0; p < l->num_params; p++) {
     const fk_param *q = &l->params[p];
+    if (q->kind == FK_PARAM_CHECK) { /* the index flag: this call's own, checked below */
+      descs[p] = (memref1d){&index_flag, &index_flag, 0, 1, 1};
+      desc_ptrs[p] = &descs[p];
+      args[p] = &desc_ptrs[p];
+      continue;
+    }
     if (q->tensor >= num_tensors) {
       snprintf(err, errlen, "kernel '%s' needs tensor %d, %d given", kernel, q->tensor, num_tensors);
       return false;
@@ -102,6 +109,7 @@ bool fuser_cpu_run(fuser_cpu_module *m, const char *kernel, const fuser_host_ten
       break;
     case FK_PARAM_SIZE: values[p].i = t->sizes[q->dim]; args[p] = &values[p]; break;
     case FK_PARAM_STRIDE: values[p].i = t->strides[q->dim]; args[p] = &values[p]; break;
+    case FK_PARAM_CHECK: break;
     case FK_PARAM_SCALAR:
       switch (t->dtype) {
       case FUSER_DTYPE_F64: values[p].d = t->scalar.f; break;
@@ -116,6 +124,10 @@ bool fuser_cpu_run(fuser_cpu_module *m, const char *kernel, const fuser_host_ten
   }
   if (mlirLogicalResultIsFailure(mlirExecutionEngineInvokePacked(m->jit, mlirStringRefCreateFromCString(l->entry), args))) {
     snprintf(err, errlen, "cannot invoke '%s'", l->entry);
+    return false;
+  }
+  if (index_flag) {
+    snprintf(err, errlen, "%s: index op %d of the kernel read an index out of range", l->entry, (int)index_flag);
     return false;
   }
   return true;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/artifact_builder.h"
 #include "lowering/host_expr.h"
 #include "reference/reference.h"
 
@@ -128,6 +129,7 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
     int64_t bytes = 0;
     ok = eval(plan->temps[i].bytes, &env, &bytes, "a temp size", err, errlen);
     if (ok) temps[i] = alloc256((size_t)bytes);
+    if (ok && plan->temps[i].index_sites) memset(temps[i], 0, (size_t)bytes); /* an index flag */
   }
   for (int k = 0; ok && k < plan->num_kernels; k++) {
     const fpm_kernel *kern = &plan->kernels[k];
@@ -174,6 +176,11 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
       }
     }
     if (ok) ok = fuser_cpu_call(jit, chosen->entry, kern->num_params, args, bits, err, errlen);
+    for (int i = 0; ok && i < plan->num_temps; i++) { /* index flags: an index out of range */
+      int32_t flag = 0;
+      if (plan->temps[i].index_sites) memcpy(&flag, temps[i], sizeof flag);
+      if (flag) fuser_index_flag_message(plan->temps[i].index_sites, flag, err, errlen), ok = false;
+    }
   }
   for (int i = 0; i < plan->num_temps; i++) free(temps[i]);
   free(temps), free(ranks), free(sizes), free(strides), free(addrs), free(scalars);

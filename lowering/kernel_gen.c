@@ -17,6 +17,7 @@ void fk_param_format(const fk_param *p, char *buf, size_t len) {
   case FK_PARAM_SIZE: snprintf(buf, len, "size(t%d,%d)", p->tensor, p->dim); break;
   case FK_PARAM_STRIDE: snprintf(buf, len, "stride(t%d,%d)", p->tensor, p->dim); break;
   case FK_PARAM_SCALAR: snprintf(buf, len, "scalar(t%d)", p->tensor); break;
+  case FK_PARAM_CHECK: snprintf(buf, len, "check"); break;
   }
 }
 
@@ -45,11 +46,13 @@ static void param_list(gen *g) {
   }
   for (int t = 0; t < k->num_args; t++)
     if (!k->t[t].is_tensor) add_param(g, FK_PARAM_SCALAR, t, -1);
+  if (fk_index_sites(k->func, NULL, 0) > 0) add_param(g, FK_PARAM_CHECK, -1, -1);
 }
 
 static MlirType param_type(gen *g, const fk_param *p) {
   if (p->kind == FK_PARAM_PTR) return fb_memref_1d_type(kg_storage_type(g, g->k->t[p->tensor].dtype), 1);
   if (p->kind == FK_PARAM_SCALAR) return kg_elem_type(g, g->k->t[p->tensor].dtype);
+  if (p->kind == FK_PARAM_CHECK) return fb_memref_1d_type(fb_int_type(&g->b, 32), 1);
   return fb_int_type(&g->b, 64); /* sizes and strides travel as i64 whatever the index width */
 }
 

@@ -20,7 +20,10 @@
  * arrays, lowering/launch_plan.h); more is a located error. */
 #define FK_MAX_PARAMS 160
 
-typedef enum { FK_PARAM_PTR, FK_PARAM_SIZE, FK_PARAM_STRIDE, FK_PARAM_SCALAR } fk_param_kind;
+/* FK_PARAM_CHECK: the index flag, a pointer to one i32 the plan zeroes
+ * before the launch and reads after it (kernels with index ops only,
+ * fk_index_sites; tensor and dim -1). */
+typedef enum { FK_PARAM_PTR, FK_PARAM_SIZE, FK_PARAM_STRIDE, FK_PARAM_SCALAR, FK_PARAM_CHECK } fk_param_kind;
 typedef struct {
   fk_param_kind kind;
   int tensor, dim; /* dim for SIZE/STRIDE */

@@ -58,6 +58,7 @@ typedef struct {
   int nparams, capparams;
   MlirValue mem[FK_MAX_TENSORS]; /* flat memref view of each tensor (null until made) */
   MlirValue zero_index;
+  MlirValue flag_mem; /* the index flag's memref (null until an index op needs it) */
   /* i1, made in the prologue: whether tensor t may take W-wide accesses
    * (null: always, by the variant's launch conditions) */
   MlirValue access_ok[FK_MAX_TENSORS];
@@ -150,6 +151,15 @@ MlirValue kg_shift_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr
 
 /* Element ix of fuser.uniform / fuser.normal `op` (result v): Philox. */
 kval kg_rng(gen *g, MlirOperation op, MlirValue v, const idx_t *ix);
+
+/* ---- index ops (kernel_gen_index.c) -------------------------------------- */
+
+/* The index value k (i32 or i64) of index op `op` checked against [0,
+ * extent): when it is outside, the op's site number goes into the index
+ * flag; returns k as an index, 0 when outside (so the read stays in
+ * bounds). `extra` (may be null) is an i1 that must hold too (gather's
+ * other dims in range). */
+MlirValue kg_index_checked(gen *g, MlirOperation op, kval k, MlirValue extent, MlirValue extra);
 
 /* ---- the function (kernel_gen.c) ------------------------------------------ */
 

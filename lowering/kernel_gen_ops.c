@@ -40,6 +40,32 @@ static kval cmp(gen *g, fb_cmpf_pred fp, fb_cmpi_pred ip, kval a, kval b) {
 
 static kval select3(gen *g, kval c, kval a, kval b) { return (kval){fb_select(&g->b, c.v, a.v, b.v), a.vec, a.dt}; }
 
+/* Integer pow as nvFuser's runtime and the reference (i_pow) define it:
+ * square-and-multiply over the exponent's bits (wrapping products; a loop
+ * of bits - 1 steps, scalar or vector alike); a negative exponent gives 1
+ * for a == 1, +-1 for a == -1 (by its parity), else 0. */
+static kval int_pow(gen *g, kval a, kval b) {
+  fb_builder *fb = &g->b;
+  int bits = a.dt == FUSER_DTYPE_I64 ? 64 : 32;
+  kval one = kg_kconst(g, 1, a), zero = kg_kconst(g, 0, a), mone = kg_kconst(g, -1, a);
+  MlirValue init[3] = {one.v, a.v, b.v};
+  fb_ip after = fb_get_ip(fb);
+  MlirOperation loop = fb_for(fb, kg_cidx(g, 0), kg_cidx(g, bits - 1), kg_cidx(g, 1), 3, init);
+  fb_set_ip(fb, fb_ip_end(fb_body(loop)));
+  kval r = {fb_for_iter_arg(loop, 0), a.vec, a.dt}, base = {fb_for_iter_arg(loop, 1), a.vec, a.dt},
+       e = {fb_for_iter_arg(loop, 2), a.vec, a.dt};
+  kval odd = cmp(g, FB_CMPF_UNE, FB_CMPI_NE, kg_op2(g, "arith.andi", e, one), zero);
+  MlirValue next[3] = {select3(g, odd, kg_op2(g, "arith.muli", r, base), r).v, kg_op2(g, "arith.muli", base, base).v,
+                       kg_op2(g, "arith.shrsi", e, one).v};
+  fb_yield(fb, 3, next);
+  fb_set_ip(fb, after);
+  kval pos = {fb_result(loop, 0), a.vec, a.dt};
+  kval b_odd = cmp(g, FB_CMPF_UNE, FB_CMPI_NE, kg_op2(g, "arith.andi", b, one), zero);
+  kval neg = select3(g, cmp(g, FB_CMPF_OEQ, FB_CMPI_EQ, a, one), one,
+                     select3(g, cmp(g, FB_CMPF_OEQ, FB_CMPI_EQ, a, mone), select3(g, b_odd, mone, one), zero));
+  return select3(g, cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, b, zero), neg, pos);
+}
+
 /* trunc(x): math.trunc has no NVVM lowering: ceil below 0, floor else (-0.5 -> -0.0) */
 static kval trunc_of(gen *g, kval a) {
   return select3(g, cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, a, kg_kconst(g, 0, a)), op1(g, "math.ceil", a), op1(g, "math.floor", a));
@@ -159,8 +185,7 @@ kval kg_elementwise(gen *g, MlirOperation op, fuser_op_id id, kval *x, int n, fu
   case FUSER_OP_div: r = kg_op2(g, fl ? "arith.divf" : "arith.divsi", a[0], a[1]); break;
   case FUSER_OP_fmod: r = kg_op2(g, fl ? "arith.remf" : "arith.remsi", a[0], a[1]); break;
   case FUSER_OP_pow:
-    if (!fl) return kg_fail_op(g, op, "lowering: integer pow is not supported"), a[0];
-    r = kg_op2(g, "math.powf", a[0], a[1]);
+    r = fl ? kg_op2(g, "math.powf", a[0], a[1]) : int_pow(g, a[0], a[1]);
     break;
   case FUSER_OP_maximum: r = kg_op2(g, fl ? "arith.maximumf" : "arith.maxsi", a[0], a[1]); break;
   case FUSER_OP_minimum: r = kg_op2(g, fl ? "arith.minimumf" : "arith.minsi", a[0], a[1]); break;

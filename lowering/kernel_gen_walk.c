@@ -298,11 +298,71 @@ static step iota(gen *g, frame *f) {
   return done(kg_op2(g, fl ? "arith.addf" : "arith.addi", kg_convert(g, start, out_dt), prod));
 }
 
+/* index_select / gather / take_along_axis at one point: the index tensor
+ * first, then arg at the checked index (kernel_gen_index.c); the other dims
+ * follow the result index (a broadcast dim of either reads 0), as
+ * passes/kernel_access.c walks them. */
+static step index_read(gen *g, frame *f, kval child) {
+  fb_builder *b = &g->b;
+  MlirValue arg = mlirOperationGetOperand(f->op, 0), index = mlirOperationGetOperand(f->op, 1);
+  int64_t dim = 0;
+  fuser_get_i64(f->op, "dim", &dim);
+  if (f->pc == 2) return done(child);
+  if (f->pc == 0) {
+    if (g->W > 1) return kg_fail_op(g, f->op, "lowering: index ops need the scalar variant (vector width 1)"), done(dummy(g, f->v));
+    idx_t xi = {.rank = fk_tensor_rank(index)};
+    if (f->id == FUSER_OP_index_select) xi.v[0] = f->ix.v[dim];
+    else
+      for (int j = 0; j < xi.rank; j++) {
+        if (fk_static_dim(index, j) == 1) idx_zero(g, &xi, j);
+        else xi.v[j] = f->ix.v[j];
+      }
+    f->pc = 1;
+    return need(index, &xi);
+  }
+  idx_t o = {.rank = fk_tensor_rank(arg)};
+  MlirValue extra = {NULL};
+  for (int j = 0; j < o.rank; j++) {
+    if (j == dim) continue;
+    if (fk_static_dim(arg, j) == 1) {
+      idx_zero(g, &o, j);
+      continue;
+    }
+    o.v[j] = f->ix.v[j];
+    /* gather: index extents may be smaller than arg's, never larger (checked
+     * when static; a symbolic one is checked here) */
+    if (f->id == FUSER_OP_gather && (fk_static_dim(arg, j) == FK_DYN || fk_static_dim(index, j) == FK_DYN)) {
+      MlirValue in = fb_cmpi(b, FB_CMPI_SLT, o.v[j], kg_dim_of(g, arg, j));
+      extra = mlirValueIsNull(extra) ? in : fb_andi(b, extra, in);
+    }
+  }
+  o.v[dim] = kg_index_checked(g, f->op, child, kg_dim_of(g, arg, (int)dim), extra);
+  f->pc = 2;
+  return need(arg, &o);
+}
+
+/* triu at one point: the input where col - row >= diagonal (the last two
+ * index dims, signed), else 0. */
+static step triu(gen *g, frame *f, kval child) {
+  fb_builder *b = &g->b;
+  if (f->pc == 0) {
+    if (g->W > 1) return kg_fail_op(g, f->op, "lowering: triu needs the scalar variant (vector width 1)"), done(dummy(g, f->v));
+    f->pc = 1;
+    return need(mlirOperationGetOperand(f->op, 0), &f->ix);
+  }
+  int64_t diagonal = 0;
+  fuser_get_i64(f->op, "diagonal", &diagonal);
+  int r = f->ix.rank;
+  MlirValue keep = fb_cmpi(b, FB_CMPI_SGE, fb_subi(b, f->ix.v[r - 1], f->ix.v[r - 2]), kg_cidx(g, diagonal));
+  return done((kval){fb_select(b, keep, child.v, kg_kconst(g, 0, child).v), false, child.dt});
+}
+
 /* One step of frame f, given the value of the operand it last asked for. */
 static step advance(gen *g, frame *f, kval child) {
   fb_set_loc(&g->b, mlirOperationGetLocation(f->op));
   fuser_op_kind kind = fuser_op_kind_of(f->id);
   fk_dim_map map[FK_R];
+  if (f->id == FUSER_OP_triu) return triu(g, f, child);
   if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) return elementwise(g, f, child);
   if (f->id == FUSER_OP_cat) return cat(g, f, child);
   if (f->id == FUSER_OP_pad) return pad(g, f, child);
@@ -310,6 +370,7 @@ static step advance(gen *g, frame *f, kval child) {
   if (f->id == FUSER_OP_full) return done(kg_splat(g, kg_convert(g, kg_scalar_of(g, mlirOperationGetOperand(f->op, 0)), fuser_value_dtype(f->v))));
   if (f->id == FUSER_OP_iota) return iota(g, f);
   if (kind == FUSER_KIND_RNG) return done(kg_rng(g, f->op, f->v, &f->ix));
+  if (kind == FUSER_KIND_INDEX) return index_read(g, f, child);
   if (f->id == FUSER_OP_reshape) {
     if (f->pc == 1) return done(child);
     if (g->W > 1)

@@ -75,6 +75,7 @@ static bool parse_param(const char *s, fk_param *p) {
   else if (sscanf(s, "size(t%d,%d)", &p->tensor, &p->dim) == 2) p->kind = FK_PARAM_SIZE;
   else if (sscanf(s, "stride(t%d,%d)", &p->tensor, &p->dim) == 2) p->kind = FK_PARAM_STRIDE;
   else if (sscanf(s, "scalar(t%d)", &p->tensor) == 1) p->kind = FK_PARAM_SCALAR;
+  else if (strcmp(s, "check") == 0) p->kind = FK_PARAM_CHECK, p->tensor = -1;
   else return false;
   return true;
 }
@@ -227,7 +228,7 @@ bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const 
 }
 
 void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
-  static const char *pk[] = {"ptr", "size", "stride", "scalar"};
+  static const char *pk[] = {"ptr", "size", "stride", "scalar", "check"};
   for (int i = 0; i < n; i++) {
     const fuser_launch *l = &ls[i];
     fprintf(out, "launch %s binary %s kernel %s variant %s width %d unroll %d index_bits %d param_bits %d block %d num_args %d\n",
@@ -243,6 +244,7 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
     for (int p = 0; p < l->num_params; p++) {
       const fk_param *q = &l->params[p];
       if (q->kind == FK_PARAM_SIZE || q->kind == FK_PARAM_STRIDE) fprintf(out, "param %s %d %d\n", pk[q->kind], q->tensor, q->dim);
+      else if (q->kind == FK_PARAM_CHECK) fprintf(out, "param check\n");
       else fprintf(out, "param %s %d\n", pk[q->kind], q->tensor);
     }
     for (int c = 0; c < l->num_conditions; c++) {

@@ -29,7 +29,8 @@
  * Text form (fuser_launch_plan_write), one record per variant:
  *   launch <entry> binary <binary> kernel <kernel> variant <v> width <W> unroll <U> index_bits <b> param_bits <p> block <B> num_args <N>
  *   row_grid <tensor> <first> <dims> <rows_per_block> [blocks_per_row <S>]   (row kernels only)
- *   param ptr <t> | param size <t> <d> | param stride <t> <d> | param scalar <t>
+ *   param ptr <t> | param size <t> <d> | param stride <t> <d> | param scalar <t> |
+ *   param check   (the index flag: kernels with index ops, kernel_gen.h)
  *   condition align <t> <bytes> | condition stride <t> <d> <multiple> |
  *   condition extent <t> <d> <multiple> | condition index32 |
  *   condition merge <t> <d> <inner>   (stride(t,d) == stride(t,inner) * size(t,inner))

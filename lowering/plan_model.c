@@ -38,7 +38,10 @@ typedef struct {
   char **checks; /* extents the kernel assumes equal, as runtime conditions */
   int nchecks;
   MlirOperation matmul; /* the fuser.matmul/linear of a matmul segment, else null */
+  int flag_temp;        /* the index flag's temp (kernels with index ops), else -1 */
 } call_info;
+
+static void add_index_flag(fuser_plan_model *m, MlirOperation kernel, call_info *c);
 
 typedef struct {
   MlirOperation func;
@@ -403,6 +406,19 @@ static bool op_sizes(kernel_shapes *ks, MlirOperation op, int res, fuser_poly *o
       }
     } else if (id == FUSER_OP_iota) {
       if (!ks_scalar(ks, mlirOperationGetOperand(op, 0), &out[d])) return false;
+    } else if (kind == FUSER_KIND_INDEX) { /* fuser_index_dims_of, on the static extents */
+      MlirType at = mlirValueGetType(mlirOperationGetOperand(op, 0)), xt = mlirValueGetType(mlirOperationGetOperand(op, 1));
+      int64_t as[FUSER_MAX_RANK], xs[FUSER_MAX_RANK], dim = 0;
+      for (int i = 0; i < mlirShapedTypeGetRank(at); i++) as[i] = mlirShapedTypeGetDimSize(at, i);
+      for (int i = 0; i < mlirShapedTypeGetRank(xt); i++) xs[i] = mlirShapedTypeGetDimSize(xt, i);
+      fuser_get_i64(op, "dim", &dim);
+      int src, sd;
+      fuser_index_dims_of(id, (int)dim, as, xs, d, &src, &sd);
+      fuser_poly *x = ks_sizes(ks, mlirOperationGetOperand(op, 1));
+      if (!x) return false;
+      out[d] = src ? x[sd] : in[sd];
+      /* take_along_axis: arg and index agree off dim unless one broadcasts */
+      if (id == FUSER_OP_take_along_axis && d != dim && !is_one(&in[d]) && !is_one(&x[d])) require_equal(ks, &in[d], &x[d]);
     } else {
       return false;
     }
@@ -573,6 +589,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
     if (mlirOperationIsNull(kernel)) return fail(err, errlen, "kernel %s not found", c->callee);
     if (!kernel_result_sizes(kernel, c, err, errlen)) return false;
     if (fuser_is_matmul_kernel(kernel)) c->matmul = mlirBlockGetFirstOperation(fuser_func_body(kernel));
+    add_index_flag(m, kernel, c);
     for (int r = 0; r < c->num_tensors - c->num_args; r++) {
       MlirValue res = mlirOperationGetResult(op, r);
       value_desc *d = &c->t[c->num_args + r];
@@ -598,6 +615,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
         m->temps = realloc(m->temps, sizeof *m->temps * (m->num_temps + 1));
         fuser_poly bytes = fuser_poly_const((int64_t)d->esize);
         for (int k = 0; k < d->rank; k++) bytes = fuser_poly_mul(bytes, d->size[k]);
+        m->temps[m->num_temps].index_sites = NULL;
         m->temps[m->num_temps++].bytes = poly_str(&bytes);
       }
       *new_desc(st, res) = *d;
@@ -651,6 +669,45 @@ static int module_for(fuser_plan_model *m, const fuser_launch *l, char names[][6
   return i;
 }
 
+/* "file:line:col" of an op's location, through names and fused locations. */
+static void loc_text(MlirLocation loc, char *out, size_t len) {
+  snprintf(out, len, "?");
+  for (int depth = 0; depth < 8; depth++) {
+    if (mlirLocationIsAFileLineColRange(loc)) {
+      MlirStringRef f = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+      snprintf(out, len, "%.*s:%d:%d", (int)f.length, f.data, mlirLocationFileLineColRangeGetStartLine(loc),
+               mlirLocationFileLineColRangeGetStartColumn(loc));
+      return;
+    }
+    if (mlirLocationIsAName(loc)) loc = mlirLocationNameGetChildLoc(loc);
+    else if (mlirLocationIsAFused(loc) && mlirLocationFusedGetNumLocations(loc) == 1) mlirLocationFusedGetLocations(loc, &loc);
+    else return;
+  }
+}
+
+/* A kernel with index ops gets its index flag: a zero-initialised 4-byte
+ * temp and the text naming each site (fpm_temp.index_sites). */
+static void add_index_flag(fuser_plan_model *m, MlirOperation kernel, call_info *c) {
+  MlirOperation sites[64];
+  int n = fk_index_sites(kernel, sites, 64);
+  c->flag_temp = -1;
+  if (n == 0) return;
+  if (n > 64) n = 64;
+  size_t cap = 64 + 400 * (size_t)n, used = 0;
+  char *text = malloc(cap);
+  text[0] = 0;
+  for (int i = 0; i < n; i++) {
+    char where[300];
+    loc_text(mlirOperationGetLocation(sites[i]), where, sizeof where);
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(sites[i]));
+    used += (size_t)snprintf(text + used, cap - used, "%s%s: %.*s", i ? "\n" : "", where, (int)name.length, name.data);
+  }
+  c->flag_temp = m->num_temps;
+  m->temps = realloc(m->temps, sizeof *m->temps * (m->num_temps + 1));
+  m->temps[m->num_temps].bytes = dup_str("4");
+  m->temps[m->num_temps++].index_sites = text;
+}
+
 /* The parameters of a launch, resolved against the call's tensors. */
 static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel *k, char *err, size_t errlen) {
   k->num_params = l->num_params;
@@ -658,6 +715,11 @@ static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel
   for (int i = 0; i < l->num_params; i++) {
     const fk_param *p = &l->params[i];
     fpm_param *q = &k->params[i];
+    if (p->kind == FK_PARAM_CHECK) { /* the index flag (add_index_flag) */
+      if (c->flag_temp < 0) return fail(err, errlen, "kernel %s takes an index flag but has no index op", c->callee);
+      *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = FPM_TEMP, .index = c->flag_temp, .expr = dup_str("0")};
+      continue;
+    }
     if (p->tensor < 0 || p->tensor >= c->num_tensors) return fail(err, errlen, "launch parameter names tensor %d", p->tensor);
     const value_desc *d = &c->t[p->tensor];
     switch (p->kind) {
@@ -672,6 +734,7 @@ static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel
       q->kind = ibits == 32 ? FPM_PARAM_I32 : FPM_PARAM_I64;
       q->expr = poly_str(p->kind == FK_PARAM_SIZE ? &d->size[p->dim] : &d->stride[p->dim]);
       break;
+    case FK_PARAM_CHECK: break; /* above */
     case FK_PARAM_SCALAR:
       if (fuser_dtype_is_float(d->dtype)) {
         if (d->index < 0) return fail(err, errlen, "a floating scalar computed on the host is not supported");
@@ -935,7 +998,7 @@ void fuser_plan_model_free(fuser_plan_model *m) {
     for (int k = 0; k < FPM_MAX_RANK; k++) free(m->outputs[i].sizes[k]), free(m->outputs[i].strides[k]);
     free(m->outputs[i].offset);
   }
-  for (int i = 0; i < m->num_temps; i++) free(m->temps[i].bytes);
+  for (int i = 0; i < m->num_temps; i++) free(m->temps[i].bytes), free(m->temps[i].index_sites);
   for (int i = 0; i < m->num_kernels; i++) {
     matmul_free(m->kernels[i].matmul);
     for (int p = 0; p < m->kernels[i].num_params; p++) free(m->kernels[i].params[p].expr);

@@ -48,6 +48,11 @@ typedef struct {
 
 typedef struct {
   char *bytes;
+  /* Non-null: this temp is a kernel's index flag (4 bytes, one i32): zero
+   * it before the kernel, read it after; a value v > 0 means line v of this
+   * text ("file:line:col: fuser.gather", one line per index op of the
+   * kernel, fk_index_sites) read an index out of range. */
+  char *index_sites;
 } fpm_temp;
 
 typedef struct {

@@ -67,7 +67,6 @@ static bool fail_op(walker *w, MlirOperation op, const char *what) {
 /* NULL when op (an element-wise or scalar op) can be lowered. */
 static const char *elementwise_unsupported(MlirOperation op, fuser_op_id id) {
   fuser_dtype out = fuser_value_dtype(mlirOperationGetResult(op, 0));
-  if (id == FUSER_OP_pow && !fuser_dtype_is_float(out)) return "integer pow is not supported in GPU kernels yet";
   if (id == FUSER_OP_lerp && !fuser_dtype_is_float(out)) return "integer lerp is not supported in GPU kernels yet";
   return NULL;
 }
@@ -288,6 +287,7 @@ static void expand(walker *w, frame_stack *s, MlirValue v, const aidx *ix) {
       fail_op(w, op, why);
       return;
     }
+    if (id == FUSER_OP_triu) k->has_reshape = true; /* index-dependent values: the scalar variant */
     int no = (int)mlirOperationGetNumOperands(op);
     aidx ops[3];
     for (int i = 0; i < no && i < 3; i++) {
@@ -382,6 +382,34 @@ static void expand(walker *w, frame_stack *s, MlirValue v, const aidx *ix) {
       }
     }
     push(s, in, &o);
+  } else if (kind == FUSER_KIND_INDEX) {
+    /* data-dependent reads: the scalar variant. The index tensor is read
+     * first (at the result index; index_select's 1-D index at the result's
+     * dim), then arg at an opaque index (the loaded value along dim) */
+    k->has_reshape = true;
+    int64_t dim = 0;
+    fuser_get_i64(op, "dim", &dim);
+    MlirValue arg = mlirOperationGetOperand(op, 0), index = mlirOperationGetOperand(op, 1);
+    aidx xi;
+    memset(&xi, 0, sizeof xi);
+    xi.opaque = ix->opaque;
+    xi.rank = fk_tensor_rank(index);
+    if (id == FUSER_OP_index_select) copy_dim(&xi, 0, ix, (int)dim);
+    else
+      for (int j = 0; j < xi.rank; j++) {
+        if (fk_static_dim(index, j) == 1) zero_dim(&xi, j);
+        else copy_dim(&xi, j, ix, j);
+      }
+    o.rank = fk_tensor_rank(arg);
+    o.opaque = true;
+    for (int j = 0; j < o.rank; j++) {
+      dim_of(w, arg, j); /* the range checks' bounds */
+      if (j == dim) o.tok[j] = w->next_tok++;
+      else if (fk_static_dim(arg, j) == 1) zero_dim(&o, j);
+      else copy_dim(&o, j, ix, j);
+    }
+    push(s, arg, &o);
+    push(s, index, &xi);
   } else if (id == FUSER_OP_full) {
     check_scalar(w, mlirOperationGetOperand(op, 0));
   } else if (id == FUSER_OP_iota) {

@@ -166,3 +166,14 @@ bool fuser_check_segmented(MlirOperation module, const char *pass) {
   }
   return ok;
 }
+
+int fk_index_sites(MlirOperation func, MlirOperation *sites, int cap) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (fuser_op_kind_of(fuser_op_id_of(op)) == FUSER_KIND_INDEX) {
+      if (n < cap) sites[n] = op;
+      n++;
+    }
+  return n;
+}

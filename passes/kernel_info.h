@@ -84,6 +84,13 @@ bool fk_kernel_analyze(fk_kernel *k);
 int64_t fk_access_stride(const fk_kernel *k, const fk_access *a, int d);
 int64_t fk_access_offset(const fk_kernel *k, const fk_access *a);
 
+/* The index ops (index_select, gather, take_along_axis) of a kernel
+ * function's body, in body order: site k + 1 is sites[k]. A kernel with
+ * sites takes the index flag parameter (FK_PARAM_CHECK); an index out of
+ * range stores its site number there, and the plan reports that site's
+ * location. Returns the count (fills at most cap). */
+int fk_index_sites(MlirOperation func, MlirOperation *sites, int cap);
+
 /* Whether `op` is a func.func with the `fuser.kernel` attribute. */
 bool fuser_is_kernel(MlirOperation op); /* a kernel our code generation compiles (not a matmul segment) */
 /* A matmul segment (`fuser.kernel` + `fuser.matmul`, made by fuser-segment):

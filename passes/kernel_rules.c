@@ -120,6 +120,15 @@ fk_extent_rule fk_extent_rule_of(MlirValue v, int j) {
     int kth = 0;
     for (int i = 0; i < j; i++) kth += fk_static_dim(v, i) == FK_DYN;
     return (fk_extent_rule){.kind = FK_EXTENT_SCALAR, .a = mlirOperationGetOperand(op, 4 + kth)};
+  } else if (kind == FUSER_KIND_INDEX) { /* fuser_index_dims_of: from arg or index */
+    int64_t dim = 0, as[FK_R], xs[FK_R];
+    fuser_get_i64(op, "dim", &dim);
+    MlirValue arg = mlirOperationGetOperand(op, 0), index = mlirOperationGetOperand(op, 1);
+    for (int i = 0; i < fk_tensor_rank(arg); i++) as[i] = fk_static_dim(arg, i);
+    for (int i = 0; i < fk_tensor_rank(index); i++) xs[i] = fk_static_dim(index, i);
+    int src, sd;
+    fuser_index_dims_of(id, (int)dim, as, xs, j, &src, &sd);
+    return follow(src ? index : arg, sd);
   } else if (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN) {
     int64_t keep = 0;
     n = fuser_get_i64_array(op, "dims", a, FK_R);

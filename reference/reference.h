@@ -45,6 +45,7 @@ typedef enum {
   FUSER_REF_ERR_INPUTS_ATTR, /* a malformed `fuser.inputs` attribute */
   FUSER_REF_ERR_MEMORY,      /* allocation failed */
   FUSER_REF_ERR_IO,          /* a file could not be written */
+  FUSER_REF_ERR_INDEX,       /* an index op read an index out of range (index_select, gather, take_along_axis) */
 } fuser_ref_status;
 
 /* Where a failure happened: a status, a message, and the op's location when

@@ -29,6 +29,13 @@ for art in "$carry"/arts/*.fart; do
   # results were bit-identical on the H200, f32 ones up to 44 ulp off where sums cancel
   matmul_*|linear_*) check="--check --check-ulp 64";;
   esac
+  # index_oob*: every run must fail with the kernel's index error (FUSER_ERR_INDEX, the op's line)
+  case $name in index_oob*)
+    if timeout 60 $run --artifact "$art" > /tmp/one.txt 2>&1; then echo "FAILED $name (ran; expected the index error)" >> "$out/log.txt"
+    elif grep -q "index out of range" /tmp/one.txt; then echo "index error as expected: $name: $(grep -m1 'index out of range' /tmp/one.txt)" >> "$out/log.txt"
+    else echo "FAILED $name (not the index error)" >> "$out/log.txt"; cat /tmp/one.txt >> "$out/log.txt"; fi
+    continue;;
+  esac
   # shellcheck disable=SC2086
   timeout 60 $run --artifact "$art" $check --bench 30 --name "$name" > /tmp/one.txt 2>&1 || echo "FAILED $name" >> "$out/log.txt"
   grep -v '^{' /tmp/one.txt | grep -E "variants|check" >> "$out/log.txt"

@@ -31,6 +31,13 @@ for f in "$corpus"/seed/*.py "$corpus"/visible/*.py bench/layouts/*.py test/fron
     rm -f "$carry/corpus/$name.py"
   }
 done
+# scripts whose every run must fail with the index error (issue 16: the
+# kernel's index flag, FUSER_ERR_INDEX): no --expected (the reference fails too)
+for f in test/frontend/Inputs/index_oob/*.py; do
+  name=$(basename "$f" .py)
+  cp "$f" "$carry/corpus/"
+  "$translate" --emit-artifact "$f" -o "$carry/arts/$name.fart"
+done
 if [ "${FUSER_CARRY_TOOLS:-0}" = 1 ]; then
   static=${FUSER_STATIC_OUT:-build-static/out}
   bash scripts/build-static-tools.sh "$static"

@@ -7,8 +7,8 @@ from nvfuser import FusionDefinition, DataType
 
 def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
     T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
-# CHECK: unsupported-nvfuser-op.py:[[@LINE+1]]:17: error: unsupported op 'fd.ops.index_select' (not in the fuser dialect)
-    T1 = fd.ops.index_select(T0)
+# CHECK: unsupported-nvfuser-op.py:[[@LINE+1]]:17: error: unsupported op 'fd.ops.scatter' (not in the fuser dialect)
+    T1 = fd.ops.scatter(T0)
     fd.add_output(T1)
 
 with FusionDefinition() as fd:

@@ -72,14 +72,6 @@ func.func private @dyn_extent_from_foreign(%a: tensor<?xf32> {fuser.strides = ar
 
 // -----
 
-func.func private @integer_pow(%a: tensor<4xi64> {fuser.strides = array<i64: 1>}) -> (tensor<4xi64> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
-  // expected-error@+1 {{fuser.pow: integer pow is not supported in GPU kernels yet}}
-  %0 = "fuser.pow"(%a, %a) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
-  func.return %0 : tensor<4xi64>
-}
-
-// -----
-
 func.func private @integer_lerp(%a: tensor<4xi64> {fuser.strides = array<i64: 1>}) -> (tensor<4xi64> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   // expected-error@+1 {{fuser.lerp: integer lerp is not supported in GPU kernels yet}}
   %0 = "fuser.lerp"(%a, %a, %a) : (tensor<4xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
