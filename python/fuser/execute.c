@@ -132,6 +132,7 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
   framework fw = FW_NONE;
   int dev_type = 0, dev_id = 0;
   void *cuda_stream = NULL;
+  const py_exchange_api *api = NULL; /* the first tensor's type's C exchange table (exchange_api.c) */
   PyObject *stream_arg = NULL;
   if ((on_heap && (!fargs || !tk || !gouts || !outs)) || !items) {
     if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -144,6 +145,14 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyObject *x = PyTuple_GetItem(items, (Py_ssize_t)i);
     if (!maybe_tensor(x)) continue;
     fw = framework_of(x, &from_dlpack);
+    /* on the producer's own stream, its C exchange table: no Python call */
+    if (stream == Py_None && n <= STACK_ARGS && (api = py_exchange_api_of(x))) {
+      if (py_exchange_take(api, x, i, &tk[i])) goto done;
+      taken_early[i] = true;
+      dev_type = tk[i].t.device.device_type, dev_id = tk[i].t.device.device_id;
+      if (dev_type == kDLCPU) dev_id = 0;
+      break;
+    }
     if (fw == FW_TORCH && stream == Py_None && n <= STACK_ARGS) {
       if (py_take_tensor(x, i, NULL, &tk[i])) goto done;
       taken_early[i] = true;
@@ -198,7 +207,8 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
       PyErr_Format(FuserError, "fd.execute: CUDA device %d", dev_id);
       goto done;
     }
-    if (py_stream_of(stream, fw, dev_id, &cuda_stream)) goto done;
+    int from_table = api ? py_exchange_stream(api, dev_id, &cuda_stream) : 1;
+    if (from_table < 0 || (from_table > 0 && py_stream_of(stream, fw, dev_id, &cuda_stream))) goto done;
     /* the consumer stream protocol: 1 is the legacy default stream */
     if (stream != Py_None || fw != FW_TORCH) stream_arg = PyLong_FromUnsignedLongLong(cuda_stream ? (uintptr_t)cuda_stream : 1);
   }
@@ -217,6 +227,14 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     if (PyFloat_Check(x)) {
       fargs[i] = fuser_arg_double(PyFloat_AsDouble(x));
+      continue;
+    }
+    /* the first tensor's kind (same table, same current stream), or any
+     * kind on the CPU, where there is no stream */
+    const py_exchange_api *own = api && stream == Py_None ? py_exchange_api_of(x) : NULL;
+    if (own && (own == api || dev_type == kDLCPU)) {
+      if (py_exchange_take(own, x, i, &tk[i])) goto done;
+      fargs[i] = fuser_arg_tensor(&tk[i].t);
       continue;
     }
     bool torch = py_is_torch_tensor(x);
@@ -302,7 +320,7 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
   /* outputs as the caller's tensors; aliased ones written into their input */
   result = PyList_New(0);
   for (size_t k = 0; result && k < nout; k++) {
-    PyObject *t = py_give_tensor(outs[k], fw, from_dlpack);
+    PyObject *t = py_give_tensor(outs[k], fw, from_dlpack, api);
     outs[k] = NULL;
     int alias = fuser_definition_output_alias(fd->def, k);
     int rc2 = !t ? -1 : alias >= 0 ? write_alias(PyTuple_GetItem(items, alias), t) : PyList_Append(result, t);
