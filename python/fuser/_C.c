@@ -158,7 +158,12 @@ static PyObject *mod_set_allocator(PyObject *m, PyObject *arg) {
   Py_RETURN_NONE;
 }
 
+/* _exchange_api(x) -> whether fd.execute takes x (and gives outputs)
+ * through its type's DLPack C exchange table (exchange_api.c). */
+static PyObject *mod_exchange_api(PyObject *m, PyObject *x) { return PyBool_FromLong(py_exchange_api_of(x) != NULL); }
+
 static PyMethodDef module_methods[] = {
+    {"_exchange_api", mod_exchange_api, METH_O, "_exchange_api(x) -> fd.execute uses x's DLPack C exchange table"},
     {"_set_allocator", mod_set_allocator, METH_O, "_set_allocator('torch' | 'runtime')"},
     {"import_script", mod_import_script, METH_VARARGS, "import_script(text, name) -> (ir, hash)"},
     {"_timing", mod_timing, METH_O, "_timing(on) -> per-phase ns per fd.execute call since the last _timing"},

@@ -170,8 +170,9 @@ PyObject *py_give_tensor(DLManagedTensor *m, framework fw, PyObject *from_dlpack
  * FUSER_PY_EXCHANGE_API=0). */
 const py_exchange_api *py_exchange_api_of(PyObject *x);
 /* Input x through the table: a borrowed DLTensor (x stays alive in the
- * call's argument tuple); no capsule. 0 or -1 (exception set). */
-int py_exchange_take(const py_exchange_api *api, PyObject *x, size_t i, taken *out);
+ * call's argument tuple), no capsule. 0, or 1 when the producer refused
+ * (no exception: the caller takes x the DLPack way, which reports). */
+int py_exchange_take(const py_exchange_api *api, PyObject *x, taken *out);
 /* The producer's current stream on CUDA device_id: 0, -1 (exception set),
  * or 1 when the table has no current_work_stream. */
 int py_exchange_stream(const py_exchange_api *api, int device_id, void **stream);

@@ -72,14 +72,11 @@ const py_exchange_api *py_exchange_api_of(PyObject *x) {
   return api;
 }
 
-int py_exchange_take(const py_exchange_api *api, PyObject *x, size_t i, taken *out) {
+int py_exchange_take(const py_exchange_api *api, PyObject *x, taken *out) {
   out->capsule = NULL;
-  if (api->dltensor_from_py_object_no_sync(x, &out->t) != 0) {
-    if (!PyErr_Occurred())
-      PyErr_Format(PyExc_BufferError, "fd.execute input %zu: the producer's DLPack exchange API refused it", i);
-    return -1;
-  }
-  return 0;
+  if (api->dltensor_from_py_object_no_sync(x, &out->t) == 0) return 0;
+  PyErr_Clear(); /* refused (a layout or dtype it will not describe): the caller takes x through __dlpack__ */
+  return 1;
 }
 
 int py_exchange_stream(const py_exchange_api *api, int device_id, void **stream) {

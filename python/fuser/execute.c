@@ -147,11 +147,13 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     fw = framework_of(x, &from_dlpack);
     /* on the producer's own stream, its C exchange table: no Python call */
     if (stream == Py_None && n <= STACK_ARGS && (api = py_exchange_api_of(x))) {
-      if (py_exchange_take(api, x, i, &tk[i])) goto done;
-      taken_early[i] = true;
-      dev_type = tk[i].t.device.device_type, dev_id = tk[i].t.device.device_id;
-      if (dev_type == kDLCPU) dev_id = 0;
-      break;
+      if (py_exchange_take(api, x, &tk[i]) == 0) {
+        taken_early[i] = true;
+        dev_type = tk[i].t.device.device_type, dev_id = tk[i].t.device.device_id;
+        if (dev_type == kDLCPU) dev_id = 0;
+        break;
+      }
+      api = NULL; /* refused: this call goes the DLPack way */
     }
     if (fw == FW_TORCH && stream == Py_None && n <= STACK_ARGS) {
       if (py_take_tensor(x, i, NULL, &tk[i])) goto done;
@@ -232,8 +234,7 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     /* the first tensor's kind (same table, same current stream), or any
      * kind on the CPU, where there is no stream */
     const py_exchange_api *own = api && stream == Py_None ? py_exchange_api_of(x) : NULL;
-    if (own && (own == api || dev_type == kDLCPU)) {
-      if (py_exchange_take(own, x, i, &tk[i])) goto done;
+    if (own && (own == api || dev_type == kDLCPU) && py_exchange_take(own, x, &tk[i]) == 0) {
       fargs[i] = fuser_arg_tensor(&tk[i].t);
       continue;
     }

@@ -21,7 +21,9 @@ except ImportError:
     print("SKIP: numpy is not installed (python3-numpy)")
     sys.exit(common.SKIP)
 
-from fuser import DataType, FusionDefinition  # noqa: E402
+import subprocess  # noqa: E402
+
+from fuser import DataType, FusionDefinition, _C  # noqa: E402
 
 check, raises = common.check, common.raises
 
@@ -171,8 +173,11 @@ with FusionDefinition() as fds:
 check(np.array_equal(out.array, 3.0 + np.arange(5, dtype=np.float32)), "a scalar and a NumPy input beside the table's")
 del out
 
-raises(lambda: fd.execute([Tensor(np.ones(13).reshape(1, 13)), Tensor(ya)]), Exception, ["input 0"],
-       "a producer refusal is an exception naming the input")
+# a tensor the table refuses goes through __dlpack__ (here that raises: it would report what is wrong)
+raises(lambda: fd.execute([Tensor(np.ones(13).reshape(1, 13)), Tensor(ya)]), RuntimeError, ["__dlpack__ called"],
+       "the first input refused by the table is taken through __dlpack__")
+raises(lambda: fd.execute([Tensor(ya), Tensor(np.ones(13).reshape(1, 13))]), RuntimeError, ["__dlpack__ called"],
+       "a later input refused by the table is taken through __dlpack__")
 raises(lambda: fd.execute([Tensor(xa), Tensor(np.ones(4))]), Exception, ["input 1", "rank"],
        "a wrong rank through the table is refused")
 
@@ -187,6 +192,23 @@ before = calls["from_py"]
 raises(lambda: fd.execute([OldTensor(xa), OldTensor(ya)]), RuntimeError, ["__dlpack__ called"],
        "a major version 2 table is not used")
 check(calls["from_py"] == before, "and none of its functions is called")
+
+check(_C._exchange_api(Tensor(xa)) and not _C._exchange_api(OldTensor(xa)) and not _C._exchange_api(xa),
+      "_C._exchange_api tells which inputs take the fast path")
+# FUSER_PY_EXCHANGE_API=0 turns it off (read once per process)
+# (a table whose entries are never called: version 1.0, then non-NULL entry points)
+probe = ("import ctypes, fuser._C as C\n"
+         "new = ctypes.pythonapi.PyCapsule_New\n"
+         "new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]\n"
+         "table = (ctypes.c_uint64 * 7)(1, 0, 0, 0, 1, 1, 1)\n"
+         "class T: pass\n"
+         "T.__dlpack_c_exchange_api__ = new(ctypes.addressof(table), b'dlpack_exchange_api', None)\n"
+         "print(C._exchange_api(T()))\n")
+on = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=dict(os.environ))
+off = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                     env=dict(os.environ, FUSER_PY_EXCHANGE_API="0"))
+check(on.stdout.strip() == "True" and off.stdout.strip() == "False",
+      f"FUSER_PY_EXCHANGE_API=0 turns the fast path off ({on.stdout.strip()}/{off.stdout.strip()} {on.stderr}{off.stderr})")
 
 fake = os.environ.get("FUSER_CUDA_LIBRARY")
 if fake and os.path.exists(fake):
