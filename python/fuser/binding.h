@@ -184,5 +184,11 @@ extern const char *const py_phase_names[P_COUNT];
 extern bool py_timing;
 extern uint64_t py_phase_ns[P_COUNT], py_timed_calls;
 uint64_t py_now_ns(void);
+/* Where the last fd.execute's outputs lie (data + byte_offset, the first
+ * PY_LAST_OUTPUTS): _C._last_output_pointers, so that a test can tell a
+ * returned tensor is fuser's memory and not a copy. */
+#define PY_LAST_OUTPUTS 16
+extern uintptr_t py_last_output_ptrs[PY_LAST_OUTPUTS];
+extern size_t py_last_outputs;
 
 #endif
