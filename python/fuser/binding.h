@@ -102,7 +102,7 @@ extern PyType_Spec py_holder_spec, py_fd_spec;
 PyObject *py_record(FDObj *fd, const char *method, PyObject *args, PyObject *kwargs);
 /* Defines a subclass with definition(self) on first use (definition.c). */
 int py_define_if_needed(FDObj *fd);
-PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs); /* execute.c */
+PyObject *py_fd_execute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames); /* execute.c */
 
 /* ---- torch (torch_cuda.c) ------------------------------------------------ */
 

@@ -89,22 +89,35 @@ static bool maybe_tensor(PyObject *x) {
   return s_dlpack && PyObject_HasAttr(x, s_dlpack);
 }
 
-PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *execute_call(FDObj *fd, PyObject *inputs, PyObject *device, PyObject *stream, const char *backend_name,
+                              uint64_t mark_);
+
+/* fd.execute's entry (METH_FASTCALL | METH_KEYWORDS: no argument tuple is
+ * made for a call). fd.execute(inputs), the hot form, goes straight to the
+ * call; any other form is parsed with its keywords. */
+PyObject *py_fd_execute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   uint64_t mark_ = py_timing ? py_now_ns() : 0;
-  FDObj *fd = (FDObj *)self;
-  PyObject *inputs, *device = Py_None, *stream = Py_None;
+  if (nargs == 1 && !kwnames) return execute_call((FDObj *)self, args[0], Py_None, Py_None, NULL, mark_);
+  Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+  PyObject *tuple = PyTuple_New(nargs), *kwargs = nkw ? PyDict_New() : NULL, *r = NULL;
+  bool ok = tuple && (!nkw || kwargs);
+  for (Py_ssize_t i = 0; ok && i < nargs; i++) ok = PyTuple_SetItem(tuple, i, Py_NewRef(args[i])) == 0;
+  for (Py_ssize_t i = 0; ok && i < nkw; i++) ok = PyDict_SetItem(kwargs, PyTuple_GetItem(kwnames, i), args[nargs + i]) == 0;
+  static char *kwlist[] = {"inputs", "device", "stream", "cpu_backend", "override_user_schedule",
+                           "capture_debug_output", "print_repro", "profile", "save_repro_inputs", "_enable_options",
+                           "_disable_options", NULL};
+  PyObject *inputs, *device = Py_None, *stream = Py_None, *o1, *o2, *o3, *o4, *o5, *o6, *o7;
   const char *backend_name = NULL;
-  if (!kwargs && PyTuple_Size(args) == 1) { /* fd.execute(inputs): the hot form, no keyword parsing */
-    inputs = PyTuple_GetItem(args, 0);
-  } else {
-    static char *kwlist[] = {"inputs", "device", "stream", "cpu_backend", "override_user_schedule",
-                             "capture_debug_output", "print_repro", "profile", "save_repro_inputs", "_enable_options",
-                             "_disable_options", NULL};
-    PyObject *o1, *o2, *o3, *o4, *o5, *o6, *o7;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$OzOOOOOOO", kwlist, &inputs, &device, &stream, &backend_name,
-                                     &o1, &o2, &o3, &o4, &o5, &o6, &o7))
-      return NULL;
-  }
+  if (ok && PyArg_ParseTupleAndKeywords(tuple, kwargs, "O|O$OzOOOOOOO", kwlist, &inputs, &device, &stream, &backend_name,
+                                        &o1, &o2, &o3, &o4, &o5, &o6, &o7))
+    r = execute_call((FDObj *)self, inputs, device, stream, backend_name, mark_);
+  Py_XDECREF(tuple);
+  Py_XDECREF(kwargs);
+  return r;
+}
+
+static PyObject *execute_call(FDObj *fd, PyObject *inputs, PyObject *device, PyObject *stream, const char *backend_name,
+                              uint64_t mark_) {
   int cpu_backend = FUSER_BACKEND_AUTO; /* FUSER_CPU_BACKEND's choice */
   if (backend_name && !strcmp(backend_name, "reference")) cpu_backend = FUSER_BACKEND_CPU_REFERENCE;
   else if (backend_name && !strcmp(backend_name, "jit")) cpu_backend = FUSER_BACKEND_CPU_JIT;
