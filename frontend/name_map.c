@@ -16,17 +16,20 @@ void fuser_name_map_free(fuser_name_map *m) {
   free(m->keys);
   free(m->lens);
   free(m->values);
+  size_t *probes = m->probes;
   memset(m, 0, sizeof *m);
+  m->probes = probes;
 }
 
 static size_t slot(const fuser_name_map *m, const char *name, size_t len) {
-  size_t i = hash(name, len, m->cap);
-  while (m->keys[i] && !(m->lens[i] == len && memcmp(m->keys[i], name, len) == 0)) i = (i + 1) & (m->cap - 1);
+  size_t i = hash(name, len, m->cap), steps = 1;
+  while (m->keys[i] && !(m->lens[i] == len && memcmp(m->keys[i], name, len) == 0)) i = (i + 1) & (m->cap - 1), steps++;
+  if (m->probes) *m->probes += steps;
   return i;
 }
 
 static void grow(fuser_name_map *m) {
-  fuser_name_map bigger = {0};
+  fuser_name_map bigger = {.probes = m->probes};
   bigger.cap = m->cap ? m->cap * 2 : 64;
   bigger.keys = calloc(bigger.cap, sizeof *bigger.keys);
   bigger.lens = calloc(bigger.cap, sizeof *bigger.lens);

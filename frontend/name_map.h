@@ -14,6 +14,11 @@ typedef struct {
   size_t *lens;
   intptr_t *values;
   size_t cap, count;
+  /* When set, every slot a lookup or insertion looks at adds one here
+   * (growth included): test/frontend/unit_frontend.c bounds it per
+   * operation, so that a slower map (a scan, clustering) fails a test
+   * rather than a benchmark. */
+  size_t *probes;
 } fuser_name_map;
 
 void fuser_name_map_free(fuser_name_map *m);

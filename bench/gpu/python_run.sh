@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # python_run.sh: the Python binding on the GPU machine (PyTorch there, no
-# LLVM): every seed and visible corpus script through
-# `python3 -m fuser.run` on CUDA tensors (outputs against fuser's CPU
-# reference, recorded IR against the importer's), then the per-call
-# overhead benchmark (`python3 -m fuser.bench`, docs/PERFORMANCE.md). Two steps:
+# LLVM): every seed and visible corpus script run unchanged on CUDA tensors
+# in one process (bench/gpu/python_check.py: outputs are fuser's memory and
+# usable by torch, equal bit for bit to the same call through the artifact
+# loaded from disk, recorded IR equal to the importer's, and against fuser's
+# CPU reference where the inputs are small), then the per-call overhead
+# benchmark (`python3 -m fuser.bench`, docs/PERFORMANCE.md) with torch's
+# DLPack C exchange API and without it (FUSER_PY_EXCHANGE_API=0). Two steps:
 #
 #   here:   bash bench/gpu/python_run.sh prepare [CARRY_DIR]
 #           (needs a FUSER_SHARED_LIBRARY build with the Python module in
@@ -11,13 +14,13 @@
 #             cmake -S . -B build-shared -DFUSER_SHARED_LIBRARY=ON
 #             make -C build-shared fuser_shared fuser_python
 #           writes CARRY_DIR, default .carry/python: libfuser.so stripped
-#           and xz'd, the fuser package, the corpus scripts)
+#           and xz'd, the fuser package, python_check.py, the corpus scripts)
 #   there:  bash bench/gpu/python_run.sh run [CARRY_DIR]
 #           (unpacks libfuser.so next to the package, which finds it
 #           through its RPATH $ORIGIN/../../lib; prints one line per
 #           script and the benchmark's table and JSON line)
 #           bash bench/gpu/python_run.sh bench [CARRY_DIR]: the benchmark
-#           alone (each fuser.run imports torch: about 2 s a script)
+#           alone
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 step=${1:?usage: python_run.sh prepare|run [CARRY_DIR]}
@@ -33,6 +36,7 @@ prepare)
   strip -o "$carry/lib/${soname:-libfuser.so}" "$so"
   xz -9 -T1 "$carry/lib/${soname:-libfuser.so}"
   cp "$build"/python/fuser/*.py "$build/python/fuser/_C.abi3.so" "$carry/python/fuser/"
+  cp bench/gpu/python_check.py "$carry/"
   corpus=${FUSER_CORPUS_DIR:-../shared/corpus}
   cp "$corpus"/seed/*.py "$corpus"/visible/*.py "$carry/scripts/"
   du -sh "$carry"
@@ -40,12 +44,16 @@ prepare)
 run | bench)
   for z in "$carry"/lib/*.xz; do [ -f "$z" ] && xz -d -f "$z"; done
   export PYTHONPATH=$carry/python
-  python3 -c 'import fuser, torch; print("fuser binding on", torch.__version__, "CUDA", torch.cuda.is_available())'
   fail=0
-  [ "$step" = run ] && for s in "$carry"/scripts/seed_*.py "$carry"/scripts/*_small.py "$carry"/scripts/*_large.py; do
-    timeout 300 python3 -m fuser.run "$s" || { echo "FAILED $(basename "$s")"; fail=1; }
-  done
-  python3 -m fuser.bench --device cuda
+  if [ "$step" = run ]; then
+    cache=$(mktemp -d) # the artifacts the first compile of each fusion writes, loaded by the second
+    FUSER_CACHE_DIR=$cache timeout 300 python3 "$carry/python_check.py" "$carry"/scripts/seed_*.py \
+      "$carry"/scripts/*_small.py "$carry"/scripts/*_large.py || fail=1
+    rm -rf "$cache"
+  fi
+  python3 -m fuser.bench --device cuda || fail=1
+  echo "--- the same without DLPack's C exchange API (FUSER_PY_EXCHANGE_API=0: capsules, as before)"
+  FUSER_PY_EXCHANGE_API=0 python3 -m fuser.bench --device cuda --repeats 3 || fail=1
   exit $fail
   ;;
 *)

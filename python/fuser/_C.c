@@ -158,7 +158,24 @@ static PyObject *mod_set_allocator(PyObject *m, PyObject *arg) {
   Py_RETURN_NONE;
 }
 
+/* _exchange_api(x) -> whether fd.execute takes x (and gives outputs)
+ * through its type's DLPack C exchange table (exchange_api.c). */
+static PyObject *mod_exchange_api(PyObject *m, PyObject *x) { return PyBool_FromLong(py_exchange_api_of(x) != NULL); }
+
+/* _last_output_pointers() -> the data pointers of the last fd.execute's
+ * outputs (ints), as fuser allocated them. */
+static PyObject *mod_last_output_pointers(PyObject *m, PyObject *unused) {
+  PyObject *t = PyTuple_New((Py_ssize_t)py_last_outputs);
+  for (size_t k = 0; t && k < py_last_outputs; k++) {
+    PyObject *v = PyLong_FromUnsignedLongLong((unsigned long long)py_last_output_ptrs[k]);
+    if (!v || PyTuple_SetItem(t, (Py_ssize_t)k, v)) Py_CLEAR(t);
+  }
+  return t;
+}
+
 static PyMethodDef module_methods[] = {
+    {"_last_output_pointers", mod_last_output_pointers, METH_NOARGS, "_last_output_pointers() -> the last fd.execute's output data pointers"},
+    {"_exchange_api", mod_exchange_api, METH_O, "_exchange_api(x) -> fd.execute uses x's DLPack C exchange table"},
     {"_set_allocator", mod_set_allocator, METH_O, "_set_allocator('torch' | 'runtime')"},
     {"import_script", mod_import_script, METH_VARARGS, "import_script(text, name) -> (ir, hash)"},
     {"_timing", mod_timing, METH_O, "_timing(on) -> per-phase ns per fd.execute call since the last _timing"},

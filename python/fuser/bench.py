@@ -52,7 +52,10 @@ def main(argv=None):
     (out,) = fd.execute(inputs)  # compiles the entry for this signature
     assert torch.equal(out, (x.float() + y.float()).to(torch.bfloat16)), "wrong result"
     sync = torch.cuda.synchronize if dev == "cuda" else (lambda: None)
+    exchange = _C._exchange_api(x)
     print(f"fuser.bench: {dev}, numel {a.numel}, {iters} calls x {a.repeats} (best), torch {torch.__version__}")
+    print("  tensors in and out through " + ("DLPack's C exchange API (torch.Tensor.__dlpack_c_exchange_api__)"
+                                           if exchange else "DLPack capsules (torch._C._to_dlpack / _from_dlpack)"))
     rows = {}
     # CUDA outputs from torch's caching allocator (the default for torch callers) and from cuMemAllocAsync
     for alloc in (["torch", "runtime"] if dev == "cuda" else ["host"]):
@@ -85,7 +88,7 @@ def main(argv=None):
     stats = fd.cache_stats()
     print(f"  cache: {stats}")
     print(json.dumps({"bench": "python_overhead", "device": dev, "numel": a.numel, "iters": iters, "by_allocator": rows,
-                      "cache": stats, "torch": torch.__version__}))
+                      "cache": stats, "torch": torch.__version__, "exchange_api": exchange}))
 
 
 if __name__ == "__main__":

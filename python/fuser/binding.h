@@ -12,6 +12,8 @@
  *   tensor_out.c  outputs as the caller's framework's tensors (DLPack)
  *   torch_cuda.c  torch's entry points: the current stream, the caching
  *                 allocator; the runtimes and the process-wide fusion cache
+ *   exchange_api.c DLPack's C exchange API: inputs, the current stream and
+ *                 outputs without a Python call (torch >= 2.10)
  * Names shared between files start with py_ (the module links libfuser's
  * static archives in some builds; hidden visibility keeps them private). */
 #ifndef FUSER_PYTHON_BINDING_H
@@ -100,7 +102,7 @@ extern PyType_Spec py_holder_spec, py_fd_spec;
 PyObject *py_record(FDObj *fd, const char *method, PyObject *args, PyObject *kwargs);
 /* Defines a subclass with definition(self) on first use (definition.c). */
 int py_define_if_needed(FDObj *fd);
-PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs); /* execute.c */
+PyObject *py_fd_execute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames); /* execute.c */
 
 /* ---- torch (torch_cuda.c) ------------------------------------------------ */
 
@@ -128,6 +130,20 @@ extern fuser_runtime *py_runtimes[MAX_DEVICES][2];
 /* The fusion of fd for (device slot, allocator), made on first use. */
 cache_entry *py_fusion_for(FDObj *fd, int device, int allocator, fuser_error *err);
 
+/* DLPack 1.3's DLPackExchangeAPI, the same layout (Debian's dlpack.h is
+ * 0.6): the stable header (version, the previous table), then the
+ * producer's entry points. */
+typedef struct {
+  DLPackVersion version;
+  const void *prev_api;
+  int (*managed_tensor_allocator)(DLTensor *prototype, DLManagedTensorVersioned **out, void *error_ctx,
+                                  void (*set_error)(void *error_ctx, const char *kind, const char *message));
+  int (*managed_tensor_from_py_object_no_sync)(void *py_object, DLManagedTensorVersioned **out);
+  int (*managed_tensor_to_py_object_no_sync)(DLManagedTensorVersioned *tensor, void **out_py_object);
+  int (*dltensor_from_py_object_no_sync)(void *py_object, DLTensor *out);
+  int (*current_work_stream)(DLDeviceType device_type, int32_t device_id, void **out_current_stream);
+} py_exchange_api;
+
 /* ---- tensors in and out (tensor_in.c, tensor_out.c) ---------------------- */
 
 /* One input tensor: the DLPack capsule (kept until the call is over) and
@@ -144,8 +160,22 @@ int py_take_tensor(PyObject *x, size_t i, PyObject *stream, taken *out);
  * `input` is kept alive by it (aliases). On failure releases out, sets an
  * exception and returns NULL. */
 DLManagedTensor *py_managed_output(fuser_runtime *rt, fuser_output *out, PyObject *input, fuser_error *err);
-/* A managed output as the caller's kind of tensor (consumes m). */
-PyObject *py_give_tensor(DLManagedTensor *m, framework fw, PyObject *from_dlpack);
+/* A managed output as the caller's kind of tensor (consumes m): through
+ * the exchange table `api` of the inputs' type when there is one. */
+PyObject *py_give_tensor(DLManagedTensor *m, framework fw, PyObject *from_dlpack, const py_exchange_api *api);
+
+/* ---- DLPack's C exchange API (exchange_api.c; the table is above) ---------- */
+
+/* The exchange table of x's type, or NULL (none, not version 1, or
+ * FUSER_PY_EXCHANGE_API=0). */
+const py_exchange_api *py_exchange_api_of(PyObject *x);
+/* Input x through the table: a borrowed DLTensor (x stays alive in the
+ * call's argument tuple), no capsule. 0, or 1 when the producer refused
+ * (no exception: the caller takes x the DLPack way, which reports). */
+int py_exchange_take(const py_exchange_api *api, PyObject *x, taken *out);
+/* The producer's current stream on CUDA device_id: 0, -1 (exception set),
+ * or 1 when the table has no current_work_stream. */
+int py_exchange_stream(const py_exchange_api *api, int device_id, void **stream);
 
 /* ---- timing (execute.c) ----------------------------------------------------- */
 
@@ -154,5 +184,11 @@ extern const char *const py_phase_names[P_COUNT];
 extern bool py_timing;
 extern uint64_t py_phase_ns[P_COUNT], py_timed_calls;
 uint64_t py_now_ns(void);
+/* Where the last fd.execute's outputs lie (data + byte_offset, the first
+ * PY_LAST_OUTPUTS): _C._last_output_pointers, so that a test can tell a
+ * returned tensor is fuser's memory and not a copy. */
+#define PY_LAST_OUTPUTS 16
+extern uintptr_t py_last_output_ptrs[PY_LAST_OUTPUTS];
+extern size_t py_last_outputs;
 
 #endif

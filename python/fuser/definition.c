@@ -186,7 +186,7 @@ static PyMethodDef fd_methods[] = {
     {"define_constant", CAST(fd_define_constant), KW, "define_constant(value, dtype=None)"},
     {"define_vector", CAST(fd_define_vector), KW, "define_vector(values, dtype=DataType.Int)"},
     {"add_output", CAST(fd_add_output), KW, "add_output(output, alias_input=None, stride_order=None)"},
-    {"execute", CAST(py_fd_execute), KW, "execute(inputs, *, device=None, stream=None) -> list of tensors"},
+    {"execute", CAST(py_fd_execute), METH_FASTCALL | METH_KEYWORDS, "execute(inputs, *, device=None, stream=None) -> list of tensors"},
     {"ir", CAST(fd_ir), KW, "the fusion in the fuser dialect (text)"},
     {"cache_stats", fd_cache_stats, METH_NOARGS, "the compiled fusion's cache counters"},
     {NULL}};

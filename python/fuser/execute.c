@@ -52,6 +52,8 @@ const char *const py_phase_names[P_COUNT] = {"arguments", "device_and_stream", "
                                                  "libfuser_execute", "outputs"};
 bool py_timing;
 uint64_t py_phase_ns[P_COUNT], py_timed_calls;
+uintptr_t py_last_output_ptrs[PY_LAST_OUTPUTS];
+size_t py_last_outputs;
 
 uint64_t py_now_ns(void) {
   struct timespec t;
@@ -87,22 +89,35 @@ static bool maybe_tensor(PyObject *x) {
   return s_dlpack && PyObject_HasAttr(x, s_dlpack);
 }
 
-PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *execute_call(FDObj *fd, PyObject *inputs, PyObject *device, PyObject *stream, const char *backend_name,
+                              uint64_t mark_);
+
+/* fd.execute's entry (METH_FASTCALL | METH_KEYWORDS: no argument tuple is
+ * made for a call). fd.execute(inputs), the hot form, goes straight to the
+ * call; any other form is parsed with its keywords. */
+PyObject *py_fd_execute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   uint64_t mark_ = py_timing ? py_now_ns() : 0;
-  FDObj *fd = (FDObj *)self;
-  PyObject *inputs, *device = Py_None, *stream = Py_None;
+  if (nargs == 1 && !kwnames) return execute_call((FDObj *)self, args[0], Py_None, Py_None, NULL, mark_);
+  Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+  PyObject *tuple = PyTuple_New(nargs), *kwargs = nkw ? PyDict_New() : NULL, *r = NULL;
+  bool ok = tuple && (!nkw || kwargs);
+  for (Py_ssize_t i = 0; ok && i < nargs; i++) ok = PyTuple_SetItem(tuple, i, Py_NewRef(args[i])) == 0;
+  for (Py_ssize_t i = 0; ok && i < nkw; i++) ok = PyDict_SetItem(kwargs, PyTuple_GetItem(kwnames, i), args[nargs + i]) == 0;
+  static char *kwlist[] = {"inputs", "device", "stream", "cpu_backend", "override_user_schedule",
+                           "capture_debug_output", "print_repro", "profile", "save_repro_inputs", "_enable_options",
+                           "_disable_options", NULL};
+  PyObject *inputs, *device = Py_None, *stream = Py_None, *o1, *o2, *o3, *o4, *o5, *o6, *o7;
   const char *backend_name = NULL;
-  if (!kwargs && PyTuple_Size(args) == 1) { /* fd.execute(inputs): the hot form, no keyword parsing */
-    inputs = PyTuple_GetItem(args, 0);
-  } else {
-    static char *kwlist[] = {"inputs", "device", "stream", "cpu_backend", "override_user_schedule",
-                             "capture_debug_output", "print_repro", "profile", "save_repro_inputs", "_enable_options",
-                             "_disable_options", NULL};
-    PyObject *o1, *o2, *o3, *o4, *o5, *o6, *o7;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$OzOOOOOOO", kwlist, &inputs, &device, &stream, &backend_name,
-                                     &o1, &o2, &o3, &o4, &o5, &o6, &o7))
-      return NULL;
-  }
+  if (ok && PyArg_ParseTupleAndKeywords(tuple, kwargs, "O|O$OzOOOOOOO", kwlist, &inputs, &device, &stream, &backend_name,
+                                        &o1, &o2, &o3, &o4, &o5, &o6, &o7))
+    r = execute_call((FDObj *)self, inputs, device, stream, backend_name, mark_);
+  Py_XDECREF(tuple);
+  Py_XDECREF(kwargs);
+  return r;
+}
+
+static PyObject *execute_call(FDObj *fd, PyObject *inputs, PyObject *device, PyObject *stream, const char *backend_name,
+                              uint64_t mark_) {
   int cpu_backend = FUSER_BACKEND_AUTO; /* FUSER_CPU_BACKEND's choice */
   if (backend_name && !strcmp(backend_name, "reference")) cpu_backend = FUSER_BACKEND_CPU_REFERENCE;
   else if (backend_name && !strcmp(backend_name, "jit")) cpu_backend = FUSER_BACKEND_CPU_JIT;
@@ -132,6 +147,7 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
   framework fw = FW_NONE;
   int dev_type = 0, dev_id = 0;
   void *cuda_stream = NULL;
+  const py_exchange_api *api = NULL; /* the first tensor's type's C exchange table (exchange_api.c) */
   PyObject *stream_arg = NULL;
   if ((on_heap && (!fargs || !tk || !gouts || !outs)) || !items) {
     if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -144,6 +160,16 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyObject *x = PyTuple_GetItem(items, (Py_ssize_t)i);
     if (!maybe_tensor(x)) continue;
     fw = framework_of(x, &from_dlpack);
+    /* on the producer's own stream, its C exchange table: no Python call */
+    if (stream == Py_None && n <= STACK_ARGS && (api = py_exchange_api_of(x))) {
+      if (py_exchange_take(api, x, &tk[i]) == 0) {
+        taken_early[i] = true;
+        dev_type = tk[i].t.device.device_type, dev_id = tk[i].t.device.device_id;
+        if (dev_type == kDLCPU) dev_id = 0;
+        break;
+      }
+      api = NULL; /* refused: this call goes the DLPack way */
+    }
     if (fw == FW_TORCH && stream == Py_None && n <= STACK_ARGS) {
       if (py_take_tensor(x, i, NULL, &tk[i])) goto done;
       taken_early[i] = true;
@@ -198,7 +224,8 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
       PyErr_Format(FuserError, "fd.execute: CUDA device %d", dev_id);
       goto done;
     }
-    if (py_stream_of(stream, fw, dev_id, &cuda_stream)) goto done;
+    int from_table = api ? py_exchange_stream(api, dev_id, &cuda_stream) : 1;
+    if (from_table < 0 || (from_table > 0 && py_stream_of(stream, fw, dev_id, &cuda_stream))) goto done;
     /* the consumer stream protocol: 1 is the legacy default stream */
     if (stream != Py_None || fw != FW_TORCH) stream_arg = PyLong_FromUnsignedLongLong(cuda_stream ? (uintptr_t)cuda_stream : 1);
   }
@@ -217,6 +244,13 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     if (PyFloat_Check(x)) {
       fargs[i] = fuser_arg_double(PyFloat_AsDouble(x));
+      continue;
+    }
+    /* the first tensor's kind (same table, same current stream), or any
+     * kind on the CPU, where there is no stream */
+    const py_exchange_api *own = api && stream == Py_None ? py_exchange_api_of(x) : NULL;
+    if (own && (own == api || dev_type == kDLCPU) && py_exchange_take(own, x, &tk[i]) == 0) {
+      fargs[i] = fuser_arg_tensor(&tk[i].t);
       continue;
     }
     bool torch = py_is_torch_tensor(x);
@@ -300,9 +334,12 @@ PyObject *py_fd_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (!outs[k]) goto done;
   MARK(P_EXEC);
   /* outputs as the caller's tensors; aliased ones written into their input */
+  py_last_outputs = 0;
+  for (size_t k = 0; k < nout && k < PY_LAST_OUTPUTS; k++, py_last_outputs++)
+    py_last_output_ptrs[k] = (uintptr_t)outs[k]->dl_tensor.data + (uintptr_t)outs[k]->dl_tensor.byte_offset;
   result = PyList_New(0);
   for (size_t k = 0; result && k < nout; k++) {
-    PyObject *t = py_give_tensor(outs[k], fw, from_dlpack);
+    PyObject *t = py_give_tensor(outs[k], fw, from_dlpack, api);
     outs[k] = NULL;
     int alias = fuser_definition_output_alias(fd->def, k);
     int rc2 = !t ? -1 : alias >= 0 ? write_alias(PyTuple_GetItem(items, alias), t) : PyList_Append(result, t);

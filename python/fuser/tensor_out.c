@@ -62,6 +62,7 @@ static PyObject *capsule_of(DLManagedTensor *m) {
  * memory valid: the runtime that allocated it and, for an alias, the input. */
 typedef struct {
   DLManagedTensor m;
+  DLManagedTensorVersioned mv; /* the same tensor for the exchange API's consumers */
   fuser_runtime *rt;
   fuser_output out;
   PyObject *keep;
@@ -77,6 +78,8 @@ static void managed_delete(DLManagedTensor *m) {
   }
   free(g);
 }
+
+static void managed_delete_versioned(DLManagedTensorVersioned *mv) { managed_delete(&((managed_output *)mv->manager_ctx)->m); }
 
 DLManagedTensor *py_managed_output(fuser_runtime *rt, fuser_output *out, PyObject *input, fuser_error *err) {
   (void)err;
@@ -98,8 +101,23 @@ DLManagedTensor *py_managed_output(fuser_runtime *rt, fuser_output *out, PyObjec
   return &g->m;
 }
 
+/* Through the producer's table: its tensor object over our memory, with
+ * no capsule and no Python call; the producer owns m from here (also when
+ * it fails: the protocol steals the tensor). */
+static PyObject *give_through_exchange(DLManagedTensor *m, const py_exchange_api *api) {
+  managed_output *g = m->manager_ctx;
+  g->mv = (DLManagedTensorVersioned){{1, 0}, g, managed_delete_versioned, 0, g->m.dl_tensor};
+  void *obj = NULL;
+  if (api->managed_tensor_to_py_object_no_sync(&g->mv, &obj) != 0 || !obj) {
+    if (!PyErr_Occurred()) PyErr_SetString(FuserError, "fd.execute: the producer's DLPack exchange API refused an output");
+    return NULL;
+  }
+  return obj;
+}
+
 /* An output (which we own) as the caller's kind of tensor. */
-PyObject *py_give_tensor(DLManagedTensor *m, framework fw, PyObject *from_dlpack) {
+PyObject *py_give_tensor(DLManagedTensor *m, framework fw, PyObject *from_dlpack, const py_exchange_api *api) {
+  if (api) return give_through_exchange(m, api);
   bool is_bool = m->dl_tensor.dtype.code == 6;
   if (fw == FW_TORCH && is_bool) m->dl_tensor.dtype = (DLDataType){kDLUInt, 8, 1}; /* viewed back as bool below */
   int dev_type = m->dl_tensor.device.device_type, dev_id = m->dl_tensor.device.device_id;

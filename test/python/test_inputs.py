@@ -82,4 +82,17 @@ try:
 except (FuserError, RuntimeError, TypeError, BufferError) as e:
     check(True, f"a meta tensor is refused: {type(e).__name__}: {e}")
 
+# outputs are fuser's memory, not copies: the torch tensor's data pointer is
+# the one fuser allocated (fuser._C._last_output_pointers), for each output
+from fuser import _C  # noqa: E402
+
+with FusionDefinition() as fd_two:
+    a = fd_two.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)
+    fd_two.add_output(fd_two.ops.neg(a))
+    fd_two.add_output(fd_two.ops.mul(a, a))
+outs = fd_two.execute([other[0]])
+ptrs = _C._last_output_pointers()
+check(len(ptrs) == 2 and [o.data_ptr() for o in outs] == list(ptrs), f"outputs are fuser's memory, no copy ({ptrs})")
+check(torch.equal(outs[0], -other[0]) and torch.equal(outs[1], other[0] * other[0]), "and hold the results")
+
 common.finish()
