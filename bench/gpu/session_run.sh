@@ -13,7 +13,10 @@
 #   python the Python binding on CUDA tensors and its overhead benchmark
 #          (CARRY/python, bench/gpu/python_run.sh);
 #   rng    the random-number scripts against the CPU reference
-#          (CARRY/rng, bench/gpu/rng.sh).
+#          (CARRY/rng, bench/gpu/rng.sh);
+#   memcheck compute-sanitizer memcheck of the small layout patterns and
+#          the index scripts of CARRY/gpu, aligned and misaligned by one
+#          element (after corpus: it uses the runtime that step built).
 # Everything lands in OUT_DIR/results.tgz (the device tool brings back at
 # most 8 files) and a summary on stdout.
 #   STEPS="base corpus host python" bash bench/gpu/session_run.sh CARRY OUT_DIR
@@ -39,6 +42,8 @@ for step in $steps; do
     timeout 240 bash bench/gpu/python_run.sh run "$carry/python" > "$res/python.txt" 2>&1 ;;
   rng)
     timeout 60 bash bench/gpu/rng.sh run "$carry/rng" "$res/rng" > "$res/rng.txt" 2>&1 ;;
+  memcheck)
+    timeout 150 bash bench/gpu/memcheck.sh "$carry/gpu" build-runtime/fuser-run > "$res/memcheck.txt" 2>&1 ;;
   *) echo "session_run.sh: unknown step $step" >&2 ;;
   esac
   echo "step $step: exit $? in $(( $(date +%s) - start )) s" | tee -a "$res/steps.txt"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# memcheck.sh: compute-sanitizer memcheck of the small layout patterns
+# (issue 15: aligned and misaligned by one element) and of the in-tree
+# index scripts (issue 16: the index flag, an out-of-range index that must
+# fail without an out-of-bounds read), several in parallel. One line per
+# run: the artifact, the misalignment, fuser-run's exit status and the
+# sanitizer's ERROR SUMMARY.
+#   bash bench/gpu/memcheck.sh CARRY_DIR FUSER_RUN
+set -uo pipefail
+carry=$1
+run=$2
+cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+[ -x "$cs" ] || { echo "memcheck: compute-sanitizer not found"; exit 1; }
+out=$(mktemp -d)
+for art in "$carry"/arts/*_small.fart "$carry"/arts/index_*.fart; do
+  [ -f "$art" ] || continue
+  n=$(basename "$art" .fart)
+  check=--check
+  case $n in index_oob*) check="";; esac
+  for m in 0 1; do
+    (timeout 100 "$cs" --tool memcheck "$run" --artifact "$art" $check --misalign $m > "$out/$n.$m.txt" 2>&1
+     echo "memcheck $n misalign $m rc $? $(grep -E 'ERROR SUMMARY|index out of range|DIFF' "$out/$n.$m.txt" | head -3 | tr '\n' ' ')" > "$out/$n.$m.line") &
+  done
+done
+wait
+cat "$out"/*.line | sort
