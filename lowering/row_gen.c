@@ -12,12 +12,10 @@
  *     ... pairwise partial, 5 x gpu.shuffle xor, store %wg0[warp], gpu.barrier, 3 x gpu.shuffle xor
  *     ... epilogue from %x0, %x1: vector.store ... {alignment = 16}
  *
- * Values are vectors of W elements (W = 1 included) in their dtype's type
- * (bf16 stays bf16 until an op computes: then f32, nvFuser's promotion);
- * a value per row (a reduction result and what is computed from it) is
- * splat. Each value is evaluated at a `dim map` (for each of its dims the
- * kernel dim it walks, or -1: index 0) and a chunk (one vector of the row),
- * memoized per (value, map, chunk) inside the current scf region. */
+ * The implementation is split by responsibility (row_gen_internal.h lists
+ * the files; row_gen_values.c says how values are represented); this one
+ * holds the phases, the inner epilogue, the parameters, the run-time
+ * conditions, the variants and the public entry points. */
 #include "lowering/row_gen.h"
 
 #include <math.h>
@@ -29,657 +27,13 @@
 #include "lowering/builder.h"
 #include "lowering/kernel_gen.h"
 #include "lowering/launch_plan.h"
+#include "lowering/row_gen_internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/ir_util.h"
 
-#define MAX_CHUNKS 16
-#define MAX_REDS 16
-
-typedef struct {
-  const void *key;
-  int8_t map[FK_R];
-  int chunk;
-  int depth;
-  MlirValue v;
-} rmemo;
-
-typedef struct {
-  MlirOperation op;
-  MlirValue val[2]; /* the row's result(s) in the accumulation type (var_mean: var, mean) */
-  fuser_dtype acc;
-} rred;
-
-typedef struct {
-  fb_builder b;
-  fk_kernel *k;
-  const fuser_reduction_schedule *s;
-  const fuser_row_variant *var;
-  bool gpu, failed, unsupported;
-  char why[200];
-  int W, T, RPB, block;
-  MlirValue mem[FK_MAX_TENSORS];
-  MlirValue size[FK_MAX_TENSORS][FK_R], stride[FK_MAX_TENSORS][FK_R];
-  MlirValue scalar[FK_MAX_TENSORS];
-  fk_param params[FK_MAX_PARAMS];
-  int nparams;
-  int space_tensor; /* a tensor with the row space's shape (sizes of rows and row length) */
-  MlirValue rows, row_len; /* index */
-  /* per thread context */
-  MlirValue tid, lane, rib, row, valid, outer_idx[FK_R], col[MAX_CHUNKS];
-  MlirValue chunk_ok[MAX_CHUNKS]; /* ragged rows: the chunk lies inside the row (else NULL: always) */
-  /* outer schedule: the reduced (leading) dims merge into one row index,
-   * the chunks are the rows in flight, the column vector is the thread's */
-  bool outer_mode;
-  MlirValue rowc[MAX_CHUNKS], rg, cv, col_ok;
-  /* batched outer: the kept dims before the reduced ones, from the flat
-   * column (bidx), and the trailing kept extent (inner_len) */
-  MlirValue bidx[FK_R], inner_len;
-  MlirValue count; /* elements each reduction combines (as index) */
-  int nchunks;
-  rmemo *memo;
-  int nmemo, capmemo, depth;
-  rred red[MAX_REDS];
-  int nred;
-  MlirValue wg[MAX_REDS * 2];
-  int nwg, wg_used;
-  MlirType wg_types[MAX_REDS * 2];
-  /* the CPU form's per-phase partials */
-} rgen;
-
-static void unsupported(rgen *g, const char *why) {
-  if (!g->failed) snprintf(g->why, sizeof g->why, "%s", why);
-  g->failed = g->unsupported = true;
-}
-
-static MlirContext ctx_of(rgen *g) { return g->b.ctx; }
-
-/* ---- types and conversions ------------------------------------------------ */
-
-static MlirType elem_type(rgen *g, fuser_dtype dt) { return fuser_dtype_to_type(ctx_of(g), dt); }
-static MlirType storage_type(rgen *g, fuser_dtype dt) {
-  return dt == FUSER_DTYPE_I1 ? mlirIntegerTypeGet(ctx_of(g), 8) : elem_type(g, dt);
-}
-static MlirType vec_type(rgen *g, fuser_dtype dt) { return fb_vector_type(elem_type(g, dt), g->W); }
-static bool is_float(fuser_dtype dt) { return fuser_dtype_is_float(dt); }
-
-static MlirValue splat_const(rgen *g, fuser_dtype dt, double v) {
-  MlirType e = elem_type(g, dt);
-  MlirValue c = is_float(dt) ? fb_const_float(&g->b, e, v) : fb_const_int(&g->b, e, (int64_t)v);
-  return fb_broadcast(&g->b, c, fb_vector_type(e, g->W));
-}
-
-/* dtype conversion of a vector value (kg_convert's rules) */
-static MlirValue convert(rgen *g, MlirValue x, fuser_dtype from, fuser_dtype to) {
-  if (from == to) return x;
-  MlirType tt = vec_type(g, to);
-  if (to == FUSER_DTYPE_I1) {
-    MlirValue z = splat_const(g, from, 0);
-    return is_float(from) ? fb_cmpf(&g->b, FB_CMPF_UNE, x, z) : fb_cmpi(&g->b, FB_CMPI_NE, x, z);
-  }
-  if ((from == FUSER_DTYPE_BF16 && to == FUSER_DTYPE_F16) || (from == FUSER_DTYPE_F16 && to == FUSER_DTYPE_BF16))
-    return convert(g, convert(g, x, from, FUSER_DTYPE_F32), FUSER_DTYPE_F32, to);
-  const char *op;
-  if (is_float(from) && is_float(to)) op = fuser_dtype_size(to) > fuser_dtype_size(from) ? "arith.extf" : "arith.truncf";
-  else if (from == FUSER_DTYPE_I1) op = is_float(to) ? "arith.uitofp" : "arith.extui";
-  else if (!is_float(from) && is_float(to)) op = "arith.sitofp";
-  else if (is_float(from) && !is_float(to)) op = "arith.fptosi";
-  else op = fuser_dtype_size(to) > fuser_dtype_size(from) ? "arith.extsi" : "arith.trunci";
-  return fb_cast(&g->b, op, x, tt);
-}
-
-/* ---- memo ----------------------------------------------------------------- */
-
-static bool memo_get(rgen *g, const void *key, const int8_t *map, int chunk, MlirValue *out) {
-  for (int i = g->nmemo - 1; i >= 0; i--)
-    if (g->memo[i].key == key && g->memo[i].chunk == chunk && memcmp(g->memo[i].map, map, FK_R) == 0) {
-      *out = g->memo[i].v;
-      return true;
-    }
-  return false;
-}
-
-static void memo_put(rgen *g, const void *key, const int8_t *map, int chunk, MlirValue v) {
-  if (g->nmemo == g->capmemo) g->memo = realloc(g->memo, sizeof *g->memo * (g->capmemo = g->capmemo ? 2 * g->capmemo : 64));
-  rmemo *m = &g->memo[g->nmemo++];
-  m->key = key;
-  memcpy(m->map, map, FK_R);
-  m->chunk = chunk;
-  m->depth = g->depth;
-  m->v = v;
-}
-
-static void scope_push(rgen *g) { g->depth++; }
-static void scope_pop(rgen *g) {
-  while (g->nmemo > 0 && g->memo[g->nmemo - 1].depth >= g->depth) g->nmemo--;
-  g->depth--;
-}
-
-/* ---- parameters, sizes, strides ------------------------------------------ */
-
-static MlirValue idx(rgen *g, int64_t v) { return fb_const_index(&g->b, v); }
-
-static int64_t static_dim(MlirValue v, int d) {
-  MlirType t = mlirValueGetType(v);
-  return mlirShapedTypeIsDynamicDim(t, d) ? FK_DYN : mlirShapedTypeGetDimSize(t, d);
-}
-
-/* ---- loads and stores ----------------------------------------------------- */
-
-/* Element offset of tensor t at a dim map (outer dims from the row's
- * indices, inner dims contiguous from the chunk's column). *inner says
- * whether it walks the row (else it is the same for the whole row). */
-static MlirValue offset_of(rgen *g, int t, const int8_t *map, int chunk, bool *inner) {
-  const fk_tensor *ft = &g->k->t[t];
-  /* kernel dims [lo, outer) are the reduced rows (outer mode) or none;
-   * below lo the batch (outer) or the rows (inner); from outer the row */
-  int lo = g->outer_mode ? g->s->batch : g->s->outer, outer = g->outer_mode ? g->s->batch + g->s->outer : g->s->outer;
-  MlirValue off = idx(g, 0);
-  int first_inner = -1, ninner = 0;
-  int nrow = 0, last_row = -1;
-  for (int d = 0; d < ft->rank; d++) {
-    if (map[d] < 0) continue;
-    if (map[d] >= lo && map[d] < outer && g->outer_mode) {
-      nrow++; /* merged below */
-      if (map[d] == outer - 1) last_row = d;
-    } else if (map[d] < lo) {
-      MlirValue i = g->outer_mode ? g->bidx[map[d]] : g->outer_idx[map[d]];
-      off = fb_addi(&g->b, off, fb_muli(&g->b, i, g->stride[t][d]));
-    } else {
-      if (first_inner < 0) first_inner = d;
-      /* the inner dims in order, consecutive */
-      if (map[d] != outer + ninner || d != first_inner + ninner) {
-        unsupported(g, "a tensor walks the reduced dims out of order");
-        return off;
-      }
-      ninner++;
-    }
-  }
-  if (g->outer_mode && nrow > 0) {
-    /* the reduced dims merge (their strides nest: conditions()) */
-    if (nrow != g->s->outer || last_row < 0) {
-      unsupported(g, "a tensor walks only some of the reduced dims");
-      return off;
-    }
-    off = fb_addi(&g->b, off, fb_muli(&g->b, g->rowc[chunk < 0 ? 0 : chunk], g->stride[t][last_row]));
-  }
-  *inner = ninner > 0;
-  if (!*inner) return off;
-  if (ninner != g->s->rank - outer) {
-    unsupported(g, "a tensor walks only some of the reduced dims");
-    return off;
-  }
-  /* contiguous: stride 1 innermost, nested over the inner dims; where a
-   * stride or an extent is symbolic, the nesting is a run-time `merge`
-   * condition (inner_merge_conditions) */
-  int64_t expect = 1;
-  for (int d = first_inner + ninner - 1; d >= first_inner; d--) {
-    bool known = expect != FK_DYN && ft->strides[d] != FK_DYN;
-    if ((d == first_inner + ninner - 1 && ft->strides[d] != 1) || (known && ft->strides[d] != expect)) {
-      unsupported(g, "a tensor is not contiguous along the reduced dims");
-      return off;
-    }
-    int64_t e = ft->shape[d];
-    expect = expect == FK_DYN || e == FK_DYN ? FK_DYN : expect * e;
-  }
-  return fb_addi(&g->b, off, g->col[chunk < 0 ? 0 : chunk]);
-}
-
-static int64_t align_of(rgen *g, int t) { return (int64_t)g->W * (int64_t)fuser_dtype_size(g->k->t[t].dtype); }
-
-static MlirValue load(rgen *g, int t, const int8_t *map, int chunk) {
-  bool inner = false;
-  MlirValue off = offset_of(g, t, map, chunk, &inner);
-  if (g->failed) return off;
-  fuser_dtype dt = g->k->t[t].dtype;
-  MlirType st = storage_type(g, dt);
-  MlirValue v;
-  if (inner) {
-    v = fb_vector_load(&g->b, fb_vector_type(st, g->W), g->mem[t], off, g->W > 1 ? align_of(g, t) : 0);
-  } else {
-    v = fb_broadcast(&g->b, fb_load(&g->b, g->mem[t], off), fb_vector_type(st, g->W));
-  }
-  if (dt == FUSER_DTYPE_I1) v = fb_cast(&g->b, "arith.trunci", v, vec_type(g, dt));
-  return v;
-}
-
-static void store(rgen *g, int t, const int8_t *map, int chunk, MlirValue v) {
-  bool inner = false;
-  MlirValue off = offset_of(g, t, map, chunk, &inner);
-  if (g->failed) return;
-  fuser_dtype dt = g->k->t[t].dtype;
-  if (dt == FUSER_DTYPE_I1) v = fb_cast(&g->b, "arith.extui", v, fb_vector_type(storage_type(g, dt), g->W));
-  if (inner) fb_vector_store(&g->b, v, g->mem[t], off, g->W > 1 ? align_of(g, t) : 0);
-  else fb_store(&g->b, fb_extract(&g->b, v, 0), g->mem[t], off);
-}
-
-/* ---- element-wise ops ------------------------------------------------------ */
-
-static fuser_dtype compute_type(fuser_op_id id, const fuser_dtype *x, int n, fuser_dtype out) {
-  fuser_rule rule = fuser_op_rule_of(id);
-  if (rule == FUSER_RULE_COMPARE ||
-      (rule == FUSER_RULE_BOOL && id != FUSER_OP_logical_and && id != FUSER_OP_logical_or && id != FUSER_OP_logical_not)) {
-    bool fl = false, f64 = false, i64 = false;
-    for (int i = 0; i < n; i++) fl |= is_float(x[i]), f64 |= x[i] == FUSER_DTYPE_F64, i64 |= x[i] == FUSER_DTYPE_I64;
-    return fl ? (f64 ? FUSER_DTYPE_F64 : FUSER_DTYPE_F32) : i64 ? FUSER_DTYPE_I64 : FUSER_DTYPE_I32;
-  }
-  if (id == FUSER_OP_logical_and || id == FUSER_OP_logical_or || id == FUSER_OP_logical_not) return FUSER_DTYPE_I1;
-  return out == FUSER_DTYPE_BF16 || out == FUSER_DTYPE_F16 ? FUSER_DTYPE_F32 : out;
-}
-
-/* `recip_key` non-NULL: a float division whose divisor is the same for the
- * whole row (a reduction result, a scalar): x * (1 / d), the reciprocal
- * computed once per row and memoized under recip_key (on the H200 softmax's
- * per-element division cost ~4% of the copy bandwidth). */
-static MlirValue elementwise(rgen *g, fuser_op_id id, MlirValue *x, fuser_dtype *dt, int n, fuser_dtype out,
-                             const void *recip_key) {
-  fb_builder *b = &g->b;
-  if (id == FUSER_OP_cast) {
-    MlirValue a = x[0];
-    fuser_dtype f = dt[0];
-    if ((f == FUSER_DTYPE_BF16 || f == FUSER_DTYPE_F16) && !is_float(out)) a = convert(g, a, f, FUSER_DTYPE_F32), f = FUSER_DTYPE_F32;
-    return convert(g, a, f, out);
-  }
-  fuser_dtype ct = compute_type(id, dt, n, out);
-  MlirValue a[3];
-  for (int i = 0; i < n; i++) {
-    if (id == FUSER_OP_where) a[i] = convert(g, x[i], dt[i], i == 0 ? FUSER_DTYPE_I1 : out);
-    else a[i] = convert(g, x[i], dt[i], ct);
-  }
-  if (id == FUSER_OP_where) return fb_select(b, a[0], a[1], a[2]);
-  bool fl = is_float(ct);
-  MlirValue r;
-  switch (id) {
-  case FUSER_OP_neg: r = fl ? fb_unary(b, "arith.negf", a[0]) : fb_binary(b, "arith.subi", splat_const(g, ct, 0), a[0]); break;
-  case FUSER_OP_abs: r = fb_unary(b, fl ? "math.absf" : "math.absi", a[0]); break;
-  case FUSER_OP_exp: r = fb_unary(b, "math.exp", a[0]); break;
-  case FUSER_OP_exp2: r = fb_unary(b, "math.exp2", a[0]); break;
-  case FUSER_OP_expm1: r = fb_unary(b, "math.expm1", a[0]); break;
-  case FUSER_OP_log: r = fb_unary(b, "math.log", a[0]); break;
-  case FUSER_OP_log1p: r = fb_unary(b, "math.log1p", a[0]); break;
-  case FUSER_OP_log2: r = fb_unary(b, "math.log2", a[0]); break;
-  case FUSER_OP_sqrt: r = fb_unary(b, "math.sqrt", a[0]); break;
-  case FUSER_OP_rsqrt: r = fb_unary(b, "math.rsqrt", a[0]); break;
-  case FUSER_OP_sin: r = fb_unary(b, "math.sin", a[0]); break;
-  case FUSER_OP_cos: r = fb_unary(b, "math.cos", a[0]); break;
-  case FUSER_OP_tanh: r = fb_unary(b, "math.tanh", a[0]); break;
-  case FUSER_OP_erf: r = fb_unary(b, "math.erf", a[0]); break;
-  case FUSER_OP_reciprocal: r = fb_binary(b, "arith.divf", splat_const(g, ct, 1), a[0]); break;
-  case FUSER_OP_sigmoid:
-  case FUSER_OP_silu: {
-    MlirValue one = splat_const(g, ct, 1);
-    MlirValue e = fb_unary(b, "math.exp", fb_unary(b, "arith.negf", a[0]));
-    r = fb_binary(b, "arith.divf", one, fb_binary(b, "arith.addf", one, e));
-    if (id == FUSER_OP_silu) r = fb_binary(b, "arith.mulf", a[0], r);
-    break;
-  }
-  case FUSER_OP_relu: r = fb_binary(b, fl ? "arith.maximumf" : "arith.maxsi", a[0], splat_const(g, ct, 0)); break;
-  case FUSER_OP_add: r = fb_binary(b, fl ? "arith.addf" : "arith.addi", a[0], a[1]); break;
-  case FUSER_OP_sub: r = fb_binary(b, fl ? "arith.subf" : "arith.subi", a[0], a[1]); break;
-  case FUSER_OP_mul: r = fb_binary(b, fl ? "arith.mulf" : "arith.muli", a[0], a[1]); break;
-  case FUSER_OP_div: {
-    int8_t nomap[FK_R];
-    memset(nomap, -2, sizeof nomap);
-    MlirValue rc;
-    if (fl && recip_key && !memo_get(g, recip_key, nomap, -2, &rc)) {
-      rc = fb_binary(b, "arith.divf", splat_const(g, ct, 1), a[1]);
-      memo_put(g, recip_key, nomap, -2, rc);
-    }
-    r = fl && recip_key ? fb_binary(b, "arith.mulf", a[0], rc) : fb_binary(b, fl ? "arith.divf" : "arith.divsi", a[0], a[1]);
-    break;
-  }
-  case FUSER_OP_pow:
-    if (!fl) return unsupported(g, "integer pow"), a[0];
-    r = fb_binary(b, "math.powf", a[0], a[1]);
-    break;
-  case FUSER_OP_maximum: r = fb_binary(b, fl ? "arith.maximumf" : "arith.maxsi", a[0], a[1]); break;
-  case FUSER_OP_minimum: r = fb_binary(b, fl ? "arith.minimumf" : "arith.minsi", a[0], a[1]); break;
-  case FUSER_OP_eq: r = fl ? fb_cmpf(b, FB_CMPF_OEQ, a[0], a[1]) : fb_cmpi(b, FB_CMPI_EQ, a[0], a[1]); break;
-  case FUSER_OP_ne: r = fl ? fb_cmpf(b, FB_CMPF_UNE, a[0], a[1]) : fb_cmpi(b, FB_CMPI_NE, a[0], a[1]); break;
-  case FUSER_OP_lt: r = fl ? fb_cmpf(b, FB_CMPF_OLT, a[0], a[1]) : fb_cmpi(b, FB_CMPI_SLT, a[0], a[1]); break;
-  case FUSER_OP_le: r = fl ? fb_cmpf(b, FB_CMPF_OLE, a[0], a[1]) : fb_cmpi(b, FB_CMPI_SLE, a[0], a[1]); break;
-  case FUSER_OP_gt: r = fl ? fb_cmpf(b, FB_CMPF_OGT, a[0], a[1]) : fb_cmpi(b, FB_CMPI_SGT, a[0], a[1]); break;
-  case FUSER_OP_ge: r = fl ? fb_cmpf(b, FB_CMPF_OGE, a[0], a[1]) : fb_cmpi(b, FB_CMPI_SGE, a[0], a[1]); break;
-  case FUSER_OP_logical_and: r = fb_binary(b, "arith.andi", a[0], a[1]); break;
-  case FUSER_OP_logical_or: r = fb_binary(b, "arith.ori", a[0], a[1]); break;
-  case FUSER_OP_clamp:
-    r = fb_binary(b, fl ? "arith.minimumf" : "arith.minsi", fb_binary(b, fl ? "arith.maximumf" : "arith.maxsi", a[0], a[1]), a[2]);
-    break;
-  default: return unsupported(g, "an element-wise op the row generator lacks"), a[0];
-  }
-  fuser_rule rule = fuser_op_rule_of(id);
-  fuser_dtype rt = rule == FUSER_RULE_COMPARE || (rule == FUSER_RULE_BOOL) ? FUSER_DTYPE_I1 : ct;
-  return convert(g, r, rt, out);
-}
-
-/* ---- reductions: combine, neutral element, accumulation type ------------- */
-
-static fuser_dtype acc_type(MlirOperation red) {
-  fuser_dtype in = fuser_value_dtype(mlirOperationGetOperand(red, 0)), out = fuser_value_dtype(mlirOperationGetResult(red, 0));
-  if (is_float(out) || is_float(in)) return out == FUSER_DTYPE_F64 ? FUSER_DTYPE_F64 : FUSER_DTYPE_F32;
-  return FUSER_DTYPE_I64;
-}
-
-static double neutral(fuser_op_id id, fuser_dtype acc) {
-  switch (id) {
-  case FUSER_OP_prod: return 1;
-  case FUSER_OP_max: return is_float(acc) ? -INFINITY : (double)INT64_MIN;
-  case FUSER_OP_min: return is_float(acc) ? INFINITY : (double)INT64_MAX;
-  default: return is_float(acc) ? -0.0 : 0; /* x + -0.0 == x: the add folds away */
-  }
-}
-
-static MlirValue combine(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue y) {
-  bool fl = is_float(acc);
-  switch (id) {
-  case FUSER_OP_prod: return fb_binary(&g->b, fl ? "arith.mulf" : "arith.muli", x, y);
-  case FUSER_OP_max: return fb_binary(&g->b, fl ? "arith.maximumf" : "arith.maxsi", x, y);
-  case FUSER_OP_min: return fb_binary(&g->b, fl ? "arith.minimumf" : "arith.minsi", x, y);
-  default: return fb_binary(&g->b, fl ? "arith.addf" : "arith.addi", x, y);
-  }
-}
-
-static MlirValue neutral_const(rgen *g, fuser_op_id id, fuser_dtype acc) {
-  double v = neutral(id, acc);
-  MlirType e = elem_type(g, acc);
-  if (is_float(acc)) return fb_const_float(&g->b, e, v);
-  int64_t iv = id == FUSER_OP_max ? INT64_MIN : id == FUSER_OP_min ? INT64_MAX : (int64_t)v;
-  return fb_const_int(&g->b, e, iv);
-}
-
-/* The vector's lanes combined in a fixed pairwise tree (no reassociation
- * left to LLVM: the same order on every target). */
-static MlirValue lanes_tree(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue v) {
-  MlirValue l[16];
-  for (int i = 0; i < g->W; i++) l[i] = fb_extract(&g->b, v, i);
-  for (int n = g->W; n > 1; n /= 2)
-    for (int i = 0; i < n / 2; i++) l[i] = combine(g, id, acc, l[i], l[i + n / 2]);
-  return l[0];
-}
-
-/* ---- the walker ------------------------------------------------------------ */
-
-static MlirValue eval(rgen *g, MlirValue v, const int8_t *map, int chunk);
-
-static int find_red(rgen *g, MlirOperation op) {
-  for (int i = 0; i < g->nred; i++)
-    if (mlirOperationEqual(g->red[i].op, op)) return i;
-  return -1;
-}
-
-static MlirValue scalar_value(rgen *g, MlirValue v, fuser_dtype *dt) {
-  *dt = fuser_value_dtype(v);
-  if (mlirValueIsABlockArgument(v)) return g->scalar[mlirBlockArgumentGetArgNumber(v)];
-  MlirOperation op = mlirOpResultGetOwner(v);
-  if (fuser_op_id_of(op) == FUSER_OP_scalar) {
-    MlirAttribute a = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("value"));
-    MlirType t = elem_type(g, *dt);
-    if (mlirAttributeIsAFloat(a)) return fb_const_float(&g->b, t, mlirFloatAttrGetValueDouble(a));
-    if (mlirAttributeIsAInteger(a)) {
-      if (is_float(*dt)) return fb_const_float(&g->b, t, (double)mlirIntegerAttrGetValueInt(a));
-      return fb_const_int(&g->b, t, *dt == FUSER_DTYPE_I1 ? (mlirIntegerAttrGetValueInt(a) != 0) : mlirIntegerAttrGetValueInt(a));
-    }
-    if (mlirAttributeIsABool(a)) return fb_const_int(&g->b, t, mlirBoolAttrGetValue(a));
-  }
-  unsupported(g, "scalar arithmetic inside a row kernel");
-  return idx(g, 0);
-}
-
-static void operand_map_same_rank(MlirValue operand, MlirValue result, const int8_t *map, int8_t *o) {
-  memcpy(o, map, FK_R);
-  int r = (int)mlirShapedTypeGetRank(mlirValueGetType(operand));
-  for (int d = 0; d < r; d++)
-    if (static_dim(operand, d) == 1 && static_dim(result, d) != 1) o[d] = -1;
-}
-
-static bool map_walks(rgen *g, MlirValue v, const int8_t *map) {
-  bool walks = false;
-  if (fuser_value_is_tensor(v))
-    for (int d = 0; d < (int)mlirShapedTypeGetRank(mlirValueGetType(v)); d++)
-      walks |= g->outer_mode ? map[d] >= g->s->batch && map[d] < g->s->batch + g->s->outer : map[d] >= g->s->outer;
-  return walks;
-}
-
-/* Whether v at `map` varies along the walked dims (the row's columns, or
- * the outer schedule's rows): it reads a tensor along them. Reductions and
- * what only broadcasts them do not. (Depth-capped: deep means "varies".) */
-static bool varies(rgen *g, MlirValue v, const int8_t *map, int depth) {
-  if (!fuser_value_is_tensor(v)) return false;
-  if (depth > 48) return true;
-  if (mlirValueIsABlockArgument(v)) return map_walks(g, v, map);
-  MlirOperation op = mlirOpResultGetOwner(v);
-  fuser_op_id id = fuser_op_id_of(op);
-  fuser_op_kind kind = fuser_op_kind_of(id);
-  if (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN || id == FUSER_OP_full) return false;
-  int8_t o[FK_R];
-  int64_t a[FK_R];
-  if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) {
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-      MlirValue x = mlirOperationGetOperand(op, i);
-      if (!fuser_value_is_tensor(x)) continue;
-      operand_map_same_rank(x, v, map, o);
-      if (varies(g, x, o, depth + 1)) return true;
-    }
-    return false;
-  }
-  if (id == FUSER_OP_broadcast_in_dim) {
-    MlirValue in = mlirOperationGetOperand(op, 0);
-    memset(o, -1, sizeof o);
-    fuser_get_i64_array(op, "broadcast_dims", a, FK_R);
-    for (int i = 0; i < (int)mlirShapedTypeGetRank(mlirValueGetType(in)); i++)
-      o[i] = static_dim(in, i) == 1 ? -1 : map[a[i]];
-    return varies(g, in, o, depth + 1);
-  }
-  if (id == FUSER_OP_set || id == FUSER_OP_segment_set) return varies(g, mlirOperationGetOperand(op, 0), map, depth + 1);
-  return true;
-}
-
-static MlirValue eval_op(rgen *g, MlirOperation op, MlirValue v, const int8_t *map, int chunk) {
-  fuser_op_id id = fuser_op_id_of(op);
-  fuser_op_kind kind = fuser_op_kind_of(id);
-  fuser_dtype out = fuser_value_dtype(v);
-  int8_t o[FK_R];
-  int64_t a[2 * FK_R];
-  memset(o, -1, sizeof o);
-  if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) {
-    int n = (int)mlirOperationGetNumOperands(op);
-    MlirValue x[3];
-    fuser_dtype dt[3];
-    for (int i = 0; i < n && i < 3; i++) {
-      MlirValue operand = mlirOperationGetOperand(op, i);
-      if (fuser_value_is_tensor(operand)) {
-        operand_map_same_rank(operand, v, map, o);
-        x[i] = eval(g, operand, o, chunk);
-        dt[i] = fuser_value_dtype(operand);
-      } else {
-        MlirValue s = scalar_value(g, operand, &dt[i]);
-        x[i] = fb_broadcast(&g->b, s, vec_type(g, dt[i]));
-      }
-    }
-    /* the divisor the same along the row: multiply by its reciprocal */
-    const void *recip_key = NULL;
-    if (id == FUSER_OP_div && n == 2) {
-      MlirValue d = mlirOperationGetOperand(op, 1);
-      if (fuser_value_is_tensor(d)) operand_map_same_rank(d, v, map, o);
-      if (!varies(g, d, o, 0)) recip_key = op.ptr;
-    }
-    return elementwise(g, id, x, dt, n, out, recip_key);
-  }
-  if (id == FUSER_OP_set || id == FUSER_OP_segment_set) return eval(g, mlirOperationGetOperand(op, 0), map, chunk);
-  if (id == FUSER_OP_permute) {
-    int n = fuser_get_i64_array(op, "dims", a, FK_R);
-    for (int j = 0; j < n; j++) o[a[j]] = map[j];
-    return eval(g, mlirOperationGetOperand(op, 0), o, chunk);
-  }
-  if (id == FUSER_OP_broadcast_in_dim || id == FUSER_OP_expand || id == FUSER_OP_broadcast || id == FUSER_OP_squeeze) {
-    MlirValue in = mlirOperationGetOperand(op, 0);
-    int r = (int)mlirShapedTypeGetRank(mlirValueGetType(in));
-    if (id == FUSER_OP_broadcast_in_dim) {
-      fuser_get_i64_array(op, "broadcast_dims", a, FK_R);
-      for (int i = 0; i < r; i++) o[i] = map[a[i]];
-    } else if (id == FUSER_OP_expand) {
-      for (int i = 0; i < r; i++) o[i] = map[i];
-    } else if (id == FUSER_OP_broadcast) {
-      int n = fuser_get_i64_array(op, "is_broadcast_dim", a, FK_R), i = 0;
-      for (int j = 0; j < n; j++)
-        if (!a[j]) o[i++] = map[j];
-    } else {
-      int n = fuser_get_i64_array(op, "dims", a, FK_R), outd = 0;
-      for (int i = 0; i < r; i++) {
-        bool sq = false;
-        for (int q = 0; q < n; q++) sq |= (a[q] < 0 ? a[q] + r : a[q]) == i;
-        o[i] = sq ? -1 : map[outd++];
-      }
-    }
-    if (id != FUSER_OP_squeeze)
-      for (int i = 0; i < r; i++)
-        if (static_dim(in, i) == 1) o[i] = -1;
-    return eval(g, in, o, chunk);
-  }
-  if (id == FUSER_OP_full) {
-    fuser_dtype sdt;
-    MlirValue s = scalar_value(g, mlirOperationGetOperand(op, 0), &sdt);
-    return convert(g, fb_broadcast(&g->b, s, vec_type(g, sdt)), sdt, out);
-  }
-  if (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN) {
-    int ri = find_red(g, op);
-    if (ri < 0) return unsupported(g, "a reduction used before its phase"), idx(g, 0);
-    int which = 0;
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
-      if (mlirValueEqual(mlirOperationGetResult(op, r), v)) which = (int)r;
-    MlirValue s = g->red[ri].val[which];
-    if (!g->outer_mode) s = fb_broadcast(&g->b, s, vec_type(g, g->red[ri].acc));
-    return convert(g, s, g->red[ri].acc, out);
-  }
-  unsupported(g, "an op the row generator lacks");
-  return idx(g, 0);
-}
-
-static MlirValue eval(rgen *g, MlirValue v, const int8_t *map, int chunk) {
-  if (g->failed) return idx(g, 0);
-  /* a value that does not walk the row is the same for every chunk */
-  int c = map_walks(g, v, map) ? chunk : -1;
-  MlirValue r;
-  if (memo_get(g, v.ptr, map, c, &r)) return r;
-  if (mlirValueIsABlockArgument(v)) r = load(g, (int)mlirBlockArgumentGetArgNumber(v), map, chunk);
-  else r = eval_op(g, mlirOpResultGetOwner(v), v, map, chunk);
-  if (!g->failed) memo_put(g, v.ptr, map, c, r);
-  return r;
-}
-
-/* ---- thread context: row, lane, chunks ------------------------------------ */
-
-static void thread_context(rgen *g, MlirValue tid, MlirValue bid) {
-  fb_builder *b = &g->b;
-  g->tid = tid;
-  g->lane = g->T > 1 ? fb_remui(b, tid, idx(g, g->T)) : idx(g, 0);
-  g->rib = g->RPB > 1 ? fb_divui(b, tid, idx(g, g->T)) : idx(g, 0);
-  MlirValue row = fb_addi(b, fb_muli(b, bid, idx(g, g->RPB)), g->rib);
-  g->valid = fb_cmpi(b, FB_CMPI_ULT, row, g->rows);
-  /* rows past the end (the last block of short rows) read the last row and store nothing */
-  if (g->RPB > 1) row = fb_select(b, g->valid, row, fb_subi(b, g->rows, idx(g, 1)));
-  g->row = row;
-  /* the outer indices, innermost last */
-  MlirValue lin = row;
-  for (int d = g->s->outer - 1; d >= 0; d--) {
-    if (d == 0) { g->outer_idx[0] = lin; break; }
-    MlirValue e = g->size[g->space_tensor][d];
-    g->outer_idx[d] = fb_remui(b, lin, e);
-    lin = fb_divui(b, lin, e);
-  }
-  g->nchunks = g->var->vectors > 0 ? g->var->vectors : 1;
-  for (int c = 0; c < g->nchunks && g->var->vectors > 0; c++) {
-    g->col[c] = fb_muli(b, fb_addi(b, fb_muli(b, idx(g, c), idx(g, g->T)), g->lane), idx(g, g->W));
-    g->chunk_ok[c] = (MlirValue){NULL};
-    /* a ragged row (V x T vectors > N / W): chunks past the end read the
-     * row's last vector (in bounds), add the neutral element, store nothing */
-    if ((int64_t)(c + 1) * g->T * g->W > g->s->row_len) {
-      g->chunk_ok[c] = fb_cmpi(b, FB_CMPI_ULT, g->col[c], g->row_len);
-      g->col[c] = fb_select(b, g->chunk_ok[c], g->col[c], idx(g, g->s->row_len - g->W));
-    }
-  }
-}
-
-/* ---- block reduction ------------------------------------------------------ */
-
-/* gpu.shuffle xor of a 32- or 64-bit scalar (64-bit: two 32-bit halves). */
-static MlirValue shuffle(rgen *g, MlirValue x, fuser_dtype dt, int off) {
-  fb_builder *b = &g->b;
-  MlirType i32 = mlirIntegerTypeGet(ctx_of(g), 32), i64 = mlirIntegerTypeGet(ctx_of(g), 64);
-  MlirValue o = fb_const_int(b, i32, off), w = fb_const_int(b, i32, 32);
-  if (fuser_dtype_size(dt) == 4) return fb_shuffle_xor(b, x, o, w, NULL);
-  MlirValue bits = dt == FUSER_DTYPE_F64 ? fb_cast(b, "arith.bitcast", x, i64) : x;
-  MlirValue lo = fb_cast(b, "arith.trunci", bits, i32);
-  MlirValue hi = fb_cast(b, "arith.trunci", fb_binary(b, "arith.shrui", bits, fb_const_int(b, i64, 32)), i32);
-  lo = fb_shuffle_xor(b, lo, o, w, NULL);
-  hi = fb_shuffle_xor(b, hi, o, w, NULL);
-  MlirValue r = fb_binary(b, "arith.ori", fb_cast(b, "arith.extui", lo, i64),
-                          fb_binary(b, "arith.shli", fb_cast(b, "arith.extui", hi, i64), fb_const_int(b, i64, 32)));
-  return dt == FUSER_DTYPE_F64 ? fb_cast(b, "arith.bitcast", r, elem_type(g, dt)) : r;
-}
-
-/* Every thread of the row gets the row's combination of the threads'
- * partials `x` (GPU form): warp butterfly, then across the row's warps
- * through workgroup buffer `wg`. */
-static MlirValue block_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue wg) {
-  fb_builder *b = &g->b;
-  int lanes = g->T < 32 ? g->T : 32;
-  for (int off = lanes / 2; off >= 1; off /= 2) x = combine(g, id, acc, x, shuffle(g, x, acc, off));
-  if (g->T <= 32) return x;
-  int nwr = g->T / 32; /* warps per row */
-  MlirValue lane32 = fb_remui(b, g->tid, idx(g, 32)), warp = fb_divui(b, g->tid, idx(g, 32));
-  MlirOperation ifop = fb_if(b, fb_cmpi(b, FB_CMPI_EQ, lane32, idx(g, 0)), 0, NULL, false);
-  fb_ip save = fb_get_ip(b);
-  fb_set_ip(b, fb_ip_in(fb_then(ifop)));
-  fb_store(b, x, wg, warp);
-  fb_set_ip(b, save);
-  fb_barrier(b);
-  MlirValue slot = fb_addi(b, fb_muli(b, g->rib, idx(g, nwr)), fb_remui(b, lane32, idx(g, nwr)));
-  MlirValue w = fb_load(b, wg, slot);
-  for (int off = nwr / 2; off >= 1; off /= 2) w = combine(g, id, acc, w, shuffle(g, w, acc, off));
-  return w;
-}
-
-/* The CPU form's replay of the same butterflies over the block's partials
- * p[0 .. block): returns the combination for the row of thread `tid`'s
- * row-in-block index rib (p is overwritten). */
-static void butterfly_cpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue p, MlirValue base, int n, int stride) {
-  fb_builder *b = &g->b;
-  for (int off = n / 2; off >= 1; off /= 2) {
-    MlirOperation loop = fb_for(b, idx(g, 0), idx(g, off), idx(g, 1), 0, NULL);
-    fb_ip save = fb_get_ip(b);
-    fb_set_ip(b, fb_ip_in(fb_body(loop)));
-    MlirValue i = fb_addi(b, base, fb_muli(b, fb_for_iv(loop), idx(g, stride)));
-    MlirValue j = fb_addi(b, i, idx(g, off * stride));
-    fb_store(b, combine(g, id, acc, fb_load(b, p, i), fb_load(b, p, j)), p, i);
-    fb_set_ip(b, save);
-  }
-}
-
-static MlirValue block_allreduce_cpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue p, MlirValue rib) {
-  fb_builder *b = &g->b;
-  MlirValue base = fb_muli(b, rib, idx(g, g->T));
-  int lanes = g->T < 32 ? g->T : 32;
-  int nwr = g->T / lanes;
-  /* each warp of the row */
-  MlirOperation wl = fb_for(b, idx(g, 0), idx(g, nwr), idx(g, 1), 0, NULL);
-  fb_ip save = fb_get_ip(b);
-  fb_set_ip(b, fb_ip_in(fb_body(wl)));
-  butterfly_cpu(g, id, acc, p, fb_addi(b, base, fb_muli(b, fb_for_iv(wl), idx(g, 32))), lanes, 1);
-  fb_set_ip(b, save);
-  if (nwr > 1) butterfly_cpu(g, id, acc, p, base, nwr, 32);
-  return fb_load(b, p, base);
-}
-
 /* ---- phases ---------------------------------------------------------------- */
-
-typedef struct {
-  MlirOperation red;
-  fuser_op_id id;   /* the combining op (var_mean: sum) */
-  fuser_dtype acc;
-  int pass;         /* var_mean: 0 the mean's sum, 1 the squared deviations */
-} phase;
 
 /* The thread's partial of phase ph over its chunks (registers) or its
  * strided columns (looped). */
@@ -692,38 +46,38 @@ static MlirValue thread_partial(rgen *g, const phase *ph) {
   for (int d = 0; d < g->s->rank; d++) map[d] = (int8_t)d;
   MlirValue mean = {NULL};
   if (ph->pass == 1)
-    mean = g->outer_mode ? g->red[g->nred - 1].val[1] : fb_broadcast(b, g->red[g->nred - 1].val[1], vec_type(g, ph->acc));
+    mean = g->outer_mode ? g->red[g->nred - 1].val[1] : fb_broadcast(b, g->red[g->nred - 1].val[1], rg_vec_type(g, ph->acc));
   MlirValue acc = {NULL};
   if (g->var->vectors > 0) {
     for (int c = 0; c < g->nchunks; c++) {
-      MlirValue x = convert(g, eval(g, in, map, c), in_dt, ph->acc);
+      MlirValue x = rg_convert(g, rg_eval(g, in, map, c), in_dt, ph->acc);
       if (ph->pass == 1) {
         MlirValue d = fb_binary(b, "arith.subf", x, mean);
         x = fb_binary(b, "arith.mulf", d, d);
       }
       if (!mlirValueIsNull(g->chunk_ok[c]))
-        x = fb_select(b, g->chunk_ok[c], x, fb_broadcast(b, neutral_const(g, ph->id, ph->acc), vec_type(g, ph->acc)));
-      acc = c == 0 ? x : combine(g, ph->id, ph->acc, acc, x); /* the neutral element only seeds */
+        x = fb_select(b, g->chunk_ok[c], x, fb_broadcast(b, rg_neutral_const(g, ph->id, ph->acc), rg_vec_type(g, ph->acc)));
+      acc = c == 0 ? x : rg_combine(g, ph->id, ph->acc, acc, x); /* the neutral element only seeds */
     }
-    return lanes_tree(g, ph->id, ph->acc, acc);
+    return rg_lanes_tree(g, ph->id, ph->acc, acc);
   }
-  acc = fb_broadcast(b, neutral_const(g, ph->id, ph->acc), vec_type(g, ph->acc));
-  MlirValue start = fb_muli(b, g->lane, idx(g, g->W)), step = idx(g, g->T * g->W);
+  acc = fb_broadcast(b, rg_neutral_const(g, ph->id, ph->acc), rg_vec_type(g, ph->acc));
+  MlirValue start = fb_muli(b, g->lane, rg_idx(g, g->W)), step = rg_idx(g, g->T * g->W);
   MlirOperation loop = fb_for(b, start, g->row_len, step, 1, &acc);
   fb_ip save = fb_get_ip(b);
   fb_set_ip(b, fb_ip_end(fb_body(loop)));
-  scope_push(g);
+  rg_scope_push(g);
   g->col[0] = fb_for_iv(loop);
-  MlirValue x = convert(g, eval(g, in, map, 0), in_dt, ph->acc);
+  MlirValue x = rg_convert(g, rg_eval(g, in, map, 0), in_dt, ph->acc);
   if (ph->pass == 1) {
     MlirValue d = fb_binary(b, "arith.subf", x, mean);
     x = fb_binary(b, "arith.mulf", d, d);
   }
-  MlirValue next = combine(g, ph->id, ph->acc, fb_for_iter_arg(loop, 0), x);
+  MlirValue next = rg_combine(g, ph->id, ph->acc, fb_for_iter_arg(loop, 0), x);
   fb_yield(b, 1, &next);
-  scope_pop(g);
+  rg_scope_pop(g);
   fb_set_ip(b, save);
-  return lanes_tree(g, ph->id, ph->acc, fb_result(loop, 0));
+  return rg_lanes_tree(g, ph->id, ph->acc, fb_result(loop, 0));
 }
 
 /* A scalar of the accumulation type in the shape of `like` (outer: a
@@ -734,8 +88,8 @@ static MlirValue like_shape(rgen *g, MlirValue x, MlirValue like) {
 
 /* The number of reduced elements as a value of the accumulation type. */
 static MlirValue count_as(rgen *g, fuser_dtype acc) {
-  MlirValue n = fb_cast(&g->b, "arith.index_cast", g->count, mlirIntegerTypeGet(ctx_of(g), 64));
-  return is_float(acc) ? fb_cast(&g->b, "arith.sitofp", n, elem_type(g, acc)) : n;
+  MlirValue n = fb_cast(&g->b, "arith.index_cast", g->count, mlirIntegerTypeGet(rg_ctx_of(g), 64));
+  return rg_is_float(acc) ? fb_cast(&g->b, "arith.sitofp", n, rg_elem_type(g, acc)) : n;
 }
 
 /* Records a phase's row result (var_mean: finishes mean or var). */
@@ -752,11 +106,11 @@ static void finish_phase(rgen *g, const phase *ph, MlirValue total) {
   }
   int64_t corr = 0;
   fuser_get_i64(ph->red, "correction", &corr);
-  MlirValue n = fb_cast(b, "arith.index_cast", g->count, mlirIntegerTypeGet(ctx_of(g), 64));
-  MlirValue dof = fb_binary(b, "arith.maxsi", fb_subi(b, n, fb_const_int(b, mlirIntegerTypeGet(ctx_of(g), 64), corr)),
-                            fb_const_int(b, mlirIntegerTypeGet(ctx_of(g), 64), 0));
+  MlirValue n = fb_cast(b, "arith.index_cast", g->count, mlirIntegerTypeGet(rg_ctx_of(g), 64));
+  MlirValue dof = fb_binary(b, "arith.maxsi", fb_subi(b, n, fb_const_int(b, mlirIntegerTypeGet(rg_ctx_of(g), 64), corr)),
+                            fb_const_int(b, mlirIntegerTypeGet(rg_ctx_of(g), 64), 0));
   g->red[g->nred - 1].val[0] =
-      fb_binary(b, "arith.divf", total, like_shape(g, fb_cast(b, "arith.sitofp", dof, elem_type(g, ph->acc)), total));
+      fb_binary(b, "arith.divf", total, like_shape(g, fb_cast(b, "arith.sitofp", dof, rg_elem_type(g, ph->acc)), total));
 }
 
 /* CPU form: the row results of phases [0, n) for the current thread,
@@ -765,11 +119,11 @@ static void finish_phase(rgen *g, const phase *ph, MlirValue total) {
 static void reload_row_results(rgen *g, const phase *ph, int n) {
   g->nred = 0;
   if (g->outer_mode) {
-    MlirValue base = fb_muli(&g->b, g->cv, idx(g, g->W));
-    for (int p = 0; p < n; p++) finish_phase(g, &ph[p], fb_vector_load(&g->b, vec_type(g, ph[p].acc), g->wg[p], base, 0));
+    MlirValue base = fb_muli(&g->b, g->cv, rg_idx(g, g->W));
+    for (int p = 0; p < n; p++) finish_phase(g, &ph[p], fb_vector_load(&g->b, rg_vec_type(g, ph[p].acc), g->wg[p], base, 0));
     return;
   }
-  MlirValue base = fb_muli(&g->b, g->rib, idx(g, g->T));
+  MlirValue base = fb_muli(&g->b, g->rib, rg_idx(g, g->T));
   for (int p = 0; p < n; p++) finish_phase(g, &ph[p], fb_load(&g->b, g->wg[p], base));
 }
 
@@ -781,10 +135,10 @@ static int collect_phases(rgen *g, phase *ph, int cap) {
     fuser_op_kind kind = fuser_op_kind_of(id);
     if (kind != FUSER_KIND_REDUCTION && kind != FUSER_KIND_VAR_MEAN) continue;
     if (n + 2 > cap) {
-      unsupported(g, "too many reductions in one kernel");
+      rg_unsupported(g, "too many reductions in one kernel");
       return n;
     }
-    fuser_dtype acc = acc_type(op);
+    fuser_dtype acc = rg_acc_type(op);
     if (kind == FUSER_KIND_VAR_MEAN) {
       /* var_mean accumulates in f64 (results in their f32 dtype): a row's
        * mean cancels (a sum near 0 of terms near 1), where an f32 sum in
@@ -817,8 +171,8 @@ static void epilogue_chunk(rgen *g, int chunk) {
     memset(map, -1, sizeof map);
     int r = g->k->t[t].rank;
     for (int d = 0; d < r; d++) map[d] = (g->k->t[t].shape[d] == 1 && d >= g->s->outer) ? -1 : (int8_t)d;
-    MlirValue x = eval(g, v, map, chunk);
-    store(g, t, map, chunk, x);
+    MlirValue x = rg_eval(g, v, map, chunk);
+    rg_store(g, t, map, chunk, x);
   }
 }
 
@@ -828,11 +182,11 @@ static void epilogue(rgen *g) {
   fb_builder *b = &g->b;
   MlirValue cond = g->valid;
   bool reduce_only = g->s->kind == FUSER_SCHED_INNER_REDUCE;
-  if (reduce_only) cond = fb_andi(b, cond, fb_cmpi(b, FB_CMPI_EQ, g->lane, idx(g, 0)));
+  if (reduce_only) cond = fb_andi(b, cond, fb_cmpi(b, FB_CMPI_EQ, g->lane, rg_idx(g, 0)));
   MlirOperation ifop = fb_if(b, cond, 0, NULL, false);
   fb_ip save = fb_get_ip(b);
   fb_set_ip(b, fb_ip_in(fb_then(ifop)));
-  scope_push(g);
+  rg_scope_push(g);
   if (reduce_only || g->var->vectors > 0) {
     for (int c = 0; c < (reduce_only ? 1 : g->nchunks); c++) {
       if (!reduce_only && !mlirValueIsNull(g->chunk_ok[c])) {
@@ -846,153 +200,14 @@ static void epilogue(rgen *g) {
       }
     }
   } else {
-    MlirOperation loop = fb_for(b, fb_muli(b, g->lane, idx(g, g->W)), g->row_len, idx(g, g->T * g->W), 0, NULL);
+    MlirOperation loop = fb_for(b, fb_muli(b, g->lane, rg_idx(g, g->W)), g->row_len, rg_idx(g, g->T * g->W), 0, NULL);
     fb_set_ip(b, fb_ip_in(fb_body(loop)));
-    scope_push(g);
+    rg_scope_push(g);
     g->col[0] = fb_for_iv(loop);
     epilogue_chunk(g, 0);
-    scope_pop(g);
+    rg_scope_pop(g);
   }
-  scope_pop(g);
-  fb_set_ip(b, save);
-}
-
-/* ---- the outer schedule ------------------------------------------------------ */
-
-/* Thread t of a block: column vector cv = t mod CW of the block's tile,
- * row group rg = t / CW; a column past the end reads the last vector and
- * stores nothing. (rows_per_block holds CW, threads the row groups.) */
-static void outer_thread_context(rgen *g, MlirValue tid, MlirValue bid) {
-  fb_builder *b = &g->b;
-  int cw = g->RPB;
-  g->tid = tid;
-  g->cv = fb_remui(b, tid, idx(g, cw));
-  g->rg = fb_divui(b, tid, idx(g, cw));
-  g->lane = idx(g, 0);
-  g->rib = idx(g, 0);
-  MlirValue col = fb_muli(b, fb_addi(b, fb_muli(b, bid, idx(g, cw)), g->cv), idx(g, g->W));
-  g->col_ok = fb_cmpi(b, FB_CMPI_ULT, col, g->row_len);
-  g->col[0] = fb_select(b, g->col_ok, col, fb_subi(b, g->row_len, idx(g, g->W)));
-  if (g->s->batch > 0) {
-    /* batched: the flat column splits into the batch indices and the
-     * column of the trailing kept dims (a vector never straddles: their
-     * extent is a multiple of W) */
-    MlirValue lin = fb_divui(b, g->col[0], g->inner_len);
-    g->col[0] = fb_remui(b, g->col[0], g->inner_len);
-    for (int d = g->s->batch - 1; d >= 0; d--) {
-      if (d == 0) { g->bidx[0] = lin; break; }
-      g->bidx[d] = fb_remui(b, lin, g->size[g->space_tensor][d]);
-      lin = fb_divui(b, lin, g->size[g->space_tensor][d]);
-    }
-  }
-  for (int c = 1; c < MAX_CHUNKS; c++) g->col[c] = g->col[0];
-  g->valid = g->col_ok;
-  g->nchunks = 1;
-}
-
-/* The thread's partial over its rows rg, rg + G, ...: U rows in flight per
- * step while whole steps fit, then one row at a time. */
-static MlirValue outer_partial(rgen *g, const phase *ph) {
-  fb_builder *b = &g->b;
-  MlirValue in = mlirOperationGetOperand(ph->red, 0);
-  fuser_dtype in_dt = fuser_value_dtype(in);
-  int8_t map[FK_R];
-  memset(map, -1, sizeof map);
-  for (int d = 0; d < g->s->rank; d++) map[d] = (int8_t)d;
-  int U = g->var->vectors, G = g->T;
-  MlirValue mean = ph->pass == 1 ? g->red[g->nred - 1].val[1] : (MlirValue){NULL};
-  MlirValue acc = fb_broadcast(b, neutral_const(g, ph->id, ph->acc), vec_type(g, ph->acc));
-  MlirValue step = idx(g, (int64_t)U * G);
-  MlirValue full = fb_muli(b, fb_divui(b, g->rows, step), step);
-  for (int pass = 0; pass < 2; pass++) {
-    int n = pass == 0 ? U : 1;
-    MlirValue lb = pass == 0 ? idx(g, 0) : fb_addi(b, full, g->rg), ub = pass == 0 ? full : g->rows;
-    MlirOperation loop = fb_for(b, lb, ub, pass == 0 ? step : idx(g, G), 1, &acc);
-    fb_ip save = fb_get_ip(b);
-    fb_set_ip(b, fb_ip_end(fb_body(loop)));
-    scope_push(g);
-    MlirValue a = fb_for_iter_arg(loop, 0), x[MAX_CHUNKS];
-    for (int u = 0; u < n; u++) {
-      g->rowc[u] = pass == 0 ? fb_addi(b, fb_for_iv(loop), fb_addi(b, g->rg, idx(g, (int64_t)u * G))) : fb_for_iv(loop);
-      x[u] = convert(g, eval(g, in, map, u), in_dt, ph->acc); /* every load of the step first */
-    }
-    for (int u = 0; u < n; u++) {
-      MlirValue v = x[u];
-      if (ph->pass == 1) {
-        MlirValue d = fb_binary(b, "arith.subf", v, mean);
-        v = fb_binary(b, "arith.mulf", d, d);
-      }
-      a = combine(g, ph->id, ph->acc, a, v);
-    }
-    fb_yield(b, 1, &a);
-    scope_pop(g);
-    fb_set_ip(b, save);
-    acc = fb_result(loop, 0);
-  }
-  return acc;
-}
-
-/* The row groups' partials combined in a fixed tree through buffer p
- * (block x W elements): step s adds group rg + s into rg for rg < s. GPU
- * form: every thread stores, barriers between steps; then every thread
- * reads its column's total. */
-static MlirValue outer_tree_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue p) {
-  fb_builder *b = &g->b;
-  int cw = g->RPB;
-  MlirType vt = vec_type(g, acc);
-  MlirValue mine = fb_muli(b, g->tid, idx(g, g->W));
-  fb_vector_store(b, x, p, mine, 0);
-  fb_barrier(b);
-  for (int s = g->T / 2; s >= 1; s /= 2) {
-    MlirOperation ifop = fb_if(b, fb_cmpi(b, FB_CMPI_ULT, g->rg, idx(g, s)), 0, NULL, false);
-    fb_ip save = fb_get_ip(b);
-    fb_set_ip(b, fb_ip_in(fb_then(ifop)));
-    MlirValue other = fb_addi(b, mine, idx(g, (int64_t)s * cw * g->W));
-    fb_vector_store(b, combine(g, id, acc, fb_vector_load(b, vt, p, mine, 0), fb_vector_load(b, vt, p, other, 0)), p, mine, 0);
-    fb_set_ip(b, save);
-    fb_barrier(b);
-  }
-  return fb_vector_load(b, vt, p, fb_muli(b, g->cv, idx(g, g->W)), 0);
-}
-
-/* The CPU form's replay of the same tree over the block's partials. */
-static void outer_tree_cpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue p) {
-  fb_builder *b = &g->b;
-  int cw = g->RPB;
-  MlirType vt = vec_type(g, acc);
-  for (int s = g->T / 2; s >= 1; s /= 2) {
-    MlirOperation loop = fb_for(b, idx(g, 0), idx(g, (int64_t)s * cw), idx(g, 1), 0, NULL);
-    fb_ip save = fb_get_ip(b);
-    fb_set_ip(b, fb_ip_in(fb_body(loop)));
-    MlirValue mine = fb_muli(b, fb_for_iv(loop), idx(g, g->W));
-    MlirValue other = fb_addi(b, mine, idx(g, (int64_t)s * cw * g->W));
-    fb_vector_store(b, combine(g, id, acc, fb_vector_load(b, vt, p, mine, 0), fb_vector_load(b, vt, p, other, 0)), p, mine, 0);
-    fb_set_ip(b, save);
-  }
-}
-
-/* Results (of the kept shape) from row group 0's threads, where the column
- * exists. */
-static void outer_epilogue(rgen *g) {
-  fb_builder *b = &g->b;
-  MlirValue cond = fb_andi(b, g->col_ok, fb_cmpi(b, FB_CMPI_EQ, g->rg, idx(g, 0)));
-  MlirOperation ifop = fb_if(b, cond, 0, NULL, false);
-  fb_ip save = fb_get_ip(b);
-  fb_set_ip(b, fb_ip_in(fb_then(ifop)));
-  scope_push(g);
-  MlirOperation ret = mlirBlockGetTerminator(fuser_func_body(g->k->func));
-  for (int j = 0; j < g->k->num_results && !g->failed; j++) {
-    int t = g->k->num_args + j;
-    int8_t map[FK_R];
-    memset(map, -1, sizeof map);
-    int r = g->k->t[t].rank;
-    for (int d = 0; d < r; d++) {
-      if (r == g->s->rank) map[d] = d < g->s->outer ? -1 : (int8_t)d; /* keepdim: the reduced dims are 1 */
-      else map[d] = (int8_t)(d < g->s->batch ? d : g->s->outer + d);
-    }
-    store(g, t, map, -1, eval(g, mlirOperationGetOperand(ret, j), map, -1));
-  }
-  scope_pop(g);
+  rg_scope_pop(g);
   fb_set_ip(b, save);
 }
 
@@ -1019,9 +234,9 @@ static void make_params(rgen *g) {
 }
 
 static MlirType param_type(rgen *g, const fk_param *p) {
-  if (p->kind == FK_PARAM_PTR) return fb_memref_1d_type(storage_type(g, g->k->t[p->tensor].dtype), 1);
-  if (p->kind == FK_PARAM_SCALAR) return elem_type(g, g->k->t[p->tensor].dtype);
-  return mlirIntegerTypeGet(ctx_of(g), 64);
+  if (p->kind == FK_PARAM_PTR) return fb_memref_1d_type(rg_storage_type(g, g->k->t[p->tensor].dtype), 1);
+  if (p->kind == FK_PARAM_SCALAR) return rg_elem_type(g, g->k->t[p->tensor].dtype);
+  return mlirIntegerTypeGet(rg_ctx_of(g), 64);
 }
 
 /* Sizes, strides and memref views from the parameters (function entry). */
@@ -1030,8 +245,8 @@ static void bind_params(rgen *g, MlirBlock entry) {
   fk_kernel *k = g->k;
   for (int t = 0; t < k->num_tensors; t++)
     for (int d = 0; d < k->t[t].rank; d++) {
-      if (k->t[t].shape[d] != FK_DYN) g->size[t][d] = idx(g, k->t[t].shape[d]);
-      if (k->t[t].strides[d] != FK_DYN) g->stride[t][d] = idx(g, k->t[t].strides[d]);
+      if (k->t[t].shape[d] != FK_DYN) g->size[t][d] = rg_idx(g, k->t[t].shape[d]);
+      if (k->t[t].strides[d] != FK_DYN) g->stride[t][d] = rg_idx(g, k->t[t].strides[d]);
     }
   for (int i = 0; i < g->nparams; i++) {
     const fk_param *p = &g->params[i];
@@ -1044,18 +259,18 @@ static void bind_params(rgen *g, MlirBlock entry) {
     const fk_param *p = &g->params[i];
     if (p->kind != FK_PARAM_PTR) continue;
     /* the view spans the buffer (bounds are the schedule's business) */
-    g->mem[p->tensor] = fb_reinterpret_1d(b, mlirBlockGetArgument(entry, i), idx(g, (int64_t)1 << 40));
+    g->mem[p->tensor] = fb_reinterpret_1d(b, mlirBlockGetArgument(entry, i), rg_idx(g, (int64_t)1 << 40));
   }
   /* rows and row length from the row-space tensor */
   const fk_tensor *st = &k->t[g->space_tensor];
   /* outer mode: the reduced dims [lo, hi) are the rows, the others the columns */
   int lo = g->outer_mode ? g->s->batch : 0, hi = g->outer_mode ? g->s->batch + g->s->outer : g->s->outer;
-  g->rows = idx(g, 1);
+  g->rows = rg_idx(g, 1);
   for (int d = lo; d < hi; d++) g->rows = fb_muli(b, g->rows, g->size[g->space_tensor][d]);
-  g->inner_len = idx(g, 1);
+  g->inner_len = rg_idx(g, 1);
   for (int d = hi; d < st->rank && g->s->batch > 0; d++) g->inner_len = fb_muli(b, g->inner_len, g->size[g->space_tensor][d]);
-  g->row_len = idx(g, 1);
-  if (g->s->row_len != FK_DYN) g->row_len = idx(g, g->s->row_len);
+  g->row_len = rg_idx(g, 1);
+  if (g->s->row_len != FK_DYN) g->row_len = rg_idx(g, g->s->row_len);
   else
     for (int d = 0; d < st->rank; d++)
       if (d < lo || d >= hi) g->row_len = fb_muli(b, g->row_len, g->size[g->space_tensor][d]);
@@ -1078,7 +293,7 @@ static int find_space_tensor(rgen *g) {
 }
 
 static MlirAttribute condition(rgen *g, int t, const char *kind, const char *field, int64_t value, int dim) {
-  MlirContext c = ctx_of(g);
+  MlirContext c = rg_ctx_of(g);
   MlirNamedAttribute e[4];
   int n = 0;
   bool res = t >= g->k->num_args;
@@ -1104,7 +319,7 @@ static int inner_merge_conditions(rgen *g, MlirAttribute *c, int n, int cap) {
       bool nested = ft->strides[d] != FK_DYN && ft->strides[d + 1] != FK_DYN && ft->shape[d + 1] != FK_DYN &&
                     ft->strides[d] == ft->strides[d + 1] * ft->shape[d + 1];
       if (nested) continue;
-      MlirContext cx = ctx_of(g);
+      MlirContext cx = rg_ctx_of(g);
       bool res = t >= k->num_args;
       MlirNamedAttribute e[4] = {
           fuser_named(cx, res ? "result" : "arg", fuser_i64_attr(cx, res ? t - k->num_args : t)),
@@ -1127,7 +342,7 @@ static MlirAttribute conditions(rgen *g) {
   if (g->W > 1) {
     for (int t = 0; t < k->num_tensors && n < FK_MAX_TENSORS * 3; t++) {
       if (!k->t[t].is_tensor || k->t[t].rank == 0) continue;
-      c[n++] = condition(g, t, "align", "bytes", align_of(g, t), -1);
+      c[n++] = condition(g, t, "align", "bytes", rg_align_of(g, t), -1);
       for (int d = 0; d < k->t[t].rank; d++)
         if (k->t[t].strides[d] == FK_DYN) c[n++] = condition(g, t, "stride", "multiple", g->W, d);
     }
@@ -1143,7 +358,7 @@ static MlirAttribute conditions(rgen *g) {
       bool nested = ft->strides[d] != FK_DYN && ft->strides[d + 1] != FK_DYN && ft->shape[d + 1] != FK_DYN &&
                     ft->strides[d] == ft->strides[d + 1] * ft->shape[d + 1];
       if (!nested) {
-        MlirContext cx = ctx_of(g);
+        MlirContext cx = rg_ctx_of(g);
         bool res = t >= k->num_args;
         MlirNamedAttribute e[4] = {
             fuser_named(cx, res ? "result" : "arg", fuser_i64_attr(cx, res ? t - k->num_args : t)),
@@ -1156,7 +371,7 @@ static MlirAttribute conditions(rgen *g) {
     }
   }
   n = inner_merge_conditions(g, c, n, FK_MAX_TENSORS * 4);
-  return mlirArrayAttrGet(ctx_of(g), n, c);
+  return mlirArrayAttrGet(rg_ctx_of(g), n, c);
 }
 
 static void set_attr(MlirOperation f, const char *name, MlirAttribute a) {
@@ -1195,8 +410,8 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   fb_builder *b = &g->b;
   g->space_tensor = find_space_tensor(g);
   bool ok = true;
-  if (g->space_tensor < 0) unsupported(g, "no tensor of the row space's shape");
-  if (g->W > 1 && !static_strides_aligned(g)) unsupported(g, "a static stride is not a multiple of the vector width");
+  if (g->space_tensor < 0) rg_unsupported(g, "no tensor of the row space's shape");
+  if (g->W > 1 && !static_strides_aligned(g)) rg_unsupported(g, "a static stride is not a multiple of the vector width");
   make_params(g);
   phase ph[MAX_REDS];
   int nph = g->failed ? 0 : collect_phases(g, ph, MAX_REDS);
@@ -1207,9 +422,9 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   for (int i = 0; i < g->nparams; i++) types[i] = param_type(g, &g->params[i]);
   int nwg = 0;
   if (gpu && g->outer_mode)
-    for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, elem_type(g, ph[p].acc), (int64_t)g->block * g->W);
+    for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, rg_elem_type(g, ph[p].acc), (int64_t)g->block * g->W);
   else if (gpu && g->T > 32)
-    for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, elem_type(g, ph[p].acc), g->block / 32);
+    for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, rg_elem_type(g, ph[p].acc), g->block / 32);
   MlirOperation f = {NULL};
   if (!g->failed) {
     fb_set_ip(b, fb_ip_after(*after));
@@ -1223,65 +438,65 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     bind_params(g, entry);
     bool om = g->outer_mode;
     if (gpu) {
-      if (om) outer_thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
-      else thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
+      if (om) rg_outer_thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
+      else rg_thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
       for (int p = 0; p < nph && !g->failed; p++) {
         MlirValue wg = nwg ? mlirBlockGetArgument(entry, nargs + p) : (MlirValue){NULL};
-        MlirValue total = om ? outer_tree_gpu(g, ph[p].id, ph[p].acc, outer_partial(g, &ph[p]), wg)
-                             : block_allreduce_gpu(g, ph[p].id, ph[p].acc, thread_partial(g, &ph[p]), wg);
+        MlirValue total = om ? rg_outer_tree_gpu(g, ph[p].id, ph[p].acc, rg_outer_partial(g, &ph[p]), wg)
+                             : rg_block_allreduce_gpu(g, ph[p].id, ph[p].acc, thread_partial(g, &ph[p]), wg);
         finish_phase(g, &ph[p], total);
       }
       if (!g->failed) {
-        if (om) outer_epilogue(g);
+        if (om) rg_outer_epilogue(g);
         else epilogue(g);
       }
     } else {
-      MlirValue nblocks = om ? fb_ceildivui(b, g->row_len, idx(g, (int64_t)g->RPB * g->W)) : fb_ceildivui(b, g->rows, idx(g, g->RPB));
-      MlirValue lb = idx(g, 0), step = idx(g, 1);
+      MlirValue nblocks = om ? fb_ceildivui(b, g->row_len, rg_idx(g, (int64_t)g->RPB * g->W)) : fb_ceildivui(b, g->rows, rg_idx(g, g->RPB));
+      MlirValue lb = rg_idx(g, 0), step = rg_idx(g, 1);
       MlirOperation par = fb_parallel(b, 1, &lb, &nblocks, &step);
       MlirValue bid = fb_parallel_iv(par, 0);
       fb_set_ip(b, fb_ip_in(fb_body(par)));
       for (int p = 0; p < nph && !g->failed; p++) {
         /* every thread's partial into p[tid] (outer: a vector at tid * W) */
-        MlirType pt = fb_memref_1d_type(elem_type(g, ph[p].acc), (int64_t)g->block * (om ? g->W : 1));
+        MlirType pt = fb_memref_1d_type(rg_elem_type(g, ph[p].acc), (int64_t)g->block * (om ? g->W : 1));
         MlirValue buf = fb_result(fb_op(b, "memref.alloca", 1, &pt, 0, NULL, 1,
                                         (MlirNamedAttribute[]){fb_named(b, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 2, (int32_t[]){0, 0}))}, 0), 0);
-        MlirOperation tl = fb_for(b, idx(g, 0), idx(g, g->block), idx(g, 1), 0, NULL);
+        MlirOperation tl = fb_for(b, rg_idx(g, 0), rg_idx(g, g->block), rg_idx(g, 1), 0, NULL);
         fb_ip save = fb_get_ip(b);
         fb_set_ip(b, fb_ip_in(fb_body(tl)));
-        scope_push(g);
-        if (om) outer_thread_context(g, fb_for_iv(tl), bid);
-        else thread_context(g, fb_for_iv(tl), bid);
+        rg_scope_push(g);
+        if (om) rg_outer_thread_context(g, fb_for_iv(tl), bid);
+        else rg_thread_context(g, fb_for_iv(tl), bid);
         reload_row_results(g, ph, p);
-        if (om) fb_vector_store(b, outer_partial(g, &ph[p]), buf, fb_muli(b, fb_for_iv(tl), idx(g, g->W)), 0);
+        if (om) fb_vector_store(b, rg_outer_partial(g, &ph[p]), buf, fb_muli(b, fb_for_iv(tl), rg_idx(g, g->W)), 0);
         else fb_store(b, thread_partial(g, &ph[p]), buf, fb_for_iv(tl));
-        scope_pop(g);
+        rg_scope_pop(g);
         fb_set_ip(b, save);
         if (om) {
-          outer_tree_cpu(g, ph[p].id, ph[p].acc, buf);
+          rg_outer_tree_cpu(g, ph[p].id, ph[p].acc, buf);
         } else {
           /* the butterflies of every row of the block, then each row's result
            * (the GPU broadcasts it; here the epilogue's threads read it) */
-          MlirOperation rl = fb_for(b, idx(g, 0), idx(g, g->RPB), idx(g, 1), 0, NULL);
+          MlirOperation rl = fb_for(b, rg_idx(g, 0), rg_idx(g, g->RPB), rg_idx(g, 1), 0, NULL);
           save = fb_get_ip(b);
           fb_set_ip(b, fb_ip_in(fb_body(rl)));
-          MlirValue r = block_allreduce_cpu(g, ph[p].id, ph[p].acc, buf, fb_for_iv(rl));
-          fb_store(b, r, buf, fb_muli(b, fb_for_iv(rl), idx(g, g->T)));
+          MlirValue r = rg_block_allreduce_cpu(g, ph[p].id, ph[p].acc, buf, fb_for_iv(rl));
+          fb_store(b, r, buf, fb_muli(b, fb_for_iv(rl), rg_idx(g, g->T)));
           fb_set_ip(b, save);
         }
         g->wg[p] = buf;
       }
       /* the epilogue, thread by thread; each thread reads its row's results */
       if (!g->failed) {
-        MlirOperation tl = fb_for(b, idx(g, 0), idx(g, g->block), idx(g, 1), 0, NULL);
+        MlirOperation tl = fb_for(b, rg_idx(g, 0), rg_idx(g, g->block), rg_idx(g, 1), 0, NULL);
         fb_set_ip(b, fb_ip_in(fb_body(tl)));
-        scope_push(g);
-        if (om) outer_thread_context(g, fb_for_iv(tl), bid);
-        else thread_context(g, fb_for_iv(tl), bid);
+        rg_scope_push(g);
+        if (om) rg_outer_thread_context(g, fb_for_iv(tl), bid);
+        else rg_thread_context(g, fb_for_iv(tl), bid);
         reload_row_results(g, ph, nph);
-        if (om) outer_epilogue(g);
+        if (om) rg_outer_epilogue(g);
         else epilogue(g);
-        scope_pop(g);
+        rg_scope_pop(g);
       }
     }
   }

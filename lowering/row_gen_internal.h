@@ -1,0 +1,120 @@
+/* row_gen_internal.h: the private state and shared helpers of the row and
+ * outer reduction kernel generator (the implementation of row_gen.h), split
+ * by responsibility into:
+ *   row_gen_values.c  types and conversions, the memo, loads and stores,
+ *                     element-wise ops, combine/neutral, the walker (eval);
+ *   row_gen_block.c   the inner schedules' thread context and block
+ *                     reduction (warp shuffles, GPU and CPU all-reduce);
+ *   outer_gen.c       the outer (columns) schedule: thread context, partial
+ *                     over rows, the row groups' tree, epilogue;
+ *   row_gen.c         phases, the inner epilogue, parameters, run-time
+ *                     conditions, variants and the public entry points.
+ * Only those files include this header; every other client uses row_gen.h.
+ * Shared functions carry the rg_ prefix; the rest stay static in their file. */
+#ifndef FUSER_LOWERING_ROW_GEN_INTERNAL_H
+#define FUSER_LOWERING_ROW_GEN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dialects/fuser.h"
+#include "lowering/builder.h"
+#include "lowering/kernel_gen.h"
+#include "lowering/row_gen.h"
+#include "mlir-c/IR.h"
+
+#define MAX_CHUNKS 16
+#define MAX_REDS 16
+
+typedef struct {
+  const void *key;
+  int8_t map[FK_R];
+  int chunk;
+  int depth;
+  MlirValue v;
+} rmemo;
+
+typedef struct {
+  MlirOperation op;
+  MlirValue val[2]; /* the row's result(s) in the accumulation type (var_mean: var, mean) */
+  fuser_dtype acc;
+} rred;
+
+typedef struct {
+  fb_builder b;
+  fk_kernel *k;
+  const fuser_reduction_schedule *s;
+  const fuser_row_variant *var;
+  bool gpu, failed, unsupported;
+  char why[200];
+  int W, T, RPB, block;
+  MlirValue mem[FK_MAX_TENSORS];
+  MlirValue size[FK_MAX_TENSORS][FK_R], stride[FK_MAX_TENSORS][FK_R];
+  MlirValue scalar[FK_MAX_TENSORS];
+  fk_param params[FK_MAX_PARAMS];
+  int nparams;
+  int space_tensor; /* a tensor with the row space's shape (sizes of rows and row length) */
+  MlirValue rows, row_len; /* index */
+  /* per thread context */
+  MlirValue tid, lane, rib, row, valid, outer_idx[FK_R], col[MAX_CHUNKS];
+  MlirValue chunk_ok[MAX_CHUNKS]; /* ragged rows: the chunk lies inside the row (else NULL: always) */
+  /* outer schedule: the reduced (leading) dims merge into one row index,
+   * the chunks are the rows in flight, the column vector is the thread's */
+  bool outer_mode;
+  MlirValue rowc[MAX_CHUNKS], rg, cv, col_ok;
+  /* batched outer: the kept dims before the reduced ones, from the flat
+   * column (bidx), and the trailing kept extent (inner_len) */
+  MlirValue bidx[FK_R], inner_len;
+  MlirValue count; /* elements each reduction combines (as index) */
+  int nchunks;
+  rmemo *memo;
+  int nmemo, capmemo, depth;
+  rred red[MAX_REDS];
+  int nred;
+  MlirValue wg[MAX_REDS * 2];
+  int nwg, wg_used;
+  MlirType wg_types[MAX_REDS * 2];
+  /* the CPU form's per-phase partials */
+} rgen;
+
+/* One reduction pass over the rows: a reduction op, or one of var_mean's two. */
+typedef struct {
+  MlirOperation red;
+  fuser_op_id id;   /* the combining op (var_mean: sum) */
+  fuser_dtype acc;
+  int pass;         /* var_mean: 0 the mean's sum, 1 the squared deviations */
+} phase;
+
+static inline MlirContext rg_ctx_of(rgen *g) { return g->b.ctx; }
+static inline MlirValue rg_idx(rgen *g, int64_t v) { return fb_const_index(&g->b, v); }
+
+/* row_gen_values.c */
+void rg_unsupported(rgen *g, const char *why);
+MlirType rg_elem_type(rgen *g, fuser_dtype dt);
+MlirType rg_storage_type(rgen *g, fuser_dtype dt);
+MlirType rg_vec_type(rgen *g, fuser_dtype dt);
+bool rg_is_float(fuser_dtype dt);
+MlirValue rg_convert(rgen *g, MlirValue x, fuser_dtype from, fuser_dtype to);
+void rg_scope_push(rgen *g);
+void rg_scope_pop(rgen *g);
+int64_t rg_align_of(rgen *g, int t);
+void rg_store(rgen *g, int t, const int8_t *map, int chunk, MlirValue v);
+fuser_dtype rg_acc_type(MlirOperation red);
+MlirValue rg_combine(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue y);
+MlirValue rg_neutral_const(rgen *g, fuser_op_id id, fuser_dtype acc);
+MlirValue rg_lanes_tree(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue v);
+MlirValue rg_eval(rgen *g, MlirValue v, const int8_t *map, int chunk);
+
+/* row_gen_block.c */
+void rg_thread_context(rgen *g, MlirValue tid, MlirValue bid);
+MlirValue rg_block_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue wg);
+MlirValue rg_block_allreduce_cpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue p, MlirValue rib);
+
+/* outer_gen.c */
+void rg_outer_thread_context(rgen *g, MlirValue tid, MlirValue bid);
+MlirValue rg_outer_partial(rgen *g, const phase *ph);
+MlirValue rg_outer_tree_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue p);
+void rg_outer_tree_cpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue p);
+void rg_outer_epilogue(rgen *g);
+
+#endif
