@@ -424,9 +424,10 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   fuser_row_variant v;
   if (s->row_len != DYN && persistent_variant(s->row_len, w, &v)) s->variants[s->num_variants++] = v;
   /* symbolic rows reduced to a value each: a warp per row when there are many rows */
-  if (w > 1 && s->row_len == DYN && s->kind == FUSER_SCHED_INNER_REDUCE)
-    s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = 0, .threads = 32, .rows_per_block = WARP_ROWS_PER_BLOCK,
-                                                         .min_points = (int64_t)GPU_SMS * 2 * WARP_ROWS_PER_BLOCK};
+  int64_t warp_rows = (int64_t)GPU_SMS * 2 * WARP_ROWS_PER_BLOCK;
+  if (w > 1 && s->row_len == DYN && s->kind == FUSER_SCHED_INNER_REDUCE && (s->rows == DYN || s->rows >= warp_rows))
+    s->variants[s->num_variants++] =
+        (fuser_row_variant){.width = w, .vectors = 0, .threads = 32, .rows_per_block = WARP_ROWS_PER_BLOCK, .min_points = warp_rows};
   if (w > 1 && (s->row_len == DYN || s->row_len % w == 0) && (s->num_variants == 0 || s->variants[0].min_points > 0))
     s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
   /* the last variant has no conditions: any alignment, any stride */

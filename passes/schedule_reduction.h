@@ -37,9 +37,11 @@
  *     W = 1 and no conditions. An inner reduce of symbolic rows (results
  *     one value per row: batch-norm's per-(n, c) statistics over H x W)
  *     first tries a warp per row, 8 rows per block (warp butterflies
- *     only: no shared memory, no barrier; 64 warps per SM each with its
- *     load in flight) when there are at least 132 x 16 rows (result 0's
- *     points: 2 blocks per SM); fewer, longer rows keep 512 threads each.
+ *     only: no shared memory, no barrier; 32 warps per SM at its 64
+ *     registers, each with a load in flight) when there are at least
+ *     132 x 16 rows (result 0's points: 2 blocks per SM; not emitted when
+ *     the rows are static and fewer); fewer, longer rows keep 512 threads
+ *     each. Not measured on the GPU yet (batchnorm_stats_large).
  * Outer: W = 16 bytes of the widest tensor read (the f32 results are
  * stored W wide too). Two tiles, chosen at run time by the number of kept
  * points K (result 0's elements: the columns, batch included):
