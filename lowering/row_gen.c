@@ -148,11 +148,11 @@ static int collect_phases(rgen *g, phase *ph, int cap) {
        * statistics' error; f64 runs at half the f32 rate on sm_90 (measured
        * on the H200: var_mean and LayerNorm bit-identical to the f64
        * reference or 1 bf16 ulp; an f32 variance pass gave 2 ulp on the CPU
-       * JIT already). Not in the outer (columns) schedule: it combines
-       * through a block x width buffer per phase in shared memory, which in
-       * f64 passes the 48 KB of static shared memory; its rows are summed per
-       * thread over many rows, checked against the f64 reference. */
-      if (!g->outer_mode) acc = FUSER_DTYPE_F64;
+       * JIT already). The outer (columns) schedule too: its tree buffers
+       * (block x width f64 per pass) fit 48 KB by the schedule's choice of
+       * row groups (schedule_reduction.h); in f32 a column mean of 3000
+       * values near 0 was 77 ulp off. */
+      acc = FUSER_DTYPE_F64;
       ph[n++] = (phase){op, FUSER_OP_sum, acc, 0};
       ph[n++] = (phase){op, FUSER_OP_sum, acc, 1};
     } else {
@@ -346,6 +346,9 @@ static bool per_row_tensor(rgen *g, int t) {
   int hi = g->outer_mode ? g->s->batch + g->s->outer : g->s->outer;
   return ft->is_tensor && ft->rank == g->s->rank && fuser_tensor_constant_along_row(ft->strides, ft->shape, ft->rank, hi);
 }
+/* Whether tensor t is a result an inner reduce stores one element at a
+ * time (a value per row: no vector access, no alignment needed). */
+static bool scalar_result(rgen *g, int t) { return g->s->kind == FUSER_SCHED_INNER_REDUCE && t >= g->k->num_args; }
 
 /* Run-time conditions of a vector variant: aligned pointers, row strides
  * and row length multiples of W. */
@@ -355,7 +358,7 @@ static MlirAttribute conditions(rgen *g) {
   fk_kernel *k = g->k;
   if (g->W > 1) {
     for (int t = 0; t < k->num_tensors && n < FK_MAX_TENSORS * 3; t++) {
-      if (!k->t[t].is_tensor || k->t[t].rank == 0 || per_row_tensor(g, t)) continue;
+      if (!k->t[t].is_tensor || k->t[t].rank == 0 || per_row_tensor(g, t) || scalar_result(g, t)) continue;
       c[n++] = condition(g, t, "align", "bytes", rg_align_of(g, t), -1);
       for (int d = 0; d < k->t[t].rank; d++)
         if (k->t[t].strides[d] == FK_DYN) c[n++] = condition(g, t, "stride", "multiple", g->W, d);
@@ -385,6 +388,13 @@ static MlirAttribute conditions(rgen *g) {
     }
   }
   n = inner_merge_conditions(g, c, n, FK_MAX_TENSORS * 4);
+  /* a variant for many columns (outer) or many rows (inner reduce): result 0 large enough */
+  if (g->var->min_points > 0 && n < FK_MAX_TENSORS * 4) {
+    MlirContext cx = rg_ctx_of(g);
+    MlirNamedAttribute e[3] = {fuser_named(cx, "result", fuser_i64_attr(cx, 0)), fuser_named(cx, "kind", fuser_str_attr(cx, "points")),
+                               fuser_named(cx, "at_least", fuser_i64_attr(cx, g->var->min_points))};
+    c[n++] = mlirDictionaryAttrGet(cx, 3, e);
+  }
   return mlirArrayAttrGet(rg_ctx_of(g), n, c);
 }
 
@@ -395,7 +405,7 @@ static void set_attr(MlirOperation f, const char *name, MlirAttribute a) {
 static bool static_strides_aligned(rgen *g) {
   for (int t = 0; t < g->k->num_tensors; t++) {
     const fk_tensor *ft = &g->k->t[t];
-    if (!ft->is_tensor || per_row_tensor(g, t)) continue;
+    if (!ft->is_tensor || per_row_tensor(g, t) || scalar_result(g, t)) continue;
     for (int d = 0; d < ft->rank; d++)
       if (ft->strides[d] != FK_DYN && ft->strides[d] % g->W != 0 && ft->strides[d] != 1 && ft->shape[d] != 1) return false;
   }
@@ -403,7 +413,8 @@ static bool static_strides_aligned(rgen *g) {
 }
 
 static const char *variant_name(const fuser_reduction_schedule *s, const fuser_row_variant *v) {
-  if (s->kind == FUSER_SCHED_OUTER) return v->width > 1 ? "columns" : "columns_scalar";
+  if (s->kind == FUSER_SCHED_OUTER) return v->width == 1 ? "columns_scalar" : v->min_points > 0 ? "columns_wide" : "columns";
+  if (v->vectors == 0 && v->min_points > 0) return "looped_warp";
   return v->vectors > 0 ? "persistent" : v->cluster > 1 ? "looped_cluster" : v->width > 1 ? "looped" : "looped_scalar";
 }
 
@@ -480,7 +491,10 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
       for (int p = 0; p < nph && !g->failed; p++) {
         /* every thread's partial into p[tid] (outer: a vector at tid * W) */
         MlirType pt = fb_memref_1d_type(rg_elem_type(g, ph[p].acc), (int64_t)g->block * (om ? g->W : 1));
-        MlirValue buf = fb_result(fb_op(b, "memref.alloca", 1, &pt, 0, NULL, 1,
+        /* on the heap, freed at the block's end: memref.alloca in the loop the
+         * parallel becomes grows the stack per block (canonicalize inlines an
+         * alloca_scope there; 272 blocks of 2 x 16 KB overflowed 8 MB) */
+        MlirValue buf = fb_result(fb_op(b, "memref.alloc", 1, &pt, 0, NULL, 1,
                                         (MlirNamedAttribute[]){fb_named(b, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 2, (int32_t[]){0, 0}))}, 0), 0);
         MlirOperation tl = fb_for(b, rg_idx(g, 0), rg_idx(g, g->block), rg_idx(g, 1), 0, NULL);
         fb_ip save = fb_get_ip(b);
@@ -518,7 +532,9 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
         if (om) rg_outer_epilogue(g);
         else epilogue(g);
         rg_scope_pop(g);
+        fb_set_ip(b, fb_ip_in(fb_body(par)));
       }
+      for (int p = 0; p < nph && !g->failed; p++) fb_op(b, "memref.dealloc", 0, NULL, 1, &g->wg[p], 0, NULL, 0);
     }
   }
   if (g->failed) {

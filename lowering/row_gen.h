@@ -21,7 +21,7 @@
  *
  *   CPU form (target cpu): scf.parallel over blocks; inside, each phase is a
  *   scf.for over the block's threads writing per-thread partials to a
- *   memref.alloca, then the warp and block butterflies replayed in the same
+ *   memref.alloc (freed at the block's end), then the warp and block butterflies replayed in the same
  *   pairing order (the same bits as the GPU, up to fma contraction), then
  *   the epilogue's scf.for over threads.
  *

@@ -96,15 +96,20 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
               s.batch + s.outer, s.batch, s.batch == 1 ? "" : "s");
     for (int i = 0; i < s.num_variants; i++) {
       const fuser_row_variant *v = &s.variants[i];
-      if (s.kind == FUSER_SCHED_OUTER)
-        fprintf(out, "      variant %d: width %d, %d column vectors x %d row groups per block, %d rows in flight\n", i, v->width,
+      if (s.kind == FUSER_SCHED_OUTER) {
+        fprintf(out, "      variant %d: width %d, %d column vectors x %d row groups per block, %d rows in flight", i, v->width,
                 v->rows_per_block, v->threads, v->vectors);
-      else if (v->vectors > 0)
+        if (v->min_points > 0) fprintf(out, ", when the kept shape has at least %lld points", (long long)v->min_points);
+        fputc('\n', out);
+      } else if (v->vectors > 0)
         fprintf(out, "      variant %d: persistent, width %d, %d threads x %d vectors per row, %d row%s per block\n", i, v->width,
                 v->threads, v->vectors, v->rows_per_block, v->rows_per_block == 1 ? "" : "s");
       else if (v->cluster > 1)
         fprintf(out, "      variant %d: looped over a cluster of %d blocks per row, width %d, %d threads per block\n", i, v->cluster,
                 v->width, v->threads);
+      else if (v->min_points > 0)
+        fprintf(out, "      variant %d: looped, width %d, %d threads per row, %d rows per block, when there are at least %lld rows\n", i,
+                v->width, v->threads, v->rows_per_block, (long long)v->min_points);
       else
         fprintf(out, "      variant %d: looped, width %d, %d threads per row\n", i, v->width, v->threads);
     }

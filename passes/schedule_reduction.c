@@ -213,6 +213,8 @@ static int vector_width_of(MlirOperation kernel, bool inputs_only, int rank, int
 #define CLUSTER_THREADS 1024
 #define CLUSTER_CHUNK_BYTES (64 * 1024)
 #define MAX_CLUSTER 8
+/* Rows per block of the warp-per-row looped variant (inner reduce). */
+#define WARP_ROWS_PER_BLOCK 8
 /* Fewest threads per block when short rows share a block. */
 #define MIN_BLOCK 128
 
@@ -259,10 +261,52 @@ static bool has_var_mean(MlirOperation kernel) {
   return false;
 }
 
-/* Outer schedule constants (schedule_reduction.h). */
+/* Outer schedule constants (schedule_reduction.h): the wide tile, under a
+ * run-time condition on the kept points, then the narrow one. */
+/* SMs of the H200 (the heuristics fill them) */
+#define GPU_SMS 132
+#define OUTER_WIDE_COLUMN_VECTORS 16
+#define OUTER_WIDE_ROW_GROUPS 16
+#define OUTER_WIDE_ROWS_IN_FLIGHT 4
 #define OUTER_COLUMN_VECTORS 4
 #define OUTER_ROW_GROUPS 128
 #define OUTER_ROWS_IN_FLIGHT 4
+/* static shared memory a block may hold (the tree buffers) */
+#define OUTER_SHARED_BYTES (48 * 1024)
+
+/* The passes the outer tree combines (var_mean: two), each through a
+ * buffer of block x W accumulators of at most 8 bytes (f64 for var_mean). */
+static int outer_passes(MlirOperation kernel) {
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(kernel)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (is_reduction(op)) n += fuser_op_kind_of(fuser_op_id_of(op)) == FUSER_KIND_VAR_MEAN ? 2 : 1;
+  return n;
+}
+
+/* An outer variant of cw column vectors of width w and `groups` row groups,
+ * the groups halved until the tree buffers fit the shared memory. */
+static fuser_row_variant outer_variant(int w, int cw, int groups, int in_flight, int passes, int64_t min_points) {
+  while (groups > 1 && (int64_t)passes * groups * cw * w * 8 > OUTER_SHARED_BYTES) groups /= 2;
+  return (fuser_row_variant){.width = w, .vectors = in_flight, .threads = groups, .rows_per_block = cw, .min_points = min_points};
+}
+
+/* The outer variants (schedule_reduction.h): wide and narrow tiles when the
+ * columns take vectors of w, then the var_mean's width-1 variant (the
+ * per-point kernel, appended by the lowering otherwise, has no var_mean). */
+static void outer_variants(MlirOperation kernel, fuser_reduction_schedule *s, int w, bool vectors_fit) {
+  int passes = outer_passes(kernel);
+  int64_t wide_points = (int64_t)GPU_SMS * 2 * OUTER_WIDE_COLUMN_VECTORS * w;
+  if (w > 1 && vectors_fit) {
+    /* s->row_len: the kept points (batch included), when static: no wide tile below the threshold */
+    if (s->row_len == DYN || s->row_len >= wide_points)
+      s->variants[s->num_variants++] = outer_variant(w, OUTER_WIDE_COLUMN_VECTORS, OUTER_WIDE_ROW_GROUPS, OUTER_WIDE_ROWS_IN_FLIGHT, passes,
+                                                     wide_points);
+    s->variants[s->num_variants++] = outer_variant(w, OUTER_COLUMN_VECTORS, OUTER_ROW_GROUPS, OUTER_ROWS_IN_FLIGHT, passes, 0);
+  }
+  if (has_var_mean(kernel))
+    s->variants[s->num_variants++] = outer_variant(1, OUTER_COLUMN_VECTORS, OUTER_ROW_GROUPS, OUTER_ROWS_IN_FLIGHT, passes, 0);
+  if (s->num_variants == 0) s->kind = FUSER_SCHED_NONE, snprintf(s->why, sizeof s->why, "columns not a multiple of the vector width");
+}
 
 void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s) {
   memset(s, 0, sizeof *s);
@@ -342,13 +386,7 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     s->row_len = before == DYN || after == DYN ? DYN : before * after;
     fuser_dim_graph_free(&g);
     /* the vectors stay inside one batch entry: the trailing kept extent a multiple of W */
-    if (w > 1 && (after == DYN || after % w == 0))
-      s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = OUTER_ROWS_IN_FLIGHT,
-                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
-    if (has_var_mean(kernel))
-      s->variants[s->num_variants++] = (fuser_row_variant){.width = 1, .vectors = OUTER_ROWS_IN_FLIGHT,
-                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
-    if (s->num_variants == 0) s->kind = FUSER_SCHED_NONE, snprintf(s->why, sizeof s->why, "columns not a multiple of the vector width");
+    outer_variants(kernel, s, w, after == DYN || after % w == 0);
     return;
   }
   /* `outer` counts the leading dims: the rows (inner) or the reduced rows (outer) */
@@ -380,28 +418,22 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   }
   fuser_dim_graph g;
   fuser_dim_graph_build(&g, kernel);
-  /* the vectors walk the trailing dims: the reduced ones (inner) or the
-   * columns (outer); an inner reduce's results (one value per row) are not
-   * walked along the row, so only its reads set the width (f32 statistics
-   * of bf16 rows keep 16-byte loads: 8 elements, not 4) */
-  int w = vector_width_of(kernel, !outer && !full, s->rank, outer ? k : s->rank - k);
   if (outer) {
+    /* the width follows the rows read (bf16 rows 8 wide, f32 results stored
+     * 8 wide); per-row statistics (constant along the row) do not count */
+    int w = vector_width_of(kernel, true, s->rank, k);
     s->kind = FUSER_SCHED_OUTER;
     s->rows = product(&g, space_value, 0, k);
     s->row_len = product(&g, space_value, k, s->rank); /* the columns */
     fuser_dim_graph_free(&g);
-    if (w > 1 && (s->row_len == DYN || s->row_len % w == 0))
-      s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = OUTER_ROWS_IN_FLIGHT,
-                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
-    /* then the per-point kernel (no conditions: any stride), see lowering;
-     * with a var_mean (which it lacks) a width-1 outer variant instead */
-    if (has_var_mean(kernel))
-      s->variants[s->num_variants++] = (fuser_row_variant){.width = 1, .vectors = OUTER_ROWS_IN_FLIGHT,
-                                                           .threads = OUTER_ROW_GROUPS, .rows_per_block = OUTER_COLUMN_VECTORS};
-    if (s->num_variants == 0) s->kind = FUSER_SCHED_NONE, snprintf(s->why, sizeof s->why, "columns not a multiple of the vector width");
+    /* then the per-point kernel (no conditions: any stride), see lowering */
+    outer_variants(kernel, s, w, s->row_len == DYN || s->row_len % w == 0);
     return;
   }
   s->kind = full ? FUSER_SCHED_INNER_PERSISTENT : FUSER_SCHED_INNER_REDUCE;
+  /* inner reduce: the results are one value per row, stored alone; the
+   * rows read set the width (batch-norm's bf16 rows with f64 statistics) */
+  int w = vector_width_of(kernel, !full, s->rank, s->rank - k);
   s->rows = product(&g, space_value, 0, s->outer);
   s->row_len = product(&g, space_value, s->outer, s->rank);
   fuser_dim_graph_free(&g);
@@ -414,7 +446,12 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     s->variants[s->num_variants++] = (fuser_row_variant){
         .width = w, .vectors = 0, .threads = CLUSTER_THREADS, .rows_per_block = 1, .cluster = (int)(S < MAX_CLUSTER ? S : MAX_CLUSTER)};
   }
-  if (w > 1 && (s->row_len == DYN || s->row_len % w == 0) && s->num_variants == 0)
+  /* symbolic rows reduced to a value each: a warp per row when there are many rows */
+  int64_t warp_rows = (int64_t)GPU_SMS * 2 * WARP_ROWS_PER_BLOCK;
+  if (w > 1 && s->row_len == DYN && s->kind == FUSER_SCHED_INNER_REDUCE && (s->rows == DYN || s->rows >= warp_rows))
+    s->variants[s->num_variants++] =
+        (fuser_row_variant){.width = w, .vectors = 0, .threads = 32, .rows_per_block = WARP_ROWS_PER_BLOCK, .min_points = warp_rows};
+  if (w > 1 && (s->row_len == DYN || s->row_len % w == 0) && (s->num_variants == 0 || s->variants[0].min_points > 0))
     s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
   /* the last variant has no conditions: any alignment, any stride */
   if (w > 1 || s->num_variants == 0)
@@ -438,14 +475,19 @@ MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reducti
   MlirAttribute vs[FUSER_SCHED_MAX_VARIANTS];
   for (int i = 0; i < s->num_variants; i++) {
     const fuser_row_variant *v = &s->variants[i];
-    MlirNamedAttribute f[5] = {
+    MlirNamedAttribute f[6] = {
         fuser_named(ctx, "width", fuser_i64_attr(ctx, v->width)),
         fuser_named(ctx, "vectors", fuser_i64_attr(ctx, v->vectors)),
         fuser_named(ctx, "threads", fuser_i64_attr(ctx, v->threads)),
         fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, v->rows_per_block)),
         fuser_named(ctx, "cluster", fuser_i64_attr(ctx, v->cluster)),
+        fuser_named(ctx, "min_points", fuser_i64_attr(ctx, v->min_points)),
     };
-    vs[i] = mlirDictionaryAttrGet(ctx, v->cluster > 1 ? 5 : 4, f);
+    /* the optional keys only where set (the IR of other variants unchanged) */
+    intptr_t nf = 4;
+    if (v->cluster > 1) f[nf++] = f[4];
+    if (v->min_points > 0) f[nf++] = f[5];
+    vs[i] = mlirDictionaryAttrGet(ctx, nf, f);
   }
   e[n++] = fuser_named(ctx, "variants", mlirArrayAttrGet(ctx, s->num_variants, vs));
   return mlirDictionaryAttrGet(ctx, n, e);
@@ -483,7 +525,7 @@ void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule,
     MlirAttribute v = mlirArrayAttrGetElement(vs, i);
     s->variants[i] = (fuser_row_variant){.width = (int)int_or(v, "width", 1), .vectors = (int)int_or(v, "vectors", 0),
                                          .threads = (int)int_or(v, "threads", 1), .rows_per_block = (int)int_or(v, "rows_per_block", 1),
-                                         .cluster = (int)int_or(v, "cluster", 1)};
+                                         .cluster = (int)int_or(v, "cluster", 1), .min_points = int_or(v, "min_points", 0)};
   }
 }
 
@@ -557,6 +599,8 @@ static bool verify(MlirOperation func, MlirAttribute s) {
         (!int_in(v, "cluster", 1, MAX_CLUSTER) || !pow2(int_or(v, "cluster", 0)) || int_or(v, "vectors", 1) != 0 ||
          int_or(v, "rows_per_block", 0) != 1 || int_or(v, "threads", 0) < 32))
       return bad(func, s, (int)i, "'cluster' must be a power of two in [1, 8], on a looped variant (vectors = 0) of one row per block and at least 32 threads");
+    if (!mlirAttributeIsNull(entry(v, "min_points")) && !int_in(v, "min_points", 0, INT64_MAX))
+      return bad(func, s, (int)i, "'min_points' must be a non-negative integer");
   }
   return true;
 }

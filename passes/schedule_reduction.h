@@ -45,12 +45,38 @@
  *     flight, so the passes after the first re-read the row from the 50 MB
  *     L2, not from DRAM (with a block per row, 528 rows of 128 KB in flight
  *     did not fit: 65,536 columns ran at 66% of copy, 262,144 at 62%).
- * Outer: W as above; 4 column vectors per block (64 bytes of bf16 per row:
- * with 2 vectors, 32 bytes, bias_grad_large ran at 66% of copy on the H200,
- * the DRAM fetching 64 bytes per access; C / 32 blocks: 128 for C = 4096),
- * 128 row groups (512 threads), 4 rows in flight per thread; rows merge into one index
- * (the reduced dims' strides nest, statically or by `merge` conditions);
- * the per-point kernel follows as the variant without conditions.
+ *   - an inner reduce of symbolic rows (results
+ *     one value per row: batch-norm's per-(n, c) statistics over H x W)
+ *     first tries a warp per row, 8 rows per block (warp butterflies
+ *     only: no shared memory, no barrier; 32 warps per SM at its 64
+ *     registers, each with a load in flight) when there are at least
+ *     132 x 16 rows (result 0's points: 2 blocks per SM; not emitted when
+ *     the rows are static and fewer); fewer, longer rows keep 512 threads
+ *     each. Not measured on the GPU yet (batchnorm_stats_large).
+ * Outer: W = 16 bytes of the widest tensor read (the f32 results are
+ * stored W wide too). Two tiles, chosen at run time by the number of kept
+ * points K (result 0's elements: the columns, batch included):
+ *   - wide (`columns_wide`): 16 column vectors per block (a half warp
+ *     reads a 256-byte segment of one bf16 row), 16 row groups (256
+ *     threads), 4 rows in flight per thread; under the condition
+ *     K >= 2 x 132 x 16 x W (2 blocks per SM at least: bias_grad_large's
+ *     first stage, 16 x 4096 columns, gets 512 blocks). Measured on the
+ *     H200 (bias_grad_large, two kernels): 125.0 us, 101.5% of copy; 32
+ *     vectors x 16 groups (512 threads, 256 blocks) 125.4 us; 16 x 16
+ *     with 8 rows in flight 125.2 us; 32 x 8 (256 threads, 256 blocks,
+ *     4 or 8 in flight) 149.8 / 151.6 us: too few threads per SM; the
+ *     narrow tile below 144.4 us (87.8%);
+ *   - narrow (`columns`): 4 column vectors per block (64 bytes of bf16 per
+ *     row: with 2 vectors, 32 bytes, bias_grad_large ran at 66% of copy on
+ *     the H200, the DRAM fetching 64 bytes per access), 128 row groups (512
+ *     threads), 4 rows in flight per thread: many blocks for few columns
+ *     (bias_grad_small, the second stage of a split).
+ * var_mean accumulates in f64 there too: the row groups' tree buffer (block
+ * x W x 8 bytes per pass, two passes) must fit 48 KB of static shared
+ * memory, so the row groups halve until it does (narrow: 64 groups).
+ * Rows merge into one index (the reduced dims' strides nest, statically or
+ * by `merge` conditions); the per-point kernel follows as the variant
+ * without conditions.
  * Batched outer (kept dims [0, b) before the reduced ones): the same, the
  * columns are the kept dims flattened (batch first), so a block's column
  * vectors may belong to different batch entries; `batch_dims` = b.
@@ -79,6 +105,9 @@ typedef struct {
   int rows_per_block; /* rows per block (short rows); block = threads * rows_per_block */
   int cluster;        /* looped inner only: blocks per row, one thread-block cluster (sm_90
                        * distributed shared memory); 0 or 1: a block per row */
+  int64_t min_points;  /* the variant applies when result 0 has at least this many points (a
+                        * run-time `points` condition: the outer kept shape, the inner
+                        * reduce's rows); 0: always */
 } fuser_row_variant;
 
 #define FUSER_SCHED_MAX_VARIANTS 3

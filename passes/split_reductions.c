@@ -166,9 +166,9 @@ static bool row_major(MlirValue in, int rank) {
   return true;
 }
 
+/* var_mean of `in` (results of its element type) over dims, before `before`. */
 static MlirOperation make_var_mean(MlirOperation before, MlirValue in, const int64_t *dims, int nd) {
-  /* results in the original's type (f32 for bf16/f16/f32 inputs, f64 for f64) */
-  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(before, 0)));
+  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(in));
   MlirContext ctx = mlirOperationGetContext(before);
   MlirType it = mlirValueGetType(in);
   int rank = (int)mlirShapedTypeGetRank(it);
@@ -189,6 +189,19 @@ static MlirOperation make_var_mean(MlirOperation before, MlirValue in, const int
   return op;
 }
 
+/* x cast to element type et (x itself when it has it). */
+static MlirValue cast_to(MlirOperation before, MlirValue x, MlirType et) {
+  MlirType t = mlirValueGetType(x);
+  if (mlirTypeEqual(mlirShapedTypeGetElementType(t), et)) return x;
+  int rank = (int)mlirShapedTypeGetRank(t);
+  int64_t shape[FUSER_MAX_RANK];
+  for (int d = 0; d < rank; d++) shape[d] = mlirShapedTypeGetDimSize(t, d);
+  MlirType rt = mlirRankedTensorTypeGet(rank, shape, et, mlirAttributeGetNull());
+  MlirOperation op = fuser_create_op(mlirOperationGetLocation(before), "fuser.cast", 1, &x, 1, &rt, 0, NULL);
+  fuser_insert_before(before, op);
+  return mlirOperationGetResult(op, 0);
+}
+
 static MlirValue binary(MlirOperation before, const char *name, MlirValue x, MlirValue y) {
   MlirType t = mlirValueGetType(x);
   MlirValue ops[2] = {x, y};
@@ -205,7 +218,12 @@ static MlirValue binary(MlirOperation before, const char *name, MlirValue x, Mli
  *   mean = mean over n of m_n,  var (correction 0) = mean over n of v_n
  *   + the variance over n of m_n
  * and nvFuser's correction c scales it by N / max(0, N - c) (N the
- * reduced element count, which must then be static). */
+ * reduced element count, which must then be static). Both stages run in
+ * f64 (the input cast to f64, a cast the first stage fuses into its
+ * reads; the f64 partials are B x C values, 16 bytes each): a channel's
+ * mean near 0 is the difference of partial means, so f32 partials, each
+ * rounded once, put it tens of f32 ulp off (8 ulp on the batchnorm_stats
+ * pattern); in f64 the results round once, to their f32 dtype, at the end. */
 static bool split_scattered_var_mean(MlirOperation op) {
   if (fuser_op_kind_of(fuser_op_id_of(op)) != FUSER_KIND_VAR_MEAN) return false;
   MlirAttribute keep = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("keepdim"));
@@ -237,21 +255,21 @@ static bool split_scattered_var_mean(MlirOperation op) {
   int64_t trail[FUSER_MAX_RANK], lead[FUSER_MAX_RANK];
   for (int d = b; d < rank; d++) trail[d - b] = d;
   for (int d = 0; d < a; d++) lead[d] = d;
-  MlirOperation s1 = make_var_mean(op, in, trail, rank - b);
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirType f64 = mlirF64TypeGet(ctx), et = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  MlirOperation s1 = make_var_mean(op, cast_to(op, in, f64), trail, rank - b);
   MlirOperation means = make_var_mean(op, mlirOperationGetResult(s1, 1), lead, a);
   MlirOperation vars = make_var_mean(op, mlirOperationGetResult(s1, 0), lead, a);
   MlirValue var = binary(op, "fuser.add", mlirOperationGetResult(vars, 1), mlirOperationGetResult(means, 0));
   if (corr != 0) {
-    MlirContext ctx = mlirOperationGetContext(op);
     double n = (double)count, dof = n - (double)corr > 0 ? n - (double)corr : 0;
-    MlirType f64 = mlirF64TypeGet(ctx);
     MlirNamedAttribute v = fuser_named(ctx, "value", mlirFloatAttrDoubleGet(ctx, f64, n / dof));
     MlirOperation c = fuser_create_op(mlirOperationGetLocation(op), "fuser.scalar", 0, NULL, 1, &f64, 1, &v);
     fuser_insert_before(op, c);
     var = binary(op, "fuser.mul", var, mlirOperationGetResult(c, 0));
   }
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), var);
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 1), mlirOperationGetResult(means, 1));
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), cast_to(op, var, et));
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 1), cast_to(op, mlirOperationGetResult(means, 1), et));
   mlirOperationDestroy(op);
   return true;
 }

@@ -43,12 +43,12 @@
 // LOOPS: vector.load %{{.*}} : memref<?xbf16>, vector<1xbf16>
 
 // The CPU form: blocks in scf.parallel, threads in scf.for, the partials in
-// a memref.alloca and the same butterflies replayed (32-lane warps, then
+// a memref.alloc (freed at the block's end) and the same butterflies replayed (32-lane warps, then
 // across the row's warps); no gpu ops.
 // CPU-LABEL: func.func @rms_k0__persistent(
 // CPU-NOT: gpu.
 // CPU: scf.parallel
-// CPU: memref.alloca() : memref<128xf32>
+// CPU: memref.alloc() : memref<128xf32>
 // CPU: scf.for %{{.*}} = %c0 to %c128 step %c1
 // CPU: scf.for %{{.*}} = %c0 to %c16 step %c1
 // CPU-NOT: gpu.
@@ -96,7 +96,7 @@ func.func private @rms_k0(%arg0: tensor<64x1024xbf16> {fuser.strides = array<i64
 // LOOPS-NOT: arith.divf
 // LOOPS-LABEL: func.func @sm_k0__looped_scalar(
 // CPU-LABEL: func.func @sm_k0__persistent(
-// CPU-COUNT-2: memref.alloca() : memref<128xf32>
+// CPU-COUNT-2: memref.alloc() : memref<128xf32>
 func.func private @sm_k0(%arg0: tensor<256x1000xbf16> {fuser.strides = array<i64: 1000, 1>}) -> (tensor<256x1000xbf16> {fuser.strides = array<i64: 1000, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<256x1000xbf16>) -> tensor<256x1000xf32>
   %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1000xf32>) -> tensor<256xf32>
@@ -115,11 +115,24 @@ func.func private @sm_k0(%arg0: tensor<256x1000xbf16> {fuser.strides = array<i64
 // var_mean over rows of symbolic length: looped, two passes (the mean, then
 // the squared deviations), var divided by max(0, N - correction); thread 0
 // of each row stores. Both passes accumulate in f64 (a mean that cancels
-// stays exact), the results round once to f32.
+// stays exact), the results round once to f32. The bf16 rows are read 8
+// wide (the results, one value per row, are stored alone: no alignment
+// condition on them). First a warp per row, 8 rows per block, when there
+// are many rows (a `points` condition on result 0): warp butterflies only
+// (5 steps, two 32-bit halves of each f64), no shared memory, no barrier.
+// LOOPS-LABEL: func.func @vm_k0__looped_warp(
+// LOOPS-SAME: fuser.block_size = 256 : i64
+// LOOPS-SAME: fuser.row_grid = {dims = 1 : i64, first = 0 : i64, rows_per_block = 8 : i64, tensor = 0 : i64}
+// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 8 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 8 : i64}, {at_least = 2112 : i64, kind = "points", result = 0 : i64}]
+// LOOPS-SAME: fuser.workgroup_buffers = 0 : i64
+// LOOPS: scf.for {{.*}} step %c256 iter_args({{.*}}) -> (vector<8xf64>)
+// LOOPS: arith.extf {{.*}} : vector<8xbf16> to vector<8xf32>
+// LOOPS-NEXT: arith.extf {{.*}} : vector<8xf32> to vector<8xf64>
+// LOOPS-COUNT-10: gpu.shuffle  xor
+// LOOPS-NOT: gpu.barrier
 // LOOPS-LABEL: func.func @vm_k0__looped(
 // LOOPS-SAME: memref<16xf64, #gpu.address_space<workgroup>>, %{{.*}}: memref<16xf64, #gpu.address_space<workgroup>>
-// The width follows the bf16 row (16-byte loads of 8), not the f32 results.
-// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 8 : i64}, {bytes = 32 : i64, kind = "align", result = 0 : i64}, {bytes = 32 : i64, kind = "align", result = 1 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 8 : i64}]
+// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 8 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 8 : i64}]
 // LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf64>)
 // LOOPS: arith.extf {{.*}} : vector<8xf32> to vector<8xf64>
 // LOOPS: gpu.barrier
@@ -144,10 +157,24 @@ func.func private @vm_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -92
 
 // -----
 
-// The bias gradient (outer): 4 column vectors per block of 512 threads (128
+// The bias gradient (outer): first the wide tile when the kept shape has
+// at least 2 x 132 x 16 x 8 points (a run-time `points` condition): 16
+// column vectors x 16 row groups (256 threads), 4 rows in flight, a 4-step
+// tree; then 4 column vectors per block of 512 threads (128
 // row groups), 4 rows in flight, the row groups combined by a 7-step tree
 // in shared memory; the rows of the two reduced dims merge under a run-time
 // condition; the per-point kernel follows as the fallback.
+// LOOPS-LABEL: func.func @bg_k0__columns_wide(
+// LOOPS-SAME: memref<2048xf32, #gpu.address_space<workgroup>>
+// LOOPS-SAME: fuser.block_size = 256 : i64
+// LOOPS-SAME: fuser.row_grid = {dims = 1 : i64, first = 2 : i64, rows_per_block = 128 : i64, tensor = 0 : i64}
+// LOOPS-SAME: {at_least = 33792 : i64, kind = "points", result = 0 : i64}
+// LOOPS: scf.for {{.*}} iter_args
+// LOOPS-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS: scf.for {{.*}} iter_args
+// LOOPS-COUNT-5: gpu.barrier
+// LOOPS-NOT: gpu.barrier
+// LOOPS: vector.store
 // LOOPS-LABEL: func.func @bg_k0__columns(
 // LOOPS-SAME: memref<4096xf32, #gpu.address_space<workgroup>>
 // LOOPS-SAME: fuser.row_grid = {dims = 1 : i64, first = 2 : i64, rows_per_block = 32 : i64, tensor = 0 : i64}
@@ -160,8 +187,15 @@ func.func private @vm_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -92
 // LOOPS: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
 // LOOPS: vector.store
 // LOOPS-LABEL: func.func @bg_k0__scalar(
+// CPU-LABEL: func.func @bg_k0__columns_wide(
+// CPU: scf.parallel
+// CPU: %[[P:.*]] = memref.alloc() : memref<2048xf32>
+// CPU: memref.dealloc %[[P]] : memref<2048xf32>
+// CPU-NEXT: scf.reduce
 // CPU-LABEL: func.func @bg_k0__columns(
-// CPU: memref.alloca() : memref<4096xf32>
+// CPU: memref.alloc() : memref<4096xf32>
+// GPU: gpu.func @bg_k0__columns_wide({{.*}}) workgroup(%{{.*}} : memref<2048xf32, #gpu.address_space<workgroup>>) kernel
+// GPU-SAME: known_block_size = array<i32: 256, 1, 1>
 // GPU: gpu.func @bg_k0__columns({{.*}}) workgroup(%{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>) kernel
 // GPU-SAME: known_block_size = array<i32: 512, 1, 1>
 func.func private @bg_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?xbf16> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
@@ -177,7 +211,11 @@ func.func private @bg_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -
 // C] summed over S, f32 partials [B, C]): the columns are B x C flattened,
 // the grid follows result 0 (the kept shape), each thread splits its flat
 // column into the batch index and the column (one divui and remui by C),
-// bf16 reads 8 wide, the f32 partials written as vector<8xf32>.
+// bf16 reads 8 wide, the f32 partials written as vector<8xf32>; the wide
+// tile first (its grid: 128 flat columns per block).
+// LOOPS-LABEL: func.func @bgs_k0__columns_wide(
+// LOOPS-SAME: fuser.row_grid = {dims = 2 : i64, first = 0 : i64, rows_per_block = 128 : i64, tensor = 1 : i64}
+// LOOPS-SAME: {at_least = 33792 : i64, kind = "points", result = 0 : i64}
 // LOOPS-LABEL: func.func @bgs_k0__columns(
 // LOOPS-SAME: memref<4096xf32, #gpu.address_space<workgroup>>
 // LOOPS-SAME: fuser.row_grid = {dims = 2 : i64, first = 0 : i64, rows_per_block = 32 : i64, tensor = 1 : i64}
@@ -196,7 +234,7 @@ func.func private @bg_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -
 // LOOPS-LABEL: func.func @bgs_k0__scalar(
 // CPU-LABEL: func.func @bgs_k0__columns(
 // CPU: scf.parallel
-// CPU: memref.alloca() : memref<4096xf32>
+// CPU: memref.alloc() : memref<4096xf32>
 // GPU: gpu.func @bgs_k0__columns({{.*}}) workgroup(%{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>) kernel
 // GPU-SAME: known_block_size = array<i32: 512, 1, 1>
 func.func private @bgs_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
@@ -211,9 +249,16 @@ func.func private @bgs_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: 
 // squared deviations) each through the tree; the schedule ends in its own
 // width-1 variant without conditions (the per-point kernel has no
 // var_mean, so it does not follow).
+// Both passes accumulate in f64 (a column mean of values near 0 stays
+// exact): the tree buffers, block x 8 f64 each, fit 48 KB with 16 row
+// groups (wide) and 64 (narrow: halved from 128, 256 threads).
+// LOOPS-LABEL: func.func @vmo_k0__columns_wide(
+// LOOPS-SAME: memref<2048xf64, #gpu.address_space<workgroup>>, %{{.*}}: memref<2048xf64, #gpu.address_space<workgroup>>
+// LOOPS-SAME: fuser.block_size = 256 : i64
 // LOOPS-LABEL: func.func @vmo_k0__columns(
-// LOOPS-SAME: memref<2048xf32, #gpu.address_space<workgroup>>, %{{.*}}: memref<2048xf32, #gpu.address_space<workgroup>>
-// LOOPS: arith.subf %{{.*}} : vector<4xf32>
+// LOOPS-SAME: memref<2048xf64, #gpu.address_space<workgroup>>, %{{.*}}: memref<2048xf64, #gpu.address_space<workgroup>>
+// LOOPS-SAME: fuser.block_size = 256 : i64
+// LOOPS: arith.subf %{{.*}} : vector<8xf64>
 // LOOPS: arith.mulf
 // LOOPS-LABEL: func.func @vmo_k0__columns_scalar(
 // LOOPS-SAME: fuser.vector_conditions = []

@@ -65,3 +65,30 @@ func.func @long_row(%arg0: tensor<4x262144xbf16>) -> tensor<4x262144xbf16> attri
   %5 = "fuser.cast"(%4) : (tensor<4x262144xf32>) -> tensor<4x262144xbf16>
   return %5 : tensor<4x262144xbf16>
 }
+
+// Symbolic columns: the wide tile first, under its run-time condition on
+// the kept points (2 x 132 SMs x 16 column vectors x 8), then the narrow.
+// CHECK-LABEL: fusion @grad_symbolic: 1 kernel
+// CHECK: schedule: outer, reduced rows ? x columns ?
+// CHECK-NEXT: variant 0: width 8, 16 column vectors x 16 row groups per block, 4 rows in flight, when the kept shape has at least 33792 points
+// CHECK-NEXT: variant 1: width 8, 4 column vectors x 128 row groups per block, 4 rows in flight
+// CHECK-NEXT: then the per-point kernel (no conditions)
+func.func @grad_symbolic(%arg0: tensor<?x?xbf16>) -> tensor<?xbf16> attributes {fuser.fusion} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 0>, keepdim = false} : (tensor<?x?xf32>) -> tensor<?xf32>
+  %2 = "fuser.cast"(%1) : (tensor<?xf32>) -> tensor<?xbf16>
+  return %2 : tensor<?xbf16>
+}
+
+// Symbolic rows reduced to a value each (var_mean statistics): a warp per
+// row when there are many rows, else 512 threads per row.
+// CHECK-LABEL: fusion @row_stats: 1 kernel
+// CHECK: schedule: inner_reduce, rows ? x row length ?
+// CHECK-NEXT: variant 0: looped, width 8, 32 threads per row, 8 rows per block, when there are at least 2112 rows
+// CHECK-NEXT: variant 1: looped, width 8, 512 threads per row
+// CHECK-NEXT: variant 2: looped, width 1, 512 threads per row
+func.func @row_stats(%arg0: tensor<?x?xbf16>) -> (tensor<?xf32>, tensor<?xf32>) attributes {fuser.fusion} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
+  %1:2 = "fuser.var_mean"(%0) {correction = 0 : i64, dims = array<i64: 1>, keepdim = false} : (tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
+  return %1#0, %1#1 : tensor<?xf32>, tensor<?xf32>
+}

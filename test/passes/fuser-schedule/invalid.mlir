@@ -59,6 +59,15 @@ func.func private @row_threads(%a: tensor<4x64xf32> {fuser.strides = array<i64: 
 
 // -----
 
+// A variant's run-time `points` threshold is a count.
+// expected-error@+1 {{fuser.schedule (outer): variant #0: 'min_points' must be a non-negative integer}}
+func.func private @row_min_points(%a: tensor<64x4xf32> {fuser.strides = array<i64: 4, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "outer", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 4 : i64, threads = 16 : i64, rows_per_block = 16 : i64, min_points = -1 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 0>, keepdim = false} : (tensor<64x4xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
 // expected-error@+1 {{fuser.schedule (outer): 'variants' must be an array of 1 to 3 dictionaries}}
 func.func private @row_variants(%a: tensor<64x4xf32> {fuser.strides = array<i64: 4, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "outer", outer_dims = 1 : i64, variants = []}} {
   %0 = "fuser.sum"(%a) {dims = array<i64: 0>, keepdim = false} : (tensor<64x4xf32>) -> tensor<4xf32>

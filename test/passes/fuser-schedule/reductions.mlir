@@ -33,12 +33,15 @@ func.func private @short_k0(%arg0: tensor<1024x256xbf16> {fuser.strides = array<
 
 // -----
 
-// A symbolic row length: looped (512 threads stride over the row, 16-byte
-// vectors under conditions), then W = 1. Results of the reduced shape:
-// inner_reduce, its width from the bf16 row (8), not the f32 statistics.
+// A symbolic row length: looped. Results of the reduced shape (inner_reduce,
+// one value per row): first a warp per row, 8 rows per block, when there
+// are at least 132 x 16 rows (a run-time `points` condition on result 0),
+// then 512 threads striding over the row (16-byte vectors of the bf16 rows:
+// the width follows the rows read), then W = 1.
 // CHECK-LABEL: func.func private @var_mean_k0
 // CHECK-SAME: fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64,
-// CHECK-SAME: variants = [{rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 8 : i64},
+// CHECK-SAME: variants = [{min_points = 2112 : i64, rows_per_block = 8 : i64, threads = 32 : i64, vectors = 0 : i64, width = 8 : i64},
+// CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 8 : i64},
 // CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 1 : i64}]}
 func.func private @var_mean_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) -> (tensor<?xf32> {fuser.strides = array<i64: 1>}, tensor<?xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
@@ -48,11 +51,13 @@ func.func private @var_mean_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i6
 
 // -----
 
-// Bias gradient: the leading dims reduced, outermost: outer (4 column
-// vectors per block, 128 row groups, 4 rows in flight).
+// Bias gradient: the leading dims reduced, outermost: outer. The wide tile
+// (16 column vectors x 16 row groups) when the kept shape has at least
+// 2 x 132 x 16 x 8 points, else the narrow one (4 column vectors per block,
+// 128 row groups, 4 rows in flight).
 // CHECK-LABEL: func.func private @bias_grad_k0
 // CHECK-SAME: fuser.schedule = {kind = "outer", outer_dims = 2 : i64,
-// CHECK-SAME: variants = [{rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 8 : i64}]}
+// CHECK-SAME: variants = [{min_points = 33792 : i64, rows_per_block = 16 : i64, threads = 16 : i64, vectors = 4 : i64, width = 8 : i64}, {rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 8 : i64}]}
 func.func private @bias_grad_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?xbf16> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
   %1 = "fuser.sum"(%0) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<?x?x?xf32>) -> tensor<?xf32>
@@ -63,7 +68,8 @@ func.func private @bias_grad_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array
 // -----
 
 // A middle dim: the batched outer schedule (dim 0 kept before the reduced
-// dim 1; columns = 8 x 128), 4-element vectors of f32.
+// dim 1; columns = 8 x 128), 4-element vectors of f32; 1024 static columns:
+// no wide tile (it needs 2 x 132 x 16 x 4).
 // CHECK-LABEL: func.func private @middle_k0
 // CHECK-SAME: fuser.schedule = {batch_dims = 1 : i64, kind = "outer", outer_dims = 1 : i64, row_length = 1024 : i64, rows = 64 : i64, variants = [{rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 4 : i64}]}
 func.func private @middle_k0(%arg0: tensor<8x64x128xf32> {fuser.strides = array<i64: 8192, 128, 1>}) -> (tensor<8x128xf32> {fuser.strides = array<i64: 128, 1>}) attributes {fuser.kernel} {
@@ -75,7 +81,7 @@ func.func private @middle_k0(%arg0: tensor<8x64x128xf32> {fuser.strides = array<
 
 // A bf16 first stage writing f32 partials: the width follows the reads (8).
 // CHECK-LABEL: func.func private @stage_k0
-// CHECK-SAME: fuser.schedule = {batch_dims = 1 : i64, kind = "outer", outer_dims = 1 : i64, variants = [{rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 8 : i64}]}
+// CHECK-SAME: fuser.schedule = {batch_dims = 1 : i64, kind = "outer", outer_dims = 1 : i64, variants = [{min_points = 33792 : i64, rows_per_block = 16 : i64, threads = 16 : i64, vectors = 4 : i64, width = 8 : i64}, {rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 8 : i64}]}
 func.func private @stage_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
   %1 = "fuser.sum"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<?x?x?xf32>) -> tensor<?x?xf32>

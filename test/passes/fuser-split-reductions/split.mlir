@@ -118,15 +118,19 @@ func.func @one_dim(%arg0: tensor<65536x1024xf32>) -> tensor<1024xf32> attributes
 // middle). First over H x W per (n, c) with correction 0, then the pairs
 // over N: the mean of the means, and var = the mean of the variances + the
 // variance of the means (equal counts), scaled by N / (N - correction)
-// with N = 2 x 4 x 4 = 32 static: 32 / 31.
+// with N = 2 x 4 x 4 = 32 static: 32 / 31. Both stages in f64 (the input
+// cast first), the results cast back to f32 once at the end.
 // CHECK-LABEL: func.func @bn
-// CHECK: %[[S:.*]]:2 = "fuser.var_mean"(%arg0) {correction = 0 : i64, dims = array<i64: 2, 3>, keepdim = false} : (tensor<2x8x4x4xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>)
-// CHECK: %[[M:.*]]:2 = "fuser.var_mean"(%[[S]]#1) {correction = 0 : i64, dims = array<i64: 0>, keepdim = false}
+// CHECK: %[[X:.*]] = "fuser.cast"(%arg0) : (tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf64>
+// CHECK: %[[S:.*]]:2 = "fuser.var_mean"(%[[X]]) {correction = 0 : i64, dims = array<i64: 2, 3>, keepdim = false} : (tensor<2x8x4x4xf64>) -> (tensor<2x8xf64>, tensor<2x8xf64>)
+// CHECK: %[[M:.*]]:2 = "fuser.var_mean"(%[[S]]#1) {correction = 0 : i64, dims = array<i64: 0>, keepdim = false} : (tensor<2x8xf64>) -> (tensor<8xf64>, tensor<8xf64>)
 // CHECK: %[[V:.*]]:2 = "fuser.var_mean"(%[[S]]#0) {correction = 0 : i64, dims = array<i64: 0>, keepdim = false}
 // CHECK: %[[A:.*]] = "fuser.add"(%[[V]]#1, %[[M]]#0)
 // CHECK: %[[F:.*]] = "fuser.scalar"() {value = 1.032258064516129 : f64} : () -> f64
 // CHECK: %[[R:.*]] = "fuser.mul"(%[[A]], %[[F]])
-// CHECK: return %[[R]], %[[M]]#1
+// CHECK: %[[RV:.*]] = "fuser.cast"(%[[R]]) : (tensor<8xf64>) -> tensor<8xf32>
+// CHECK: %[[RM:.*]] = "fuser.cast"(%[[M]]#1) : (tensor<8xf64>) -> tensor<8xf32>
+// CHECK: return %[[RV]], %[[RM]]
 func.func @bn(%arg0: tensor<2x8x4x4xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {fuser.fusion} {
   %0:2 = "fuser.var_mean"(%arg0) {correction = 1 : i64, dims = array<i64: 0, 2, 3>, keepdim = false} : (tensor<2x8x4x4xf32>) -> (tensor<8xf32>, tensor<8xf32>)
   return %0#0, %0#1 : tensor<8xf32>, tensor<8xf32>
@@ -134,10 +138,12 @@ func.func @bn(%arg0: tensor<2x8x4x4xf32>) -> (tensor<8xf32>, tensor<8xf32>) attr
 
 // -----
 
-// A bf16 input: the stages keep f32 (var_mean's result type).
+// A bf16 input: cast to f64 directly; the results keep var_mean's f32.
 // CHECK-LABEL: func.func @bn_bf16
-// CHECK: "fuser.var_mean"(%arg0) {correction = 0 : i64, dims = array<i64: 2, 3>, keepdim = false} : (tensor<2x8x4x4xbf16>) -> (tensor<2x8xf32>, tensor<2x8xf32>)
+// CHECK: %[[X:.*]] = "fuser.cast"(%arg0) : (tensor<2x8x4x4xbf16>) -> tensor<2x8x4x4xf64>
+// CHECK: "fuser.var_mean"(%[[X]]) {correction = 0 : i64, dims = array<i64: 2, 3>, keepdim = false} : (tensor<2x8x4x4xf64>) -> (tensor<2x8xf64>, tensor<2x8xf64>)
 // CHECK-NOT: fuser.scalar
+// CHECK: return {{.*}} : tensor<8xf32>, tensor<8xf32>
 func.func @bn_bf16(%arg0: tensor<2x8x4x4xbf16>) -> (tensor<8xf32>, tensor<8xf32>) attributes {fuser.fusion} {
   %0:2 = "fuser.var_mean"(%arg0) {correction = 0 : i64, dims = array<i64: 0, 2, 3>, keepdim = false} : (tensor<2x8x4x4xbf16>) -> (tensor<8xf32>, tensor<8xf32>)
   return %0#0, %0#1 : tensor<8xf32>, tensor<8xf32>
