@@ -47,5 +47,6 @@ for step in $steps; do
   *) echo "session_run.sh: unknown step $step" >&2 ;;
   esac
   echo "step $step: exit $? in $(( $(date +%s) - start )) s" | tee -a "$res/steps.txt"
+  # after every step: a call cut short by its limit still brings back what ran
+  tar czf "$out/results.tgz" -C "$res" .
 done
-tar czf "$out/results.tgz" -C "$res" .
