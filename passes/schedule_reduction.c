@@ -274,19 +274,29 @@ static bool has_var_mean(MlirOperation kernel) {
 /* static shared memory a block may hold (the tree buffers) */
 #define OUTER_SHARED_BYTES (48 * 1024)
 
-/* The passes the outer tree combines (var_mean: two), each through a
- * buffer of block x W accumulators of at most 8 bytes (f64 for var_mean). */
-static int outer_passes(MlirOperation kernel) {
+/* The bytes per accumulator lane the outer tree combines through its
+ * shared buffers (block x W lanes per pass): a var_mean's two passes in f64,
+ * a float sum/max/min in f32 (bf16/f16/f32 results), f64 and integer ones
+ * (accumulated in i64) in 8 bytes. */
+static int outer_tree_bytes(MlirOperation kernel) {
   int n = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(kernel)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (is_reduction(op)) n += fuser_op_kind_of(fuser_op_id_of(op)) == FUSER_KIND_VAR_MEAN ? 2 : 1;
+  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(kernel)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!is_reduction(op)) continue;
+    if (fuser_op_kind_of(fuser_op_id_of(op)) == FUSER_KIND_VAR_MEAN) {
+      n += 2 * 8;
+      continue;
+    }
+    MlirType t = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(op, 0)));
+    fuser_dtype dt = fuser_dtype_of_type(t);
+    n += fuser_dtype_is_float(dt) && fuser_dtype_size(dt) <= 4 ? 4 : 8; /* integers accumulate in i64 */
+  }
   return n;
 }
 
 /* An outer variant of cw column vectors of width w and `groups` row groups,
  * the groups halved until the tree buffers fit the shared memory. */
-static fuser_row_variant outer_variant(int w, int cw, int groups, int in_flight, int passes, int64_t min_points) {
-  while (groups > 1 && (int64_t)passes * groups * cw * w * 8 > OUTER_SHARED_BYTES) groups /= 2;
+static fuser_row_variant outer_variant(int w, int cw, int groups, int in_flight, int tree_bytes, int64_t min_points) {
+  while (groups > 1 && (int64_t)tree_bytes * groups * cw * w > OUTER_SHARED_BYTES) groups /= 2;
   return (fuser_row_variant){.width = w, .vectors = in_flight, .threads = groups, .rows_per_block = cw, .min_points = min_points};
 }
 
@@ -294,7 +304,7 @@ static fuser_row_variant outer_variant(int w, int cw, int groups, int in_flight,
  * columns take vectors of w, then the var_mean's width-1 variant (the
  * per-point kernel, appended by the lowering otherwise, has no var_mean). */
 static void outer_variants(MlirOperation kernel, fuser_reduction_schedule *s, int w, bool vectors_fit) {
-  int passes = outer_passes(kernel);
+  int passes = outer_tree_bytes(kernel);
   int64_t wide_points = (int64_t)GPU_SMS * 2 * OUTER_WIDE_COLUMN_VECTORS * w;
   if (w > 1 && vectors_fit) {
     /* s->row_len: the kept points (batch included), when static: no wide tile below the threshold */
