@@ -413,7 +413,11 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     int64_t se = mlirShapedTypeGetDimSize(space, sd);
     bool sdyn = mlirShapedTypeIsDynamicDim(space, sd);
     bool is_reduced_dim = sd < kept_from || sd >= kept_to;
-    full = full && rr == s->rank && (dyn || sdyn || e == se) && !(is_reduced_dim && e == 1 && se != 1 && !sdyn);
+    /* a static 1 at a reduced dim whose input extent is not a static 1 is
+     * a kept reduced dim (keepdim): one value per row, not the row's shape,
+     * even when the input extent is symbolic (a row of 1 at run time is an
+     * inner reduce too) */
+    full = full && rr == s->rank && (dyn || sdyn || e == se) && !(is_reduced_dim && e == 1 && !(se == 1 && !sdyn));
     if (is_reduced_dim) reduced = reduced && !dyn && e == 1;
     else reduced = reduced && (dyn || sdyn || e == se);
   }

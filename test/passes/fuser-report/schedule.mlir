@@ -92,3 +92,15 @@ func.func @row_stats(%arg0: tensor<?x?xbf16>) -> (tensor<?xf32>, tensor<?xf32>) 
   %1:2 = "fuser.var_mean"(%0) {correction = 0 : i64, dims = array<i64: 1>, keepdim = false} : (tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
   return %1#0, %1#1 : tensor<?xf32>, tensor<?xf32>
 }
+
+// A kept reduced dim (keepdim) of symbolic rows: the results hold one value
+// per row ([?, ?, 1]), an inner reduce; it was once scheduled as a
+// normalization (the row's shape), whose W-wide stores overran the next
+// rows' results (var.py in test/frontend/Inputs/scripts).
+// CHECK-LABEL: fusion @keepdim_rows: 1 kernel
+// CHECK: schedule: inner_reduce, rows ? x row length ?
+func.func @keepdim_rows(%arg0: tensor<?x?x?xf32>) -> tensor<?x?x1xf32> attributes {fuser.fusion} {
+  %0:2 = "fuser.var_mean"(%arg0) {correction = 2 : i64, dims = array<i64: 2>, keepdim = true} : (tensor<?x?x?xf32>) -> (tensor<?x?x1xf32>, tensor<?x?x1xf32>)
+  %1 = "fuser.sqrt"(%0#0) : (tensor<?x?x1xf32>) -> tensor<?x?x1xf32>
+  return %1 : tensor<?x?x1xf32>
+}
