@@ -19,41 +19,10 @@
 #include "passes/ptr_map.h"
 #include "passes/symbolic.h"
 
-/* What a kernel parameter can refer to: a tensor in some buffer, or a scalar. */
-typedef struct {
-  bool tensor;
-  int buffer, index; /* tensors: FPM_INPUT/OUTPUT/TEMP and index; scalars: input index or -1 */
-  int rank;
-  size_t esize;
-  fuser_dtype dtype;
-  fuser_poly offset;
-  fuser_poly size[FUSER_MAX_RANK], stride[FUSER_MAX_RANK];
-  fuser_poly value; /* integer scalars computed on the host */
-} value_desc;
+#include "lowering/plan_model_internal.h"
 
-typedef struct {
-  char callee[128];
-  int num_args, num_tensors;
-  value_desc *t; /* kernel arguments, then results */
-  char **checks; /* extents the kernel assumes equal, as runtime conditions */
-  int nchecks;
-  MlirOperation matmul; /* the fuser.matmul/linear of a matmul segment, else null */
-  int flag_temp;        /* the index flag's temp (kernels with index ops), else -1 */
-} call_info;
 
-static void add_index_flag(fuser_plan_model *m, MlirOperation kernel, call_info *c);
-
-typedef struct {
-  MlirOperation func;
-  MlirAttribute input_checks; /* fuser.input_checks: run-time checks every variant carries */
-  fuser_ptr_map index; /* plan value -> desc index */
-  value_desc *descs;
-  int ndescs, cap;
-  call_info *calls;
-  int ncalls;
-} model_state;
-
-static bool fail(char *err, size_t len, const char *fmt, ...) {
+bool fpm_fail(char *err, size_t len, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err, len, fmt, ap);
@@ -61,7 +30,7 @@ static bool fail(char *err, size_t len, const char *fmt, ...) {
   return false;
 }
 
-static char *dup_str(const char *s) {
+char *fpm_dup_str(const char *s) {
   size_t n = strlen(s) + 1;
   char *d = malloc(n);
   memcpy(d, s, n);
@@ -70,7 +39,7 @@ static char *dup_str(const char *s) {
 
 /* ---- polynomial text ------------------------------------------------------ */
 
-static void poly_text(const fuser_poly *p, char *buf, size_t len) {
+void fpm_poly_text(const fuser_poly *p, char *buf, size_t len) {
   size_t n = 0;
   buf[0] = 0;
   if (p->nt == 0) {
@@ -96,10 +65,10 @@ static void poly_text(const fuser_poly *p, char *buf, size_t len) {
   }
 }
 
-static char *poly_str(const fuser_poly *p) {
+char *fpm_poly_str(const fuser_poly *p) {
   char buf[1024];
-  poly_text(p, buf, sizeof buf);
-  return dup_str(buf);
+  fpm_poly_text(p, buf, sizeof buf);
+  return fpm_dup_str(buf);
 }
 
 /* ---- plan values ---------------------------------------------------------- */
@@ -228,15 +197,15 @@ static bool describe_view(model_state *st, MlirOperation op, char *err, size_t e
   int next = 1;
   int64_t dyn = mlirShapedTypeGetDynamicSize();
   if (offset == dyn) {
-    if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->offset)) return fail(err, errlen, "view offset is not a host expression");
+    if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->offset)) return fpm_fail(err, errlen, "view offset is not a host expression");
   } else d->offset = fuser_poly_const(offset);
   for (int k = 0; k < d->rank; k++)
     if (mlirShapedTypeIsDynamicDim(t, k) && !host_poly(st, mlirOperationGetOperand(op, next++), &d->size[k]))
-      return fail(err, errlen, "view size is not a host expression");
+      return fpm_fail(err, errlen, "view size is not a host expression");
   for (int k = 0; k < d->rank; k++) {
     if (strides[k] != dyn) d->stride[k] = fuser_poly_const(strides[k]);
     else if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->stride[k]))
-      return fail(err, errlen, "view stride is not a host expression");
+      return fpm_fail(err, errlen, "view stride is not a host expression");
   }
   return true;
 }
@@ -454,7 +423,7 @@ static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, s
       if (!mlirTypeIsARankedTensor(mlirValueGetType(v))) continue;
       int s = ks_slot(&ks, v);
       if (!op_sizes(&ks, op, (int)r, ks.sizes[s])) {
-        ok = fail(err, errlen, "cannot express the extents of '%s' in kernel %s on the host",
+        ok = fpm_fail(err, errlen, "cannot express the extents of '%s' in kernel %s on the host",
                   fuser_op_full_name(fuser_op_id_of(op)), c->callee);
         break;
       }
@@ -462,11 +431,11 @@ static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, s
   }
   for (int i = 0; ok && i < ks.nequal; i++) {
     char a[512], b[512], line[1100];
-    poly_text(&ks.equal[i][0], a, sizeof a);
-    poly_text(&ks.equal[i][1], b, sizeof b);
+    fpm_poly_text(&ks.equal[i][0], a, sizeof a);
+    fpm_poly_text(&ks.equal[i][1], b, sizeof b);
     snprintf(line, sizeof line, "(%s) == (%s)", a, b);
     c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
-    c->checks[c->nchecks++] = dup_str(line);
+    c->checks[c->nchecks++] = fpm_dup_str(line);
   }
   free(ks.equal);
   MlirOperation ret = mlirBlockGetTerminator(body);
@@ -498,7 +467,7 @@ static int return_index(MlirOperation ret, MlirValue v) {
 }
 
 static void strides_text(const value_desc *d, char **out) {
-  for (int k = 0; k < d->rank; k++) out[k] = poly_str(&d->stride[k]);
+  for (int k = 0; k < d->rank; k++) out[k] = fpm_poly_str(&d->stride[k]);
 }
 
 /* The allocation order of a temporary, kernel result r: its producer's
@@ -519,15 +488,15 @@ static MlirAttribute temp_order(MlirOperation kernel, int r) {
  * the result's extents are k's. */
 static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k, fpm_output *o, char *err, size_t errlen) {
   value_desc *in = desc_of(st, mlirBlockGetArgument(fuser_func_body(st->func), k));
-  if (!in || !in->tensor || in->rank != d->rank) return fail(err, errlen, "output aliased to input %d: not a tensor of its rank", k);
+  if (!in || !in->tensor || in->rank != d->rank) return fpm_fail(err, errlen, "output aliased to input %d: not a tensor of its rank", k);
   for (int j = 0; j < d->rank; j++) {
     char a[512], b[512], line[1100];
-    poly_text(&d->size[j], a, sizeof a);
-    poly_text(&in->size[j], b, sizeof b);
+    fpm_poly_text(&d->size[j], a, sizeof a);
+    fpm_poly_text(&in->size[j], b, sizeof b);
     if (strcmp(a, b) == 0) continue;
     snprintf(line, sizeof line, "(%s) == (%s)", a, b);
     c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
-    c->checks[c->nchecks++] = dup_str(line);
+    c->checks[c->nchecks++] = fpm_dup_str(line);
   }
   d->buffer = FPM_INPUT;
   d->index = k;
@@ -536,15 +505,15 @@ static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k
   o->alias_input = k;
   snprintf(o->dtype, sizeof o->dtype, "%s", fuser_dtype_mlir_name(d->dtype));
   o->rank = d->rank;
-  o->offset = poly_str(&in->offset);
-  for (int j = 0; j < d->rank; j++) o->sizes[j] = poly_str(&in->size[j]), o->strides[j] = poly_str(&in->stride[j]);
+  o->offset = fpm_poly_str(&in->offset);
+  for (int j = 0; j < d->rank; j++) o->sizes[j] = fpm_poly_str(&in->size[j]), o->strides[j] = fpm_poly_str(&in->stride[j]);
   return true;
 }
 
 bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err, size_t errlen) {
   memset(m, 0, sizeof *m);
   MlirOperation func = find_plan(module);
-  if (mlirOperationIsNull(func)) return fail(err, errlen, "no segmented fusion (fuser.plan) in the module");
+  if (mlirOperationIsNull(func)) return fpm_fail(err, errlen, "no segmented fusion (fuser.plan) in the module");
   model_state *st = calloc(1, sizeof *st);
   m->internal = st;
   st->func = func;
@@ -581,15 +550,15 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
       else if (!mlirTypeIsARankedTensor(mlirValueGetType(a))) { /* a scalar computed on the host */
         c->t[i].index = -1;
         c->t[i].dtype = fuser_dtype_of_type(mlirValueGetType(a));
-        if (!host_poly(st, a, &c->t[i].value)) return fail(err, errlen, "kernel scalar argument is not a host expression");
-      } else return fail(err, errlen, "kernel %s reads a tensor the plan does not define", c->callee);
+        if (!host_poly(st, a, &c->t[i].value)) return fpm_fail(err, errlen, "kernel scalar argument is not a host expression");
+      } else return fpm_fail(err, errlen, "kernel %s reads a tensor the plan does not define", c->callee);
     }
     for (int r = 0; r < c->num_tensors - c->num_args; r++) set_tensor_type(&c->t[c->num_args + r], mlirValueGetType(mlirOperationGetResult(op, r)));
     MlirOperation kernel = lookup_symbol(module, c->callee);
-    if (mlirOperationIsNull(kernel)) return fail(err, errlen, "kernel %s not found", c->callee);
+    if (mlirOperationIsNull(kernel)) return fpm_fail(err, errlen, "kernel %s not found", c->callee);
     if (!kernel_result_sizes(kernel, c, err, errlen)) return false;
     if (fuser_is_matmul_kernel(kernel)) c->matmul = mlirBlockGetFirstOperation(fuser_func_body(kernel));
-    add_index_flag(m, kernel, c);
+    fpm_add_index_flag(m, kernel, c);
     for (int r = 0; r < c->num_tensors - c->num_args; r++) {
       MlirValue res = mlirOperationGetResult(op, r);
       value_desc *d = &c->t[c->num_args + r];
@@ -608,7 +577,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
         fpm_output *o = &m->outputs[out];
         snprintf(o->dtype, sizeof o->dtype, "%s", fuser_dtype_mlir_name(d->dtype));
         o->rank = d->rank;
-        for (int k = 0; k < d->rank; k++) o->sizes[k] = poly_str(&d->size[k]), o->stride_order[k] = order[k];
+        for (int k = 0; k < d->rank; k++) o->sizes[k] = fpm_poly_str(&d->size[k]), o->stride_order[k] = order[k];
       } else {
         d->buffer = FPM_TEMP;
         d->index = m->num_temps;
@@ -616,7 +585,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
         fuser_poly bytes = fuser_poly_const((int64_t)d->esize);
         for (int k = 0; k < d->rank; k++) bytes = fuser_poly_mul(bytes, d->size[k]);
         m->temps[m->num_temps].index_sites = NULL;
-        m->temps[m->num_temps++].bytes = poly_str(&bytes);
+        m->temps[m->num_temps++].bytes = fpm_poly_str(&bytes);
       }
       *new_desc(st, res) = *d;
     }
@@ -626,360 +595,25 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
     value_desc *d = desc_of(st, mlirOperationGetOperand(ret, i));
     for (int j = 0; j < i; j++) /* one buffer per value: a second output of it would be left without one */
       if (mlirValueEqual(mlirOperationGetOperand(ret, j), mlirOperationGetOperand(ret, i)))
-        return fail(err, errlen, "outputs %d and %d are the same value (fd.add_output of one tensor twice): not supported, "
+        return fpm_fail(err, errlen, "outputs %d and %d are the same value (fd.add_output of one tensor twice): not supported, "
                     "add it once", j, i);
     if ((d && !d->tensor) || !mlirTypeIsATensor(mlirValueGetType(mlirOperationGetOperand(ret, i))))
-      return fail(err, errlen, "output %d is a scalar: compiled fusions return tensors only (fuser-run --cpu evaluates "
+      return fpm_fail(err, errlen, "output %d is a scalar: compiled fusions return tensors only (fuser-run --cpu evaluates "
                   "scalar outputs)", i);
-    if (!d) return fail(err, errlen, "output %d is not a tensor the plan defines", i);
+    if (!d) return fpm_fail(err, errlen, "output %d is not a tensor the plan defines", i);
     if (d->buffer != FPM_INPUT) continue;
     fpm_output *o = &m->outputs[i];
     o->alias_input = d->index;
     snprintf(o->dtype, sizeof o->dtype, "%s", fuser_dtype_mlir_name(d->dtype));
     o->rank = d->rank;
-    o->offset = poly_str(&d->offset);
-    for (int k = 0; k < d->rank; k++) o->sizes[k] = poly_str(&d->size[k]);
+    o->offset = fpm_poly_str(&d->offset);
+    for (int k = 0; k < d->rank; k++) o->sizes[k] = fpm_poly_str(&d->size[k]);
     strides_text(d, o->strides);
   }
   return true;
 }
 
 /* ---- launches --------------------------------------------------------------- */
-
-static char *fmt(const char *f, ...) {
-  char buf[2048];
-  va_list ap;
-  va_start(ap, f);
-  vsnprintf(buf, sizeof buf, f, ap);
-  va_end(ap);
-  return dup_str(buf);
-}
-
-static int module_for(fuser_plan_model *m, const fuser_launch *l, char names[][64]) {
-  for (int i = 0; i < m->num_modules; i++)
-    if (strcmp(names[i], l->binary) == 0) return i;
-  int i = m->num_modules++;
-  m->modules = realloc(m->modules, sizeof *m->modules * m->num_modules);
-  m->module_sizes = realloc(m->module_sizes, sizeof *m->module_sizes * m->num_modules);
-  m->modules[i] = malloc(l->ptx_len + 1);
-  memcpy(m->modules[i], l->ptx, l->ptx_len);
-  m->modules[i][l->ptx_len] = 0;
-  m->module_sizes[i] = l->ptx_len;
-  snprintf(names[i], 64, "%s", l->binary);
-  return i;
-}
-
-/* "file:line:col" of an op's location, through names and fused locations. */
-static void loc_text(MlirLocation loc, char *out, size_t len) {
-  snprintf(out, len, "?");
-  for (int depth = 0; depth < 8; depth++) {
-    if (mlirLocationIsAFileLineColRange(loc)) {
-      MlirStringRef f = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
-      snprintf(out, len, "%.*s:%d:%d", (int)f.length, f.data, mlirLocationFileLineColRangeGetStartLine(loc),
-               mlirLocationFileLineColRangeGetStartColumn(loc));
-      return;
-    }
-    if (mlirLocationIsAName(loc)) loc = mlirLocationNameGetChildLoc(loc);
-    else if (mlirLocationIsAFused(loc) && mlirLocationFusedGetNumLocations(loc) == 1) mlirLocationFusedGetLocations(loc, &loc);
-    else return;
-  }
-}
-
-/* A kernel with index ops gets its index flag: a zero-initialised 4-byte
- * temp and the text naming each site (fpm_temp.index_sites). */
-static void add_index_flag(fuser_plan_model *m, MlirOperation kernel, call_info *c) {
-  MlirOperation sites[64];
-  int n = fk_index_sites(kernel, sites, 64);
-  c->flag_temp = -1;
-  if (n == 0) return;
-  if (n > 64) n = 64;
-  size_t cap = 64 + 400 * (size_t)n, used = 0;
-  char *text = malloc(cap);
-  text[0] = 0;
-  for (int i = 0; i < n; i++) {
-    char where[300];
-    loc_text(mlirOperationGetLocation(sites[i]), where, sizeof where);
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(sites[i]));
-    used += (size_t)snprintf(text + used, cap - used, "%s%s: %.*s", i ? "\n" : "", where, (int)name.length, name.data);
-  }
-  c->flag_temp = m->num_temps;
-  m->temps = realloc(m->temps, sizeof *m->temps * (m->num_temps + 1));
-  m->temps[m->num_temps].bytes = dup_str("4");
-  m->temps[m->num_temps++].index_sites = text;
-}
-
-/* The parameters of a launch, resolved against the call's tensors. */
-static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel *k, char *err, size_t errlen) {
-  k->num_params = l->num_params;
-  int ibits = l->param_bits; /* sizes and strides are passed at this width in every variant */
-  for (int i = 0; i < l->num_params; i++) {
-    const fk_param *p = &l->params[i];
-    fpm_param *q = &k->params[i];
-    if (p->kind == FK_PARAM_CHECK) { /* the index flag (add_index_flag) */
-      if (c->flag_temp < 0) return fail(err, errlen, "kernel %s takes an index flag but has no index op", c->callee);
-      *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = FPM_TEMP, .index = c->flag_temp, .expr = dup_str("0")};
-      continue;
-    }
-    if (p->tensor < 0 || p->tensor >= c->num_tensors) return fail(err, errlen, "launch parameter names tensor %d", p->tensor);
-    const value_desc *d = &c->t[p->tensor];
-    switch (p->kind) {
-    case FK_PARAM_PTR:
-      q->kind = FPM_PARAM_PTR;
-      q->buffer = d->buffer;
-      q->index = d->index;
-      q->expr = poly_str(&d->offset);
-      break;
-    case FK_PARAM_SIZE:
-    case FK_PARAM_STRIDE:
-      q->kind = ibits == 32 ? FPM_PARAM_I32 : FPM_PARAM_I64;
-      q->expr = poly_str(p->kind == FK_PARAM_SIZE ? &d->size[p->dim] : &d->stride[p->dim]);
-      break;
-    case FK_PARAM_CHECK: break; /* above */
-    case FK_PARAM_SCALAR:
-      if (fuser_dtype_is_float(d->dtype)) {
-        if (d->index < 0) return fail(err, errlen, "a floating scalar computed on the host is not supported");
-        q->kind = d->dtype == FUSER_DTYPE_F64 ? FPM_PARAM_F64 : FPM_PARAM_F32;
-        q->index = d->index;
-      } else {
-        q->kind = d->dtype == FUSER_DTYPE_I64 ? FPM_PARAM_I64 : FPM_PARAM_I32;
-        q->expr = poly_str(&d->value);
-      }
-      break;
-    }
-  }
-  return true;
-}
-
-static bool same_params(const fpm_kernel *k, const fuser_launch *l, const call_info *c) {
-  fpm_kernel tmp = {0};
-  char e[64];
-  if (!resolve_params(l, c, &tmp, e, sizeof e) || tmp.num_params != k->num_params) return false;
-  bool same = true;
-  for (int i = 0; i < k->num_params; i++) {
-    same &= tmp.params[i].kind == k->params[i].kind && tmp.params[i].buffer == k->params[i].buffer &&
-            tmp.params[i].index == k->params[i].index &&
-            ((!tmp.params[i].expr && !k->params[i].expr) ||
-             (tmp.params[i].expr && k->params[i].expr && strcmp(tmp.params[i].expr, k->params[i].expr) == 0));
-    free(tmp.params[i].expr);
-  }
-  return same;
-}
-
-/* The run-time conditions of a variant, as expressions. */
-static void add_conditions(const fuser_launch *l, const call_info *c, fpm_variant *v) {
-  for (int i = 0; i < l->num_conditions && v->num_conditions < FPM_MAX_CONDITIONS; i++) {
-    const fuser_launch_condition *k = &l->conditions[i];
-    char a[1024], b[1024];
-    if (k->kind == FUSER_COND_INDEX32) {
-      /* every tensor's span and the point count fit comfortably in 31 bits */
-      for (int t = 0; t < c->num_tensors && v->num_conditions < FPM_MAX_CONDITIONS; t++) {
-        const value_desc *d = &c->t[t];
-        if (!d->tensor) continue;
-        char span[4096] = "1", points[2048] = "1";
-        for (int q = 0; q < d->rank; q++) {
-          poly_text(&d->size[q], a, sizeof a);
-          poly_text(&d->stride[q], b, sizeof b);
-          size_t n = strlen(span), m2 = strlen(points);
-          snprintf(span + n, sizeof span - n, " + max(%s - 1, 0) * (%s)", a, b);
-          snprintf(points + m2, sizeof points - m2, " * (%s)", a);
-        }
-        v->conditions[v->num_conditions++] = fmt("%s < 2147418112 && %s < 2147418112", span, points);
-      }
-      continue;
-    }
-    const value_desc *d = &c->t[k->tensor];
-    switch (k->kind) {
-    case FUSER_COND_ALIGN:
-      if (d->buffer != FPM_INPUT) break; /* outputs and temps are 256-byte aligned */
-      poly_text(&d->offset, a, sizeof a);
-      v->conditions[v->num_conditions++] = fmt("(addr(%d) + (%s) * %zu) %% %lld == 0", d->index, a, d->esize, (long long)k->value);
-      break;
-    case FUSER_COND_STRIDE:
-      poly_text(&d->stride[k->dim], a, sizeof a);
-      v->conditions[v->num_conditions++] = fmt("(%s) %% %lld == 0", a, (long long)k->value);
-      break;
-    case FUSER_COND_EXTENT:
-      poly_text(&d->size[k->dim], a, sizeof a);
-      v->conditions[v->num_conditions++] = fmt("(%s) %% %lld == 0", a, (long long)k->value);
-      break;
-    case FUSER_COND_POINTS: { /* enough points for the unrolled variant to fill the GPU */
-      char points[2048] = "1";
-      for (int q = 0; q < d->rank; q++) {
-        poly_text(&d->size[q], a, sizeof a);
-        size_t m2 = strlen(points);
-        snprintf(points + m2, sizeof points - m2, " * (%s)", a);
-      }
-      v->conditions[v->num_conditions++] = fmt("%s >= %lld", points, (long long)k->value);
-      break;
-    }
-    case FUSER_COND_MERGE: { /* dims dim and inner form one linear run */
-      char c2[1024];
-      poly_text(&d->stride[k->dim], a, sizeof a);
-      poly_text(&d->stride[k->inner], b, sizeof b);
-      poly_text(&d->size[k->inner], c2, sizeof c2);
-      v->conditions[v->num_conditions++] = fmt("(%s) == (%s) * (%s)", a, b, c2);
-      break;
-    }
-    default:
-      break;
-    }
-  }
-}
-
-/* ---- matmul segments ---------------------------------------------------------- */
-
-static void pointer_of(const value_desc *d, fpm_param *q) {
-  *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = d->buffer, .index = d->index, .expr = poly_str(&d->offset)};
-}
-
-static char *stride_or_zero(const value_desc *d, int dim) { return dim >= 0 ? poly_str(&d->stride[dim]) : dup_str("0"); }
-
-/* A batch dim's stride, 0 where the operand lacks the dim or broadcasts it
- * (extent 1 at run time: stride * min(extent - 1, 1)). */
-static char *batch_stride(const value_desc *d, int dim) {
-  if (dim < 0) return dup_str("0");
-  char s[1024], e[1024];
-  poly_text(&d->stride[dim], s, sizeof s);
-  poly_text(&d->size[dim], e, sizeof e);
-  return fmt("(%s) * min((%s) - 1, 1)", s, e);
-}
-
-/* The operand of the matmul op, as the call's tensor (kernel argument). */
-static const value_desc *matmul_operand(const call_info *c, int i) {
-  MlirValue v = mlirOperationGetOperand(c->matmul, i);
-  return mlirValueIsABlockArgument(v) ? &c->t[mlirBlockArgumentGetArgNumber(v)] : NULL;
-}
-
-static bool matmul_segment(const call_info *c, fpm_kernel *k, char *err, size_t errlen) {
-  MlirOperation op = c->matmul;
-  int nops = (int)mlirOperationGetNumOperands(op);
-  const value_desc *a = matmul_operand(c, 0), *b = matmul_operand(c, 1), *bias = nops == 3 ? matmul_operand(c, 2) : NULL;
-  const value_desc *out = &c->t[c->num_args];
-  fuser_matmul_dims d;
-  if (!a || !b || (nops == 3 && !bias) || !fuser_matmul_dims_of(fuser_op_id_of(op), a->rank, b->rank, &d))
-    return fail(err, errlen, "matmul segment %s is not one matmul of its arguments", c->callee);
-  fpm_matmul *mm = k->matmul = calloc(1, sizeof *mm);
-  mm->linear = fuser_op_id_of(op) == FUSER_OP_linear;
-  mm->has_bias = bias != NULL;
-  snprintf(mm->dtype, sizeof mm->dtype, "%s", fuser_dtype_mlir_name(out->dtype));
-  mm->batch = d.batch;
-  pointer_of(a, &mm->a);
-  pointer_of(b, &mm->b);
-  pointer_of(out, &mm->out);
-  if (bias) pointer_of(bias, &mm->bias);
-  for (int i = 0; i < d.batch; i++) {
-    mm->batch_size[i] = poly_str(&out->size[i]);
-    mm->a_batch[i] = batch_stride(a, d.a_dim[i]);
-    mm->b_batch[i] = batch_stride(b, d.b_dim[i]);
-    mm->out_batch[i] = poly_str(&out->stride[i]);
-  }
-  mm->m = d.a_m >= 0 ? poly_str(&a->size[d.a_m]) : dup_str("1");
-  mm->n = d.b_n >= 0 ? poly_str(&b->size[d.b_n]) : dup_str("1");
-  mm->k = poly_str(&a->size[d.a_k]);
-  mm->a_m = stride_or_zero(a, d.a_m);
-  mm->a_k = stride_or_zero(a, d.a_k);
-  mm->b_k = stride_or_zero(b, d.b_k);
-  mm->b_n = stride_or_zero(b, d.b_n);
-  mm->out_m = stride_or_zero(out, d.m_dim);
-  mm->out_n = stride_or_zero(out, d.n_dim);
-  mm->bias_n = bias && bias->rank == 1 ? poly_str(&bias->stride[0]) : dup_str("0");
-  for (int q = 0; q < c->nchecks && mm->num_checks < FPM_MAX_CONDITIONS; q++) mm->checks[mm->num_checks++] = dup_str(c->checks[q]);
-  return true;
-}
-
-static void matmul_free(fpm_matmul *mm) {
-  if (!mm) return;
-  free(mm->a.expr), free(mm->b.expr), free(mm->bias.expr), free(mm->out.expr);
-  for (int i = 0; i < mm->batch; i++) free(mm->batch_size[i]), free(mm->a_batch[i]), free(mm->b_batch[i]), free(mm->out_batch[i]);
-  char *one[] = {mm->m, mm->n, mm->k, mm->a_m, mm->a_k, mm->b_k, mm->b_n, mm->out_m, mm->out_n, mm->bias_n};
-  for (size_t i = 0; i < sizeof one / sizeof *one; i++) free(one[i]);
-  for (int i = 0; i < mm->num_checks; i++) free(mm->checks[i]);
-  free(mm);
-}
-
-bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, char *err, size_t errlen) {
-  model_state *st = m->internal;
-  fuser_launch *launches;
-  int n = fuser_launch_plan_read(module, &launches);
-  char (*names)[64] = calloc(n + 1, 64);
-  m->kernels = calloc(st->ncalls + 1, sizeof *m->kernels);
-  bool ok = true;
-  for (int ci = 0; ok && ci < st->ncalls; ci++) {
-    call_info *c = &st->calls[ci];
-    fpm_kernel *k = &m->kernels[m->num_kernels++];
-    snprintf(k->name, sizeof k->name, "%s", c->callee);
-    if (!mlirOperationIsNull(c->matmul)) {
-      ok = matmul_segment(c, k, err, errlen);
-      for (intptr_t q = 0; ok && !mlirAttributeIsNull(st->input_checks) && q < mlirArrayAttrGetNumElements(st->input_checks) &&
-                           k->matmul->num_checks < FPM_MAX_CONDITIONS; q++) {
-        MlirStringRef t = mlirStringAttrGetValue(mlirArrayAttrGetElement(st->input_checks, q));
-        k->matmul->checks[k->matmul->num_checks++] = fmt("%.*s", (int)t.length, t.data);
-      }
-      continue;
-    }
-    for (int li = 0; ok && li < n; li++) {
-      fuser_launch *l = &launches[li];
-      if (strcmp(l->kernel, c->callee) != 0) continue;
-      if (!l->ptx) {
-        ok = fail(err, errlen, "no PTX for %s: run the PTX pipeline first", l->entry);
-        break;
-      }
-      if (k->num_variants == 0) ok = resolve_params(l, c, k, err, errlen);
-      else if (!same_params(k, l, c)) ok = fail(err, errlen, "variants of %s take different parameters", c->callee);
-      if (!ok || k->num_variants == FPM_MAX_VARIANTS) break;
-      fpm_variant *v = &k->variants[k->num_variants++];
-      snprintf(v->entry, sizeof v->entry, "%s", l->entry);
-      v->module = module_for(m, l, names);
-      v->block = l->block_size;
-      v->vector_width = l->vector_width;
-      /* points = the iteration space (result 0); threads as fuser_launch_threads */
-      char points[2048] = "1", s[1024];
-      const value_desc *r0 = &c->t[c->num_args];
-      for (int q = 0; q < r0->rank; q++) {
-        poly_text(&r0->size[q], s, sizeof s);
-        size_t len = strlen(points);
-        snprintf(points + len, sizeof points - len, " * (%s)", s);
-      }
-      if (l->grid_tensor >= 0 && l->grid_tensor < c->num_tensors) {
-        /* a row kernel: a block per rows_per_block rows */
-        const value_desc *gt = &c->t[l->grid_tensor];
-        char rows[2048] = "1";
-        for (int q = l->grid_first; q < l->grid_first + l->grid_dims && q < gt->rank; q++) {
-          poly_text(&gt->size[q], s, sizeof s);
-          size_t len = strlen(rows);
-          if (l->grid_tile > 0 && (q == l->grid_tile_dims[0] || q == l->grid_tile_dims[1])) /* a block per tile */
-            snprintf(rows + len, sizeof rows - len, " * ceildiv(%s, %d)", s, l->grid_tile);
-          else
-            snprintf(rows + len, sizeof rows - len, " * (%s)", s);
-        }
-        v->grid = fmt("max(ceildiv(%s, %d), 1)", rows, l->rows_per_block);
-        /* the cluster variant: blocks_per_row blocks (one cluster) per row */
-        if (l->blocks_per_row > 1) {
-          char *g = v->grid;
-          v->grid = fmt("(%s) * %d", g, l->blocks_per_row);
-          free(g);
-        }
-      } else {
-        v->grid = fmt("max(ceildiv(max(ceildiv((%s) / %d, %d), (%s) %% %d), %d), 1)", points, l->vector_width, l->unroll, points,
-                      l->vector_width, l->block_size);
-      }
-      add_conditions(l, c, v);
-      for (int q = 0; q < c->nchecks && v->num_conditions < FPM_MAX_CONDITIONS; q++)
-        v->conditions[v->num_conditions++] = dup_str(c->checks[q]);
-      /* what the plan's views rely on: failing it fails every variant, so
-       * the call is refused before any launch */
-      for (intptr_t q = 0; !mlirAttributeIsNull(st->input_checks) && q < mlirArrayAttrGetNumElements(st->input_checks) &&
-                           v->num_conditions < FPM_MAX_CONDITIONS; q++) {
-        MlirStringRef t = mlirStringAttrGetValue(mlirArrayAttrGetElement(st->input_checks, q));
-        v->conditions[v->num_conditions++] = fmt("%.*s", (int)t.length, t.data);
-      }
-    }
-    if (ok && k->num_variants == 0) ok = fail(err, errlen, "no launch for kernel %s", c->callee);
-  }
-  free(names);
-  fuser_launch_plan_free(launches, n);
-  return ok;
-}
 
 void fuser_plan_model_free(fuser_plan_model *m) {
   model_state *st = m->internal;
@@ -1000,7 +634,7 @@ void fuser_plan_model_free(fuser_plan_model *m) {
   }
   for (int i = 0; i < m->num_temps; i++) free(m->temps[i].bytes), free(m->temps[i].index_sites);
   for (int i = 0; i < m->num_kernels; i++) {
-    matmul_free(m->kernels[i].matmul);
+    fpm_matmul_free(m->kernels[i].matmul);
     for (int p = 0; p < m->kernels[i].num_params; p++) free(m->kernels[i].params[p].expr);
     for (int v = 0; v < m->kernels[i].num_variants; v++) {
       free(m->kernels[i].variants[v].grid);

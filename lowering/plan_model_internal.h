@@ -1,0 +1,59 @@
+/* plan_model_internal.h: what plan_model.c (the model of the plan's values:
+ * inputs, views, kernel calls, outputs, temps) and plan_launches.c (the
+ * launches, parameters, conditions and matmul segments resolved against
+ * them after the PTX pipeline) share. Not for other files. */
+#ifndef FUSER_LOWERING_PLAN_MODEL_INTERNAL_H
+#define FUSER_LOWERING_PLAN_MODEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dialects/fuser.h"
+#include "lowering/plan_model.h"
+#include "mlir-c/IR.h"
+#include "passes/ptr_map.h"
+#include "passes/symbolic.h"
+
+/* What a kernel parameter can refer to: a tensor in some buffer, or a scalar. */
+typedef struct {
+  bool tensor;
+  int buffer, index; /* tensors: FPM_INPUT/OUTPUT/TEMP and index; scalars: input index or -1 */
+  int rank;
+  size_t esize;
+  fuser_dtype dtype;
+  fuser_poly offset;
+  fuser_poly size[FUSER_MAX_RANK], stride[FUSER_MAX_RANK];
+  fuser_poly value; /* integer scalars computed on the host */
+} value_desc;
+
+typedef struct {
+  char callee[128];
+  int num_args, num_tensors;
+  value_desc *t; /* kernel arguments, then results */
+  char **checks; /* extents the kernel assumes equal, as runtime conditions */
+  int nchecks;
+  MlirOperation matmul; /* the fuser.matmul/linear of a matmul segment, else null */
+  int flag_temp;        /* the index flag's temp (kernels with index ops), else -1 */
+} call_info;
+
+
+typedef struct {
+  MlirOperation func;
+  MlirAttribute input_checks; /* fuser.input_checks: run-time checks every variant carries */
+  fuser_ptr_map index; /* plan value -> desc index */
+  value_desc *descs;
+  int ndescs, cap;
+  call_info *calls;
+  int ncalls;
+} model_state;
+
+bool fpm_fail(char *err, size_t len, const char *fmt, ...);
+char *fpm_dup_str(const char *s);
+/* a polynomial in the runtime's expression language */
+void fpm_poly_text(const fuser_poly *p, char *buf, size_t len);
+char *fpm_poly_str(const fuser_poly *p);
+/* the zero-initialised index-flag temp of a call whose kernel has index ops */
+void fpm_add_index_flag(fuser_plan_model *m, MlirOperation kernel, call_info *c);
+void fpm_matmul_free(fpm_matmul *mm);
+
+#endif
