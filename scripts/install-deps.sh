@@ -48,7 +48,11 @@ export DEBIAN_FRONTEND=noninteractive
 # sources; otherwise say what is absent and what to add.
 unavailable=()
 for p in "${missing[@]}"; do
-  if ! apt-cache policy "$p" 2>/dev/null | grep -q "Candidate: [^(]"; then unavailable+=("$p"); fi
+  # Read the whole answer first: `apt-cache ... | grep -q` under pipefail fails
+  # when grep exits at its first match and apt-cache gets SIGPIPE (seen on a
+  # fresh machine: every package reported as unavailable).
+  policy=$(apt-cache policy "$p" 2>/dev/null || true)
+  if ! grep -q "Candidate: [^(]" <<<"$policy"; then unavailable+=("$p"); fi
 done
 if [ ${#unavailable[@]} -ne 0 ]; then
   echo "install-deps: error: no configured apt source offers: ${unavailable[*]}" >&2
