@@ -80,82 +80,142 @@ static PyObject *mod_timing(PyObject *m, PyObject *arg) {
   return d;
 }
 
-/* _c_api_loop(fd, inputs, iterations) -> ns per call of the same cached
- * fusion through the C API alone: the inputs taken through DLPack once,
- * then fuser_fusion_execute_on (or _cpu) + fuser_output_release_on per
- * iteration, on the stream fd.execute would use. The yardstick of the
- * binding's overhead. */
-static PyObject *mod_c_api_loop(PyObject *m, PyObject *args) {
+/* The benchmark's yardsticks (fuser.bench): a cached call of fd through
+ * the C API alone, on the fusion, stream and allocator fd.execute(inputs)
+ * uses (py_allocator_for), with the inputs taken through DLPack once. */
+typedef struct {
+  PyObject *items;
+  size_t n, nout;
+  fuser_arg *fargs;
+  taken *tk;
+  fuser_output *outs;
+  int dev_type;
+  cache_entry *e;
+  void *stream;
+} bench_call;
+
+static void bench_end(bench_call *b) {
+  for (size_t i = 0; b->tk && i < b->n; i++) Py_XDECREF(b->tk[i].capsule);
+  free(b->fargs);
+  free(b->tk);
+  free(b->outs);
+  Py_XDECREF(b->items);
+}
+
+static int bench_begin(PyObject *args, bench_call *b, long *iters) {
   PyObject *fdo, *inputs;
-  long iters;
-  if (!PyArg_ParseTuple(args, "O!Ol", FDT, &fdo, &inputs, &iters)) return NULL;
+  *b = (bench_call){0};
+  if (!PyArg_ParseTuple(args, "O!Ol", FDT, &fdo, &inputs, iters)) return -1;
   FDObj *fd = (FDObj *)fdo;
   PyObject *warm = PyObject_CallMethod(fdo, "execute", "O", inputs); /* defines, compiles, picks the fusion */
-  if (!warm) return NULL;
+  if (!warm) return -1;
   Py_DECREF(warm);
-  PyObject *items = PySequence_Tuple(inputs);
-  if (!items) return NULL;
-  size_t n = (size_t)PyTuple_Size(items), nout = fuser_definition_num_outputs(fd->def);
-  fuser_arg *fargs = calloc(n + 1, sizeof *fargs);
-  taken *tk = calloc(n + 1, sizeof *tk);
-  fuser_output *outs = calloc(nout + 1, sizeof *outs);
-  PyObject *result = NULL;
-  int dev_type = kDLCPU, dev_id = 0;
-  if (!fargs || !tk || !outs) {
-    PyErr_NoMemory();
-    goto done;
-  }
-  for (size_t i = 0; i < n; i++) {
-    PyObject *x = PyTuple_GetItem(items, (Py_ssize_t)i);
+  if (!(b->items = PySequence_Tuple(inputs))) return -1;
+  b->n = (size_t)PyTuple_Size(b->items), b->nout = fuser_definition_num_outputs(fd->def);
+  b->fargs = calloc(b->n + 1, sizeof *b->fargs);
+  b->tk = calloc(b->n + 1, sizeof *b->tk);
+  b->outs = calloc(b->nout + 1, sizeof *b->outs);
+  b->dev_type = kDLCPU;
+  if (!b->fargs || !b->tk || !b->outs) return PyErr_NoMemory(), -1;
+  int dev_id = 0;
+  PyObject *first = NULL;
+  for (size_t i = 0; i < b->n; i++) {
+    PyObject *x = PyTuple_GetItem(b->items, (Py_ssize_t)i);
     if (PyFloat_Check(x)) {
-      fargs[i] = fuser_arg_double(PyFloat_AsDouble(x));
+      b->fargs[i] = fuser_arg_double(PyFloat_AsDouble(x));
     } else if (PyLong_Check(x)) {
-      fargs[i] = fuser_arg_int(PyLong_AsLongLong(x));
+      b->fargs[i] = fuser_arg_int(PyLong_AsLongLong(x));
     } else {
-      if (py_take_tensor(x, i, NULL, &tk[i])) goto done;
-      fargs[i] = fuser_arg_tensor(&tk[i].t);
-      dev_type = tk[i].t.device.device_type, dev_id = tk[i].t.device.device_id;
+      if (py_take_tensor(x, i, NULL, &b->tk[i])) return -1;
+      b->fargs[i] = fuser_arg_tensor(&b->tk[i].t);
+      b->dev_type = b->tk[i].t.device.device_type, dev_id = b->tk[i].t.device.device_id;
+      if (!first) first = x;
     }
   }
-  int slot = dev_type == kDLCPU ? MAX_DEVICES : dev_id;
-  cache_entry *e = fd->fusion[slot][dev_type == kDLCUDA && py_is_torch_tensor(PyTuple_GetItem(items, 0)) && !py_runtime_allocator_only];
-  if (!e) {
-    PyErr_SetString(FuserError, "no fusion for these inputs");
-    goto done;
+  /* the first tensor decides, as in fd.execute: its framework and exchange table */
+  framework fw = first && py_is_torch_tensor(first) ? FW_TORCH : FW_OTHER;
+  const py_exchange_api *api = first ? py_exchange_api_of(first) : NULL;
+  taken probe;
+  if (api && py_exchange_take(api, first, &probe)) api = NULL;
+  py_allocator_kind kind = b->dev_type == kDLCUDA ? py_allocator_for(fw, api) : PY_ALLOC_RUNTIME;
+  int slot = b->dev_type == kDLCPU ? MAX_DEVICES : dev_id;
+  b->e = fd->fusion[slot][kind];
+  if (!b->e || (kind == PY_ALLOC_EXCHANGE && b->e->api != api))
+    return PyErr_SetString(FuserError, "no fusion for these inputs"), -1;
+  if (b->dev_type == kDLCUDA) {
+    int from_table = api ? py_exchange_stream(api, dev_id, &b->stream) : 1;
+    if (from_table < 0 || (from_table > 0 && py_stream_of(Py_None, fw, dev_id, &b->stream))) return -1;
   }
-  fuser_runtime *rt = fuser_fusion_runtime(e->fusion);
-  void *stream = NULL;
-  if (dev_type == kDLCUDA && py_stream_of(Py_None, py_is_torch_tensor(PyTuple_GetItem(items, 0)) ? FW_TORCH : FW_OTHER, dev_id, &stream))
-    goto done;
-  fuser_error err;
-  uint64_t t0 = py_now_ns();
-  for (long it = 0; it < iters; it++) {
-    int rc = dev_type == kDLCPU ? fuser_fusion_execute_cpu(e->fusion, FUSER_BACKEND_AUTO, fargs, n, outs, nout, &err)
-                                : fuser_fusion_execute_on(e->fusion, stream, fargs, n, outs, nout, &err);
-    if (rc != FUSER_OK) {
-      py_raise_fuser(&err);
-      goto done;
+  return 0;
+}
+
+/* _c_api_loop(fd, inputs, iterations) -> ns per call of the same cached
+ * fusion through the C API alone: fuser_fusion_execute_on (or _cpu) +
+ * fuser_output_release_on per iteration. The yardstick of the binding's
+ * overhead. */
+static PyObject *mod_c_api_loop(PyObject *m, PyObject *args) {
+  bench_call b;
+  long iters;
+  PyObject *result = NULL;
+  if (bench_begin(args, &b, &iters) == 0) {
+    fuser_runtime *rt = fuser_fusion_runtime(b.e->fusion);
+    fuser_error err;
+    uint64_t t0 = py_now_ns();
+    long it = 0;
+    for (; it < iters; it++) {
+      int rc = b.dev_type == kDLCPU ? fuser_fusion_execute_cpu(b.e->fusion, FUSER_BACKEND_AUTO, b.fargs, b.n, b.outs, b.nout, &err)
+                                    : fuser_fusion_execute_on(b.e->fusion, b.stream, b.fargs, b.n, b.outs, b.nout, &err);
+      if (rc != FUSER_OK) {
+        py_raise_fuser(&err);
+        break;
+      }
+      for (size_t k = 0; k < b.nout; k++) fuser_output_release_on(rt, &b.outs[k], b.stream);
     }
-    for (size_t k = 0; k < nout; k++) fuser_output_release_on(rt, &outs[k], stream);
+    if (it == iters) result = PyFloat_FromDouble((double)(py_now_ns() - t0) / (double)(iters > 0 ? iters : 1));
   }
-  result = PyFloat_FromDouble((double)(py_now_ns() - t0) / (double)(iters > 0 ? iters : 1));
-done:
-  for (size_t i = 0; tk && i < n; i++) Py_XDECREF(tk[i].capsule);
-  free(fargs);
-  free(tk);
-  free(outs);
-  Py_DECREF(items);
+  bench_end(&b);
   return result;
 }
 
-/* _set_allocator("torch" | "runtime"): where CUDA outputs of torch callers
- * come from (the benchmark compares both). */
+/* _lookup_loop(fd, inputs, iterations) -> ns per cached
+ * fuser_fusion_compile of the same inputs: the signature and the cache
+ * lookup alone, the part of libfuser_execute before the launch. */
+static PyObject *mod_lookup_loop(PyObject *m, PyObject *args) {
+  bench_call b;
+  long iters;
+  PyObject *result = NULL;
+  if (bench_begin(args, &b, &iters) == 0) {
+    fuser_error err;
+    uint64_t t0 = py_now_ns();
+    long it = 0;
+    for (; it < iters; it++)
+      if (fuser_fusion_compile(b.e->fusion, b.fargs, b.n, NULL, &err) != FUSER_OK) {
+        py_raise_fuser(&err);
+        break;
+      }
+    if (it == iters) result = PyFloat_FromDouble((double)(py_now_ns() - t0) / (double)(iters > 0 ? iters : 1));
+  }
+  bench_end(&b);
+  return result;
+}
+
+/* _set_allocator("torch" | "torch_python" | "runtime"): where CUDA outputs
+ * come from (py_allocator_choice; the benchmark compares them). */
 static PyObject *mod_set_allocator(PyObject *m, PyObject *arg) {
+  static const char *const names[] = {"torch", "torch_python", "runtime"};
   const char *s = PyUnicode_Check(arg) ? PyUnicode_AsUTF8AndSize(arg, NULL) : NULL;
-  if (!s || (strcmp(s, "torch") && strcmp(s, "runtime")))
-    return PyErr_Format(PyExc_ValueError, "_set_allocator: 'torch' or 'runtime'"), NULL;
-  py_runtime_allocator_only = strcmp(s, "runtime") == 0;
-  Py_RETURN_NONE;
+  for (int i = 0; s && i < 3; i++)
+    if (!strcmp(s, names[i])) {
+      py_allocator_chosen = (py_allocator_choice)i;
+      Py_RETURN_NONE;
+    }
+  return PyErr_Format(PyExc_ValueError, "_set_allocator: 'torch', 'torch_python' or 'runtime'"), NULL;
+}
+
+/* _exchange_allocations() -> output blocks from producers' exchange-table
+ * allocators not yet given back (the tests: dropping outputs frees them). */
+static PyObject *mod_exchange_allocations(PyObject *m, PyObject *unused) {
+  return PyLong_FromSize_t(py_exchange_alloc_live());
 }
 
 /* _exchange_api(x) -> whether fd.execute takes x (and gives outputs)
@@ -176,10 +236,12 @@ static PyObject *mod_last_output_pointers(PyObject *m, PyObject *unused) {
 static PyMethodDef module_methods[] = {
     {"_last_output_pointers", mod_last_output_pointers, METH_NOARGS, "_last_output_pointers() -> the last fd.execute's output data pointers"},
     {"_exchange_api", mod_exchange_api, METH_O, "_exchange_api(x) -> fd.execute uses x's DLPack C exchange table"},
-    {"_set_allocator", mod_set_allocator, METH_O, "_set_allocator('torch' | 'runtime')"},
+    {"_set_allocator", mod_set_allocator, METH_O, "_set_allocator('torch' | 'torch_python' | 'runtime')"},
+    {"_exchange_allocations", mod_exchange_allocations, METH_NOARGS, "_exchange_allocations() -> live exchange-table allocations"},
     {"import_script", mod_import_script, METH_VARARGS, "import_script(text, name) -> (ir, hash)"},
     {"_timing", mod_timing, METH_O, "_timing(on) -> per-phase ns per fd.execute call since the last _timing"},
     {"_c_api_loop", mod_c_api_loop, METH_VARARGS, "_c_api_loop(fd, inputs, iterations) -> ns per C API call"},
+    {"_lookup_loop", mod_lookup_loop, METH_VARARGS, "_lookup_loop(fd, inputs, iterations) -> ns per cached signature + lookup"},
     {NULL}};
 
 static int add_type(PyObject *m, PyType_Spec *spec, PyTypeObject **out, PyObject *base) {

@@ -14,6 +14,8 @@
  *                 allocator; the runtimes and the process-wide fusion cache
  *   exchange_api.c DLPack's C exchange API: inputs, the current stream and
  *                 outputs without a Python call (torch >= 2.10)
+ *   exchange_alloc.c output memory from the producer's allocator through
+ *                 that table (no Python call)
  * Names shared between files start with py_ (the module links libfuser's
  * static archives in some builds; hidden visibility keeps them private). */
 #ifndef FUSER_PYTHON_BINDING_H
@@ -70,13 +72,21 @@ typedef struct {
 
 /* Process-wide cache of libfuser fusions: one per definition IR, device and
  * allocator (nvFuser's FusionCache; entries live as long as the process). */
+typedef struct py_exchange_api py_exchange_api;
 typedef struct cache_entry {
   struct cache_entry *next;
   uint64_t hash;
   char *ir;
-  int device, allocator;
+  int device, allocator;    /* allocator: a py_allocator_kind */
+  const py_exchange_api *api; /* PY_ALLOC_EXCHANGE: whose table */
   fuser_fusion *fusion;
 } cache_entry;
+
+/* Where a call's CUDA outputs come from (one runtime, hence one fusion, per
+ * device and kind): the runtime's caching allocator; torch's caching
+ * allocator through torch._C's raw_alloc/raw_delete (Python calls); the
+ * producer's allocator through its DLPack exchange table (C calls). */
+typedef enum { PY_ALLOC_RUNTIME, PY_ALLOC_TORCH_PYTHON, PY_ALLOC_EXCHANGE, PY_ALLOC_KINDS } py_allocator_kind;
 
 #define MAX_DEVICES 16
 struct FDObj {
@@ -85,7 +95,7 @@ struct FDObj {
   fuser_definition *def;
   int state;      /* 0 new, 1 recording, 2 finished, 3 failed */
   char *ir;       /* after finish, for cache lookups */
-  cache_entry *fusion[MAX_DEVICES + 1][2]; /* [device][allocator]; [MAX_DEVICES][0]: the CPU */
+  cache_entry *fusion[MAX_DEVICES + 1][PY_ALLOC_KINDS]; /* [device][allocator kind]; [MAX_DEVICES][0]: the CPU */
   size_t ninputs;
   fuser_def_value_info *inputs; /* what each input takes, for nvFuser's checks */
 };
@@ -124,16 +134,23 @@ bool py_is_torch_tensor(PyObject *o);
 /* The consumer stream: the `stream` argument (an int CUstream or an object
  * with .cuda_stream), else torch's current stream on the device. */
 int py_stream_of(PyObject *stream, framework fw, int device, void **out);
-/* _set_allocator("runtime"): CUDA outputs of torch callers from the runtime. */
-extern bool py_runtime_allocator_only;
-extern fuser_runtime *py_runtimes[MAX_DEVICES][2];
-/* The fusion of fd for (device slot, allocator), made on first use. */
-cache_entry *py_fusion_for(FDObj *fd, int device, int allocator, fuser_error *err);
+/* _set_allocator: "torch" (the default: the caller's allocator),
+ * "torch_python" (torch's through Python calls, for the benchmark) or
+ * "runtime" (the runtime's, also for torch callers). */
+typedef enum { PY_CHOOSE_CALLER, PY_CHOOSE_TORCH_PYTHON, PY_CHOOSE_RUNTIME } py_allocator_choice;
+extern py_allocator_choice py_allocator_chosen;
+/* The allocator kind of a call on CUDA from framework fw whose inputs went
+ * through exchange table api (or NULL): the one rule for fd.execute and
+ * the benchmark's C API loop. */
+py_allocator_kind py_allocator_for(framework fw, const py_exchange_api *api);
+/* The fusion of fd for (device slot, allocator kind, api), made on first
+ * use. */
+cache_entry *py_fusion_for(FDObj *fd, int device, py_allocator_kind kind, const py_exchange_api *api, fuser_error *err);
 
 /* DLPack 1.3's DLPackExchangeAPI, the same layout (Debian's dlpack.h is
  * 0.6): the stable header (version, the previous table), then the
  * producer's entry points. */
-typedef struct {
+struct py_exchange_api {
   DLPackVersion version;
   const void *prev_api;
   int (*managed_tensor_allocator)(DLTensor *prototype, DLManagedTensorVersioned **out, void *error_ctx,
@@ -142,7 +159,7 @@ typedef struct {
   int (*managed_tensor_to_py_object_no_sync)(DLManagedTensorVersioned *tensor, void **out_py_object);
   int (*dltensor_from_py_object_no_sync)(void *py_object, DLTensor *out);
   int (*current_work_stream)(DLDeviceType device_type, int32_t device_id, void **out_current_stream);
-} py_exchange_api;
+};
 
 /* ---- tensors in and out (tensor_in.c, tensor_out.c) ---------------------- */
 
@@ -176,10 +193,27 @@ int py_exchange_take(const py_exchange_api *api, PyObject *x, taken *out);
 /* The producer's current stream on CUDA device_id: 0, -1 (exception set),
  * or 1 when the table has no current_work_stream. */
 int py_exchange_stream(const py_exchange_api *api, int device_id, void **stream);
+/* How many exchange tables (producer types) are looked up and kept. */
+#define PY_EXCHANGE_TABLES 8
+
+/* ---- the producer's allocator through its table (exchange_alloc.c) ---------- */
+
+/* Allocator callbacks over api->managed_tensor_allocator on CUDA device
+ * `device` (api must have one); all-zero when out of slots. */
+fuser_allocator py_exchange_allocator(const py_exchange_api *api, int device);
+/* The last allocation failure's message (this thread), "" if none. */
+const char *py_exchange_alloc_error(void);
+/* Allocations handed out and not yet freed (the tests). */
+size_t py_exchange_alloc_live(void);
 
 /* ---- timing (execute.c) ----------------------------------------------------- */
 
-enum { P_ARGS, P_DEVICE, P_INPUTS, P_CHECK, P_EXEC, P_OUTPUTS, P_COUNT };
+/* In call order: the arguments, the inputs' DLTensors, the stream query,
+ * nvFuser's checks, libfuser's execute (signature, cache lookup, launch;
+ * without the allocator callbacks), the caller's allocator callbacks for
+ * the outputs, the outputs as framework tensors; then, when an output
+ * dies, our deleter and the caller allocator's free. */
+enum { P_ARGS, P_INPUTS, P_STREAM, P_CHECK, P_EXEC, P_ALLOC, P_OUTPUTS, P_RELEASE, P_FREE, P_COUNT };
 extern const char *const py_phase_names[P_COUNT];
 extern bool py_timing;
 extern uint64_t py_phase_ns[P_COUNT], py_timed_calls;

@@ -154,7 +154,7 @@ static PyObject *fd_hash(PyObject *self, void *c) {
 static PyObject *fd_cache_stats(PyObject *self, PyObject *args) {
   FDObj *fd = (FDObj *)self;
   for (int d = 0; d <= MAX_DEVICES; d++)
-    for (int a = 0; a < 2; a++)
+    for (int a = 0; a < PY_ALLOC_KINDS; a++)
       if (fd->fusion[d][a]) {
         fuser_fusion *f = fd->fusion[d][a]->fusion;
         fuser_fusion_stats st;

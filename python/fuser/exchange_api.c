@@ -19,12 +19,10 @@
  * both; a producer whose table misbehaves can be bypassed). */
 #include "binding.h"
 
-#define TYPE_CACHE 8
-
 static struct {
   PyTypeObject *type; /* strong reference */
   const py_exchange_api *api;
-} cache[TYPE_CACHE];
+} cache[PY_EXCHANGE_TABLES];
 static int cached, enabled = -1;
 
 static const py_exchange_api *read_table(PyObject *attr) {
@@ -64,7 +62,7 @@ const py_exchange_api *py_exchange_api_of(PyObject *x) {
   for (int i = 0; i < cached; i++)
     if (cache[i].type == type) return cache[i].api;
   const py_exchange_api *api = lookup(type);
-  if (cached < TYPE_CACHE) { /* beyond that, looked up every call: still right, only slower */
+  if (cached < PY_EXCHANGE_TABLES) { /* beyond that, looked up every call: still right, only slower */
     Py_INCREF((PyObject *)type);
     cache[cached].type = type;
     cache[cached++].api = api;

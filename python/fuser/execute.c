@@ -48,8 +48,9 @@ static int write_alias(PyObject *input, PyObject *value) {
 
 /* Where fd.execute's time goes (fuser.bench): with py_timing on, each phase
  * adds its nanoseconds; off, a mark is one predictable branch. */
-const char *const py_phase_names[P_COUNT] = {"arguments", "device_and_stream", "dlpack_inputs", "checks",
-                                                 "libfuser_execute", "outputs"};
+const char *const py_phase_names[P_COUNT] = {"arguments",     "dlpack_inputs", "stream_query",   "checks",
+                                             "libfuser_execute", "output_alloc", "outputs",        "output_release",
+                                             "output_free"};
 bool py_timing;
 uint64_t py_phase_ns[P_COUNT], py_timed_calls;
 uintptr_t py_last_output_ptrs[PY_LAST_OUTPUTS];
@@ -196,6 +197,7 @@ static PyObject *execute_call(FDObj *fd, PyObject *inputs, PyObject *device, PyO
     Py_DECREF(d);
     break;
   }
+  MARK(P_INPUTS); /* the device search takes the first tensor */
   if (device != Py_None) { /* "cuda:1", "cpu", an int (CUDA ordinal) or an object with .type/.index (torch.device) */
     PyObject *s = PyObject_Str(device);
     const char *str = s ? PyUnicode_AsUTF8AndSize(s, NULL) : NULL;
@@ -229,7 +231,7 @@ static PyObject *execute_call(FDObj *fd, PyObject *inputs, PyObject *device, PyO
     /* the consumer stream protocol: 1 is the legacy default stream */
     if (stream != Py_None || fw != FW_TORCH) stream_arg = PyLong_FromUnsignedLongLong(cuda_stream ? (uintptr_t)cuda_stream : 1);
   }
-  MARK(P_DEVICE);
+  MARK(P_STREAM);
   for (size_t i = 0; i < n; i++) {
     if (n <= STACK_ARGS && taken_early[i]) {
       fargs[i] = fuser_arg_tensor(&tk[i].t);
@@ -312,18 +314,22 @@ static PyObject *execute_call(FDObj *fd, PyObject *inputs, PyObject *device, PyO
   }
   MARK(P_CHECK);
   fuser_error err;
-  int slot = dev_type == kDLCPU ? MAX_DEVICES : dev_id,
-      allocator = dev_type == kDLCUDA && fw == FW_TORCH && !py_runtime_allocator_only ? 1 : 0;
-  cache_entry *e = py_fusion_for(fd, slot, allocator, &err);
+  int slot = dev_type == kDLCPU ? MAX_DEVICES : dev_id;
+  py_allocator_kind kind = dev_type == kDLCUDA ? py_allocator_for(fw, api) : PY_ALLOC_RUNTIME;
+  cache_entry *e = py_fusion_for(fd, slot, kind, api, &err);
   if (!e) {
     if (!PyErr_Occurred()) py_raise_fuser(&err);
     goto done;
   }
-  fuser_runtime *rt = dev_type == kDLCPU ? NULL : py_runtimes[dev_id][allocator];
+  fuser_runtime *rt = fuser_fusion_runtime(e->fusion);
+  uint64_t callbacks_ns = py_timing ? py_phase_ns[P_ALLOC] + py_phase_ns[P_FREE] : 0;
   int rc = dev_type == kDLCPU ? fuser_fusion_execute_cpu(e->fusion, cpu_backend, fargs, n, gouts, nout, &err)
                               : fuser_fusion_execute_on(e->fusion, cuda_stream, fargs, n, gouts, nout, &err);
   if (rc != FUSER_OK) {
-    py_raise_fuser(&err);
+    if (rc == FUSER_ERR_ALLOCATOR && kind == PY_ALLOC_EXCHANGE && py_exchange_alloc_error()[0])
+      PyErr_Format(FuserError, "%s (the inputs' allocator: %s)", err.message, py_exchange_alloc_error());
+    else
+      py_raise_fuser(&err);
     goto done;
   }
   for (size_t k = 0; k < nout; k++) {
@@ -333,6 +339,7 @@ static PyObject *execute_call(FDObj *fd, PyObject *inputs, PyObject *device, PyO
   for (size_t k = 0; k < nout; k++)
     if (!outs[k]) goto done;
   MARK(P_EXEC);
+  if (py_timing) py_phase_ns[P_EXEC] -= py_phase_ns[P_ALLOC] + py_phase_ns[P_FREE] - callbacks_ns; /* timed apart */
   /* outputs as the caller's tensors; aliased ones written into their input */
   py_last_outputs = 0;
   for (size_t k = 0; k < nout && k < PY_LAST_OUTPUTS; k++, py_last_outputs++)

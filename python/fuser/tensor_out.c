@@ -69,6 +69,7 @@ typedef struct {
 } managed_output;
 
 static void managed_delete(DLManagedTensor *m) {
+  uint64_t t0 = py_timing ? py_now_ns() : 0, free0 = py_phase_ns[P_FREE]; /* the free callback is timed apart */
   managed_output *g = m->manager_ctx;
   fuser_output_release_on(g->rt, &g->out, g->out.stream);
   if (g->keep) {
@@ -77,6 +78,7 @@ static void managed_delete(DLManagedTensor *m) {
     PyGILState_Release(s);
   }
   free(g);
+  if (py_timing && t0) py_phase_ns[P_RELEASE] += py_now_ns() - t0 - (py_phase_ns[P_FREE] - free0);
 }
 
 static void managed_delete_versioned(DLManagedTensorVersioned *mv) { managed_delete(&((managed_output *)mv->manager_ctx)->m); }

@@ -77,11 +77,13 @@ int py_stream_of(PyObject *stream, framework fw, int device, void **out) {
 
 /* ---- output memory, runtimes, fusions ------------------------------------------ */
 
-/* Output memory from torch's caching allocator when the caller uses torch
- * (allocator 1), else cuMemAllocAsync (allocator 0; also with
- * fuser._C._set_allocator("runtime")). torch's C entry points
- * (raw_alloc on the current device, raw_delete) when they exist and the
- * device is current, else torch.cuda.caching_allocator_alloc/_delete. */
+/* Output memory for torch callers: the exchange table's allocator when
+ * torch.Tensor publishes one (exchange_alloc.c, C calls), else torch's
+ * caching allocator through Python: torch's C entry points (raw_alloc on
+ * the current device, raw_delete) when they exist and the device is
+ * current, else torch.cuda.caching_allocator_alloc/_delete. That is also
+ * the way of a stream= argument (the table allocates on torch's current
+ * stream only). */
 typedef struct {
   PyObject *alloc, *free;             /* torch.cuda.caching_allocator_alloc / _delete */
   PyObject *raw_alloc, *raw_free, *get_device; /* torch._C._cuda_cudaCachingAllocator_raw_alloc, ... */
@@ -90,6 +92,7 @@ typedef struct {
 
 static int torch_alloc(void *ctx, size_t bytes, void *stream, void **ptr) {
   torch_alloc_ctx *c = ctx;
+  uint64_t t0 = py_timing ? py_now_ns() : 0;
   PyGILState_STATE g = PyGILState_Ensure();
   PyObject *r = NULL, *dev = c->raw_alloc && c->get_device ? PyObject_CallNoArgs(c->get_device) : NULL;
   if (dev && PyLong_Check(dev) && PyLong_AsLong(dev) == c->device)
@@ -105,67 +108,108 @@ static int torch_alloc(void *ctx, size_t bytes, void *stream, void **ptr) {
   }
   if (rc) PyErr_Clear();
   PyGILState_Release(g);
+  if (py_timing) py_phase_ns[P_ALLOC] += py_now_ns() - t0;
   return rc;
 }
 
 static void torch_free(void *ctx, void *ptr, size_t bytes, void *stream) {
   torch_alloc_ctx *c = ctx;
+  uint64_t t0 = py_timing ? py_now_ns() : 0;
   PyGILState_STATE g = PyGILState_Ensure();
   PyObject *r = PyObject_CallFunction(c->raw_free ? c->raw_free : c->free, "K", (unsigned long long)(uintptr_t)ptr);
   if (!r) PyErr_Clear();
   Py_XDECREF(r);
   PyGILState_Release(g);
+  if (py_timing) py_phase_ns[P_FREE] += py_now_ns() - t0;
 }
 
-bool py_runtime_allocator_only; /* _set_allocator("runtime") */
+py_allocator_choice py_allocator_chosen;
 
-fuser_runtime *py_runtimes[MAX_DEVICES][2];
+py_allocator_kind py_allocator_for(framework fw, const py_exchange_api *api) {
+  if (py_allocator_chosen == PY_CHOOSE_RUNTIME) return PY_ALLOC_RUNTIME;
+  if (py_allocator_chosen == PY_CHOOSE_CALLER && api && api->managed_tensor_allocator) return PY_ALLOC_EXCHANGE;
+  return fw == FW_TORCH ? PY_ALLOC_TORCH_PYTHON : PY_ALLOC_RUNTIME;
+}
+
 static torch_alloc_ctx alloc_ctx[MAX_DEVICES];
 
-static fuser_runtime *runtime_for(int device, int allocator, fuser_error *err) {
-  if (py_runtimes[device][allocator]) return py_runtimes[device][allocator];
-  fuser_allocator a = {0}, *ap = NULL;
-  if (allocator == 1) {
+/* torch's allocator through Python on `device`, found once. */
+static int torch_python_allocator(int device, fuser_allocator *out, fuser_error *err) {
+  torch_alloc_ctx *c = &alloc_ctx[device];
+  if (!c->alloc) {
     PyObject *cuda = PyObject_GetAttrString(py_torch.torch, "cuda");
-    alloc_ctx[device].alloc = cuda ? PyObject_GetAttrString(cuda, "caching_allocator_alloc") : NULL;
-    alloc_ctx[device].free = cuda ? PyObject_GetAttrString(cuda, "caching_allocator_delete") : NULL;
-    alloc_ctx[device].device = device;
+    c->alloc = cuda ? PyObject_GetAttrString(cuda, "caching_allocator_alloc") : NULL;
+    c->free = cuda ? PyObject_GetAttrString(cuda, "caching_allocator_delete") : NULL;
+    c->device = device;
     PyObject *C = PyObject_GetAttrString(py_torch.torch, "_C");
-    alloc_ctx[device].raw_alloc = C ? PyObject_GetAttrString(C, "_cuda_cudaCachingAllocator_raw_alloc") : NULL;
-    alloc_ctx[device].raw_free = C ? PyObject_GetAttrString(C, "_cuda_cudaCachingAllocator_raw_delete") : NULL;
-    alloc_ctx[device].get_device = C ? PyObject_GetAttrString(C, "_cuda_getDevice") : NULL;
-    if (!alloc_ctx[device].raw_alloc || !alloc_ctx[device].raw_free || !alloc_ctx[device].get_device) {
-      Py_CLEAR(alloc_ctx[device].raw_alloc); /* all three or none */
-      Py_CLEAR(alloc_ctx[device].raw_free);
-      Py_CLEAR(alloc_ctx[device].get_device);
+    c->raw_alloc = C ? PyObject_GetAttrString(C, "_cuda_cudaCachingAllocator_raw_alloc") : NULL;
+    c->raw_free = C ? PyObject_GetAttrString(C, "_cuda_cudaCachingAllocator_raw_delete") : NULL;
+    c->get_device = C ? PyObject_GetAttrString(C, "_cuda_getDevice") : NULL;
+    if (!c->raw_alloc || !c->raw_free || !c->get_device) {
+      Py_CLEAR(c->raw_alloc); /* all three or none */
+      Py_CLEAR(c->raw_free);
+      Py_CLEAR(c->get_device);
     }
     PyErr_Clear();
     Py_XDECREF(C);
     Py_XDECREF(cuda);
-    if (!alloc_ctx[device].alloc || !alloc_ctx[device].free) {
+    if (!c->alloc || !c->free) {
       PyErr_Clear();
+      Py_CLEAR(c->alloc);
+      Py_CLEAR(c->free);
       snprintf(err->message, sizeof err->message, "torch.cuda has no caching_allocator_alloc/_delete");
       err->code = FUSER_ERR_INVALID_ARGUMENT;
-      return NULL;
+      return -1;
     }
-    a = (fuser_allocator){&alloc_ctx[device], torch_alloc, torch_free};
-    ap = &a;
   }
-  if (fuser_runtime_create(device, NULL, ap, &py_runtimes[device][allocator], err) != FUSER_OK) return NULL;
-  return py_runtimes[device][allocator];
+  *out = (fuser_allocator){c, torch_alloc, torch_free};
+  return 0;
+}
+
+/* The runtimes: one per device, allocator kind and (for the exchange
+ * kind) table, made on first use and kept for the process. */
+static struct {
+  int device;
+  py_allocator_kind kind;
+  const py_exchange_api *api;
+  fuser_runtime *rt;
+} runtimes[MAX_DEVICES * (2 + PY_EXCHANGE_TABLES)];
+static int nruntimes;
+
+static fuser_runtime *runtime_for(int device, py_allocator_kind kind, const py_exchange_api *api, fuser_error *err) {
+  for (int i = 0; i < nruntimes; i++)
+    if (runtimes[i].device == device && runtimes[i].kind == kind && runtimes[i].api == api) return runtimes[i].rt;
+  if (nruntimes == (int)(sizeof runtimes / sizeof *runtimes)) {
+    snprintf(err->message, sizeof err->message, "too many CUDA runtimes (devices x allocators)");
+    err->code = FUSER_ERR_INVALID_ARGUMENT;
+    return NULL;
+  }
+  fuser_allocator a = {0};
+  if (kind == PY_ALLOC_TORCH_PYTHON && torch_python_allocator(device, &a, err)) return NULL;
+  if (kind == PY_ALLOC_EXCHANGE && !(a = py_exchange_allocator(api, device)).alloc) {
+    snprintf(err->message, sizeof err->message, "too many DLPack exchange allocators");
+    err->code = FUSER_ERR_INVALID_ARGUMENT;
+    return NULL;
+  }
+  fuser_runtime *rt;
+  if (fuser_runtime_create(device, NULL, kind == PY_ALLOC_RUNTIME ? NULL : &a, &rt, err) != FUSER_OK) return NULL;
+  runtimes[nruntimes].device = device, runtimes[nruntimes].kind = kind, runtimes[nruntimes].api = api;
+  runtimes[nruntimes++].rt = rt;
+  return rt;
 }
 
 static cache_entry *cache_head;
 
-cache_entry *py_fusion_for(FDObj *fd, int device, int allocator, fuser_error *err) {
-  cache_entry *e = fd->fusion[device][allocator];
-  if (e) return e;
+cache_entry *py_fusion_for(FDObj *fd, int device, py_allocator_kind kind, const py_exchange_api *api, fuser_error *err) {
+  if (kind != PY_ALLOC_EXCHANGE) api = NULL;
+  cache_entry *e = fd->fusion[device][kind];
+  if (e && e->api == api) return e;
   uint64_t h = fuser_definition_hash(fd->def);
   for (e = cache_head; e; e = e->next)
-    if (e->hash == h && e->device == device && e->allocator == allocator && strcmp(e->ir, fd->ir) == 0)
-      return fd->fusion[device][allocator] = e;
+    if (e->hash == h && e->device == device && e->allocator == (int)kind && e->api == api && strcmp(e->ir, fd->ir) == 0)
+      return fd->fusion[device][kind] = e;
   fuser_runtime *rt = NULL; /* the CPU: a fusion without a runtime */
-  if (device < MAX_DEVICES && !(rt = runtime_for(device, allocator, err))) return NULL;
+  if (device < MAX_DEVICES && !(rt = runtime_for(device, kind, api, err))) return NULL;
   e = calloc(1, sizeof *e);
   if (!e) return NULL;
   fuser_fusion_options o = {0};
@@ -178,8 +222,9 @@ cache_entry *py_fusion_for(FDObj *fd, int device, int allocator, fuser_error *er
   e->hash = h;
   e->ir = strdup(fd->ir);
   e->device = device;
-  e->allocator = allocator;
+  e->allocator = kind;
+  e->api = api;
   e->next = cache_head;
   cache_head = e;
-  return fd->fusion[device][allocator] = e;
+  return fd->fusion[device][kind] = e;
 }

@@ -235,6 +235,72 @@ if fake and os.path.exists(fake):
     del out
     gc.collect()
     raises(lambda: fd.execute([x, Tensor(ya)]), Exception, ["input 1", "device"], "CUDA and CPU tensors mixed")
+
+    # the table's managed_tensor_allocator: CUDA outputs from the producer's
+    # own memory (torch's caching allocator through C), freed through the
+    # producer's deleter when the output dies (exchange_alloc.c)
+    SET_ERROR = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
+    ALLOC = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(DLTensor),
+                             ctypes.POINTER(ctypes.POINTER(DLManagedTensorVersioned)), ctypes.c_void_p, SET_ERROR)
+    blocks, made = {}, {"allocs": [], "freed": 0, "fail": False}
+
+    @DELETER
+    def free_block(addr):
+        blocks.pop(addr)
+        made["freed"] += 1
+
+    @ALLOC
+    def allocate(proto, out, error_ctx, set_error):
+        p = proto.contents
+        made["allocs"].append((p.ndim, p.shape[0], p.dtype.code, p.dtype.bits, p.device.device_type, p.device.device_id))
+        if made["fail"]:
+            set_error(error_ctx, b"MemoryError", b"the producer is out of memory")
+            return -1
+        n = p.shape[0]
+        buf = ctypes.create_string_buffer(n + 512)
+        m = DLManagedTensorVersioned()
+        m.version = DLPackVersion(1, 0)
+        m.deleter = ctypes.cast(free_block, ctypes.c_void_p).value
+        t = m.dl_tensor
+        t.data = (ctypes.addressof(buf) + 511) // 512 * 512
+        t.device = p.device
+        t.ndim = 1
+        t.dtype = p.dtype
+        shape = (ctypes.c_int64 * 1)(n)
+        t.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
+        blocks[ctypes.addressof(m)] = (m, buf, shape)
+        out[0] = ctypes.pointer(m)
+        return 0
+
+    api.managed_tensor_allocator = ctypes.cast(allocate, ctypes.c_void_p).value
+    (out,) = fd.execute([x, y])
+    check(made["allocs"] == [(1, 48, 1, 8, 2, 0)],
+          f"CUDA: the output's 48 bytes from the producer's allocator, as uint8 on its device ({made['allocs']})")
+    check(any(m.dl_tensor.data == out.data_ptr for m, _, _ in blocks.values()),
+          "CUDA: the output lies in the producer's block")
+    check(_C._exchange_allocations() == 1 and made["freed"] == 0, "CUDA: the block is held while the output lives")
+    del out
+    gc.collect()
+    check(made["freed"] == 1 and not blocks and _C._exchange_allocations() == 0,
+          "CUDA: dropping the output gives the block back through the producer's deleter")
+    outs = [fd.execute([x, y])[0] for _ in range(40)]  # the live-block table grows past its first size
+    check(_C._exchange_allocations() == 40 and len(set(o.data_ptr for o in outs)) == 40, "CUDA: 40 live outputs, 40 blocks")
+    del outs[::2]
+    gc.collect()
+    check(_C._exchange_allocations() == 20 and made["freed"] == 21, "CUDA: half of them dropped, in any order")
+    del outs
+    gc.collect()
+    check(_C._exchange_allocations() == 0 and not blocks, "CUDA: all given back")
+    made["allocs"].clear()
+    _C._set_allocator("runtime")
+    (out,) = fd.execute([x, y])
+    check(made["allocs"] == [], "CUDA: _set_allocator('runtime') takes the runtime's memory instead")
+    del out
+    _C._set_allocator("torch")
+    made["fail"] = True
+    raises(lambda: fd.execute([x, y]), Exception, ["allocat", "the producer is out of memory"],
+           "CUDA: the producer's allocation error is the exception's message")
+    made["fail"] = False
 else:
     print("note: no fake libcuda (FUSER_CUDA_LIBRARY): the CUDA part is skipped")
 
