@@ -5,9 +5,11 @@
  * device=) and the consumer stream (the stream argument, else torch's
  * current stream); the inputs (tensor_in.c); nvFuser's checks (kinds,
  * ranks, dtypes the definition says); libfuser's execute on the CPU or on
- * the stream; the outputs as the caller's tensors (tensor_out.c), aliased
- * ones written into their input. Up to STACK_ARGS inputs and outputs the
- * call allocates nothing of its own on the heap. */
+ * the stream, its CUDA outputs from the caller's allocator where there is
+ * one (py_allocator_for); the outputs as the caller's tensors
+ * (tensor_out.c), aliased ones written into their input. Up to STACK_ARGS
+ * inputs and outputs the call allocates nothing of its own on the heap.
+ * The timed phases (binding.h, P_*) follow the same order. */
 #include "binding.h"
 
 #include <time.h>

@@ -1,8 +1,10 @@
 /* torch_cuda.c: what the binding takes from torch, found once the caller
  * has imported torch (we never import it ourselves), and the CUDA side of
  * a call (binding.h): torch's current stream, output memory from torch's
- * caching allocator, the runtimes (one per device and allocator) and the
- * process-wide cache of libfuser fusions (nvFuser's FusionCache). */
+ * caching allocator through Python calls (the exchange table's allocator,
+ * exchange_alloc.c, is preferred: py_allocator_for), the runtimes (one per
+ * device, allocator kind and table) and the process-wide cache of libfuser
+ * fusions (nvFuser's FusionCache). */
 #include "binding.h"
 
 #include <stdio.h>
