@@ -4,6 +4,7 @@
 #define FUSER_TEST_UNIT_H
 
 #include <stdio.h>
+#include <string.h>
 
 static int unit_passed, unit_failed;
 
@@ -25,6 +26,13 @@ static int unit_passed, unit_failed;
       fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld vs %lld)\n", __FILE__, __LINE__, #a, #b, va_, vb_); \
     }                                                                                          \
   } while (0)
+
+/* Whether `text` contains `want` (for CHECK); says what it had when not. */
+static inline int unit_contains(const char *text, const char *want) {
+  if (text && strstr(text, want)) return 1;
+  fprintf(stderr, "'%s' not found in '%s'\n", want, text ? text : "(null)");
+  return 0;
+}
 
 #define UNIT_MAIN_END()                                        \
   do {                                                         \

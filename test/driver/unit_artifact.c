@@ -20,12 +20,6 @@ static char *describe(const fuser_artifact *a) {
   return text;
 }
 
-static int contains(const char *text, const char *want) {
-  if (text && strstr(text, want)) return 1;
-  fprintf(stderr, "'%s' not found in:\n%s\n", want, text ? text : "(null)");
-  return 0;
-}
-
 static void test_round_trip(void) {
   fuser_error err;
   fuser_artifact *a = example_add_artifact(1, &err);
@@ -53,16 +47,16 @@ static void test_round_trip(void) {
   CHECK(blob && msize == 4 && blob[0] == 0 && blob[3] == 0xff && blob[4] == 0);
   char *da = describe(a), *db = describe(b);
   CHECK(strcmp(da, db) == 0);
-  CHECK(contains(da, "fuser artifact: 1 modules, 3 inputs, 2 outputs, 0 temps, 1 kernels, 2 metadata"));
-  CHECK(contains(da, "input 0 T0: tensor f32 rank 2 sizes [-1, -1] contiguity [True, True] stride_order [1, 0]"));
-  CHECK(contains(da, "input 2 S2: scalar i64"));
-  CHECK(contains(da, "output 1: f32 rank 1 alias of input 0 offset scalar(2)"));
-  CHECK(contains(da, "param 3: i64 size(0, 0) * size(0, 1)"));
-  CHECK(contains(da, "variant 0: module 0 entry add_vec4 grid (ceildiv((size(0, 0) * size(0, 1)) / 4, 256), 1, 1) block (256, 1, 1)"));
-  CHECK(contains(da, "    when (addr(1) % 16) == 0\n"));
-  CHECK(contains(da, "variant 1: module 0 entry add_scalar"));
-  CHECK(contains(da, "    when always\n"));
-  CHECK(contains(da, "metadata fusion: \"add_test\"\nmetadata blob: 4 bytes\n"));
+  CHECK(unit_contains(da, "fuser artifact: 1 modules, 3 inputs, 2 outputs, 0 temps, 1 kernels, 2 metadata"));
+  CHECK(unit_contains(da, "input 0 T0: tensor f32 rank 2 sizes [-1, -1] contiguity [True, True] stride_order [1, 0]"));
+  CHECK(unit_contains(da, "input 2 S2: scalar i64"));
+  CHECK(unit_contains(da, "output 1: f32 rank 1 alias of input 0 offset scalar(2)"));
+  CHECK(unit_contains(da, "param 3: i64 size(0, 0) * size(0, 1)"));
+  CHECK(unit_contains(da, "variant 0: module 0 entry add_vec4 grid (ceildiv((size(0, 0) * size(0, 1)) / 4, 256), 1, 1) block (256, 1, 1)"));
+  CHECK(unit_contains(da, "    when (addr(1) % 16) == 0\n"));
+  CHECK(unit_contains(da, "variant 1: module 0 entry add_scalar"));
+  CHECK(unit_contains(da, "    when always\n"));
+  CHECK(unit_contains(da, "metadata fusion: \"add_test\"\nmetadata blob: 4 bytes\n"));
   free(da);
   free(db);
 
@@ -78,7 +72,7 @@ static void test_round_trip(void) {
   fuser_artifact *missing = (fuser_artifact *)1;
   CHECK_EQ_INT(fuser_artifact_read_file("/nonexistent/x.fart", &missing, &err), FUSER_ERR_IO);
   CHECK(missing == NULL);
-  CHECK(contains(err.message, "/nonexistent/x.fart: cannot open"));
+  CHECK(unit_contains(err.message, "/nonexistent/x.fart: cannot open"));
 
   /* reference counting: the retained artifact survives one release */
   fuser_artifact_retain(b);
@@ -124,9 +118,9 @@ static void test_corrupt(void) {
   CHECK(all_errors);
   fuser_artifact_read_bytes(bytes, 10, &b, &err);
   CHECK_EQ_INT(err.code, FUSER_ERR_ARTIFACT_FORMAT);
-  CHECK(contains(err.message, "shorter than the 32-byte header"));
+  CHECK(unit_contains(err.message, "shorter than the 32-byte header"));
   fuser_artifact_read_bytes(bytes, size - 1, &b, &err);
-  CHECK(contains(err.message, "truncated or padded"));
+  CHECK(unit_contains(err.message, "truncated or padded"));
 
   /* every flipped byte: header fields or the checksum catch each */
   all_errors = 1;
@@ -186,11 +180,11 @@ static void test_corrupt(void) {
   memcpy(copy, bytes, size);
   copy[0] = 'X';
   CHECK_EQ_INT(fuser_artifact_read_bytes(copy, size, &b, &err), FUSER_ERR_ARTIFACT_FORMAT);
-  CHECK(contains(err.message, "bad magic"));
+  CHECK(unit_contains(err.message, "bad magic"));
   memcpy(copy, bytes, size);
   copy[8] = 3;
   CHECK_EQ_INT(fuser_artifact_read_bytes(copy, size, &b, &err), FUSER_ERR_ARTIFACT_VERSION);
-  CHECK(contains(err.message, "format version 3; this runtime reads versions 1 to 2"));
+  CHECK(unit_contains(err.message, "format version 3; this runtime reads versions 1 to 2"));
   memcpy(copy, bytes, size);
   copy[8] = 0;
   CHECK_EQ_INT(fuser_artifact_read_bytes(copy, size, &b, &err), FUSER_ERR_ARTIFACT_VERSION);
@@ -199,7 +193,7 @@ static void test_corrupt(void) {
   copy[32] = 0xff, copy[33] = 0xff, copy[34] = 0xff, copy[35] = 0x7f;
   fix_checksum(copy, size);
   CHECK_EQ_INT(fuser_artifact_read_bytes(copy, size, &b, &err), FUSER_ERR_ARTIFACT_FORMAT);
-  CHECK(contains(err.message, "module count"));
+  CHECK(unit_contains(err.message, "module count"));
   /* trailing garbage covered by the checksum */
   uint8_t *longer = malloc(size + 3);
   memcpy(longer, bytes, size);
@@ -208,7 +202,7 @@ static void test_corrupt(void) {
   for (int i = 0; i < 8; i++) longer[16 + i] = (uint8_t)(payload >> (8 * i));
   fix_checksum(longer, size + 3);
   CHECK_EQ_INT(fuser_artifact_read_bytes(longer, size + 3, &b, &err), FUSER_ERR_ARTIFACT_FORMAT);
-  CHECK(contains(err.message, "3 unexpected bytes after the plan"));
+  CHECK(unit_contains(err.message, "3 unexpected bytes after the plan"));
   free(longer);
   free(copy);
   free(bytes);
@@ -227,7 +221,7 @@ static void builder_error(const char *want, void (*mutate)(fuser_builder *)) {
   int rc = fuser_builder_finish(b, &a, &err);
   CHECK(rc != FUSER_OK);
   CHECK(a == NULL);
-  CHECK(contains(err.message, want));
+  CHECK(unit_contains(err.message, want));
 }
 
 static void bad_expression(fuser_builder *b) {

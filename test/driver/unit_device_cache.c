@@ -12,10 +12,9 @@
  * takes back blocks (a captured allocation exists only inside the graph, and
  * a block the graph writes must never serve another allocation). */
 #include "example_artifact.h"
-#include "fake_cuda.h"
+#include "fake_cuda_open.h"
 #include "unit.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,14 +348,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: unit_driver_device_cache PATH_TO_FAKE_LIBCUDA\n");
     return 2;
   }
-  setenv("FUSER_CUDA_LIBRARY", argv[1], 1);
   unsetenv("FUSER_DEVICE_CACHE");
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  fake = lib ? dlsym(lib, "fake_cuda_state") : NULL;
-  if (!fake) {
-    fprintf(stderr, "cannot reach fake_cuda_state in %s\n", argv[1]);
-    return 1;
-  }
+  if (!(fake = fake_cuda_open(argv[1]))) return 1;
   test_reuse();
   test_by_handle();
   test_threads();

@@ -7,10 +7,9 @@
  * allocator is off here (FUSER_DEVICE_CACHE=0) so that every allocation and
  * free shows as a driver call; unit_device_cache.c tests the cache. */
 #include "example_artifact.h"
-#include "fake_cuda.h"
+#include "fake_cuda_open.h"
 #include "unit.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +18,6 @@ static fake_state *fake;
 static fuser_runtime *rt;
 static fuser_error err;
 #define STREAM ((void *)(uintptr_t)0x5157)
-
-static int contains(const char *text, const char *want) {
-  if (strstr(text, want)) return 1;
-  fprintf(stderr, "'%s' not found in '%s'\n", want, text);
-  return 0;
-}
 
 static fuser_function *load(fuser_artifact *a) {
   fuser_function *fn = NULL;
@@ -97,13 +90,13 @@ static void test_add(void) {
   launches = fake->nlaunches, allocs = fake->allocs;
   y.device.device_id = 1;
   CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (T1): on CUDA device 1, the runtime is on device 0"));
+  CHECK(unit_contains(err.message, "input 1 (T1): on CUDA device 1, the runtime is on device 0"));
   y.device.device_id = 0;
   y.dtype.bits = 64;
   CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_ERR_INPUT_MISMATCH);
   y.dtype.bits = 32;
   CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 1, &err), FUSER_ERR_INVALID_ARGUMENT);
-  CHECK(contains(err.message, "1 outputs given, the fusion has 2"));
+  CHECK(unit_contains(err.message, "1 outputs given, the fusion has 2"));
   CHECK_EQ_INT(fuser_execute(fn, args, 3, NULL, 2, &err), FUSER_ERR_INVALID_ARGUMENT);
   CHECK_EQ_INT(fake->nlaunches, launches);
   CHECK_EQ_INT(fake->allocs, allocs);
@@ -123,7 +116,7 @@ static void test_add(void) {
   fake->fail_alloc_above = 100;
   args[2] = fuser_arg_int(3);
   CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_ERR_CUDA);
-  CHECK(contains(err.message, "cuMemAllocAsync of 512 bytes failed: CUDA_ERROR_FAKE (2): fake failure"));
+  CHECK(unit_contains(err.message, "cuMemAllocAsync of 512 bytes failed: CUDA_ERROR_FAKE (2): fake failure"));
   CHECK_EQ_INT(fake->nlaunches, launches);
   fake->fail_alloc_above = 0;
   CHECK_EQ_INT(fake->allocs, fake->frees);
@@ -182,7 +175,7 @@ static void test_caller_allocator(void) {
   int launches = fake->nlaunches;
   c.fail = 1;
   CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_ERR_ALLOCATOR);
-  CHECK(contains(err.message, "the allocator callback failed to allocate 512 bytes"));
+  CHECK(unit_contains(err.message, "the allocator callback failed to allocate 512 bytes"));
   CHECK_EQ_INT(fake->nlaunches, launches);
   CHECK_EQ_INT(c.allocs, c.frees);
   fuser_function_destroy(fn);
@@ -255,10 +248,10 @@ static void test_pipeline(void) {
   int allocs = fake->allocs, launches = fake->nlaunches;
   shape[0] = INT64_C(1) << 32;
   CHECK_EQ_INT(fuser_execute(fn, args, 2, out, 1, &err), FUSER_ERR_EXPRESSION);
-  CHECK(contains(err.message, "kernel 0 (k) parameter 2: 4294967294 does not fit in i32"));
+  CHECK(unit_contains(err.message, "kernel 0 (k) parameter 2: 4294967294 does not fit in i32"));
   shape[0] = 1;
   CHECK_EQ_INT(fuser_execute(fn, args, 2, out, 1, &err), FUSER_ERR_EXPRESSION);
-  CHECK(contains(err.message, "output 0: size of dim 0 evaluates to -1"));
+  CHECK(unit_contains(err.message, "output 0: size of dim 0 evaluates to -1"));
   CHECK_EQ_INT(fake->allocs, allocs);
   CHECK_EQ_INT(fake->nlaunches, launches);
   fuser_function_destroy(fn);
@@ -271,23 +264,23 @@ static void test_load_errors(void) {
   fuser_artifact *a = pipeline_artifact("FAIL_JIT entry scale 5", "scale", 32, 0);
   CHECK_EQ_INT(fuser_load(rt, a, &fn, &err), FUSER_ERR_CUDA);
   CHECK(fn == NULL);
-  CHECK(contains(err.message, "loading module 0 (ptx) failed: CUDA_ERROR_FAKE (218): fake failure; JIT log: fake JIT "
+  CHECK(unit_contains(err.message, "loading module 0 (ptx) failed: CUDA_ERROR_FAKE (218): fake failure; JIT log: fake JIT "
                               "log: line 1: syntax error"));
   fuser_artifact_release(a);
 
   a = pipeline_artifact("entry other 5", "absent", 32, 0);
   CHECK_EQ_INT(fuser_load(rt, a, &fn, &err), FUSER_ERR_CUDA);
-  CHECK(contains(err.message, "kernel 0 (k) variant 0: entry 'absent' not found in module 0"));
+  CHECK(unit_contains(err.message, "kernel 0 (k) variant 0: entry 'absent' not found in module 0"));
   fuser_artifact_release(a);
 
   a = pipeline_artifact("entry small 5 128", "small", 256, 0);
   CHECK_EQ_INT(fuser_load(rt, a, &fn, &err), FUSER_ERR_ARTIFACT_INVALID);
-  CHECK(contains(err.message, "kernel 0 (k) variant 0 (small): block of 512 threads, the compiled entry allows 128"));
+  CHECK(unit_contains(err.message, "kernel 0 (k) variant 0 (small): block of 512 threads, the compiled entry allows 128"));
   fuser_artifact_release(a);
 
   a = pipeline_artifact("entry scale 5", "scale", 32, 64 * 1024);
   CHECK_EQ_INT(fuser_load(rt, a, &fn, &err), FUSER_ERR_ARTIFACT_INVALID);
-  CHECK(contains(err.message, "65536 bytes of dynamic shared memory; above 48 KiB is not supported yet"));
+  CHECK(unit_contains(err.message, "65536 bytes of dynamic shared memory; above 48 KiB is not supported yet"));
   fuser_artifact_release(a);
 
   /* failed loads left no module behind */
@@ -322,7 +315,7 @@ static void test_launch_failure(void) {
   fuser_arg args[2] = {fuser_arg_tensor(&x), fuser_arg_double(0.5)};
   fuser_output out[1];
   CHECK_EQ_INT(fuser_execute(fn, args, 2, out, 1, &err), FUSER_ERR_CUDA);
-  CHECK(contains(err.message, "cuLaunchKernel of kernel 0 (k, variant fail_launch) failed: CUDA_ERROR_FAKE (719)"));
+  CHECK(unit_contains(err.message, "cuLaunchKernel of kernel 0 (k, variant fail_launch) failed: CUDA_ERROR_FAKE (719)"));
   CHECK(out[0].allocation == NULL); /* the output went back */
   CHECK_EQ_INT(fake->allocs, fake->frees);
   fuser_function_destroy(fn);
@@ -364,10 +357,10 @@ static void test_alias_bounds(void) {
   fuser_output_release(rt, &out[0]), fuser_output_release(rt, &out[1]);
   args[1] = fuser_arg_int(800), args[2] = fuser_arg_int(0); /* C5: a slice to 800 of an extent of 8 */
   CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "output 0 (alias of input 0): the view at offset 0 reaches elements outside the input's [0, 31]"));
+  CHECK(unit_contains(err.message, "output 0 (alias of input 0): the view at offset 0 reaches elements outside the input's [0, 31]"));
   args[1] = fuser_arg_int(8), args[2] = fuser_arg_int(8388608); /* C6: a corrupted offset */
   CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "the view at offset 8388608 reaches elements outside"));
+  CHECK(unit_contains(err.message, "the view at offset 8388608 reaches elements outside"));
   args[1] = fuser_arg_int(5), args[2] = fuser_arg_int(4); /* one element past the end */
   CHECK_EQ_INT(fuser_execute(fn, args, 3, out, 2, &err), FUSER_ERR_INPUT_MISMATCH);
   fuser_function_destroy(fn);
@@ -378,23 +371,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: unit_driver_execute PATH_TO_FAKE_LIBCUDA\n");
     return 2;
   }
-  setenv("FUSER_CUDA_LIBRARY", argv[1], 1);
-  setenv("FUSER_DEVICE_CACHE", "0", 1);
-  if (fuser_runtime_create(0, STREAM, NULL, &rt, &err) != FUSER_OK) {
-    fprintf(stderr, "runtime: %s\n", err.message);
-    return 1;
-  }
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  fake = lib ? dlsym(lib, "fake_cuda_state") : NULL;
-  if (!fake) {
-    fprintf(stderr, "cannot reach fake_cuda_state in %s\n", argv[1]);
-    return 1;
-  }
+  if (!(fake = fake_cuda_runtime(argv[1], STREAM, &rt))) return 1;
   CHECK(fuser_runtime_stream(rt) == STREAM);
   CHECK(fake->current_ctx == fuser_runtime_context(rt));
   fuser_runtime *none;
   CHECK_EQ_INT(fuser_runtime_create(3, NULL, NULL, &none, &err), FUSER_ERR_INVALID_ARGUMENT);
-  CHECK(contains(err.message, "CUDA device 3 does not exist (1 devices)"));
+  CHECK(unit_contains(err.message, "CUDA device 3 does not exist (1 devices)"));
   test_add();
   test_caller_allocator();
   test_pipeline();

@@ -12,21 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int contains(const char *text, const char *want) {
-  if (strstr(text, want)) return 1;
-  fprintf(stderr, "'%s' not found in '%s'\n", want, text);
-  return 0;
-}
-
 static void test_open(void) {
   fuser_cuda_api api;
   char msg[400];
   CHECK_EQ_INT(fuser_cuda_open("/nonexistent/libcuda.so.1", &api, msg, sizeof msg), FUSER_ERR_NO_DRIVER);
-  CHECK(contains(msg, "no CUDA driver (/nonexistent/libcuda.so.1 not found)"));
+  CHECK(unit_contains(msg, "no CUDA driver (/nonexistent/libcuda.so.1 not found)"));
   CHECK(api.cuInit == NULL);
   /* a real library that is not the driver: the first missing entry point is named */
   CHECK_EQ_INT(fuser_cuda_open("libc.so.6", &api, msg, sizeof msg), FUSER_ERR_NO_DRIVER);
-  CHECK(contains(msg, "no CUDA driver (libc.so.6 lacks cuInit"));
+  CHECK(unit_contains(msg, "no CUDA driver (libc.so.6 lacks cuInit"));
   CHECK(api.cuLaunchKernel == NULL);
   /* the default name, where this machine has no driver (the CPU test machines) */
   void *probe = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -45,25 +39,25 @@ static void test_runtime_without_driver(void) {
   CHECK_EQ_INT(fuser_runtime_create(0, NULL, NULL, &rt, &err), FUSER_ERR_NO_DRIVER);
   CHECK(rt == NULL);
   CHECK_EQ_INT(err.code, FUSER_ERR_NO_DRIVER);
-  CHECK(contains(err.message, "no CUDA driver (/nonexistent/libcuda.so.1 not found)"));
+  CHECK(unit_contains(err.message, "no CUDA driver (/nonexistent/libcuda.so.1 not found)"));
   CHECK(strcmp(fuser_status_name(err.code), "FUSER_ERR_NO_DRIVER") == 0);
   /* the answer is cached and stays the same */
   CHECK_EQ_INT(fuser_runtime_create(0, NULL, NULL, &rt, &err), FUSER_ERR_NO_DRIVER);
-  CHECK(contains(err.message, "no CUDA driver"));
+  CHECK(unit_contains(err.message, "no CUDA driver"));
   /* GPU entry points given no runtime answer with an error, not a crash */
   fuser_artifact *a = example_add_artifact(1, &err);
   fuser_function *fn = (fuser_function *)1;
   CHECK_EQ_INT(fuser_load(NULL, a, &fn, &err), FUSER_ERR_INVALID_ARGUMENT);
   CHECK(fn == NULL);
   CHECK_EQ_INT(fuser_execute(NULL, NULL, 0, NULL, 0, &err), FUSER_ERR_INVALID_ARGUMENT);
-  CHECK(contains(err.message, "NULL function"));
+  CHECK(unit_contains(err.message, "NULL function"));
   fuser_output_release(NULL, NULL);
   fuser_function_destroy(NULL);
   fuser_runtime_destroy(NULL);
   /* a half-given allocator is refused before the driver is touched */
   fuser_allocator half = {NULL, NULL, NULL};
   CHECK_EQ_INT(fuser_runtime_create(0, NULL, &half, &rt, &err), FUSER_ERR_INVALID_ARGUMENT);
-  CHECK(contains(err.message, "allocator needs both alloc and free"));
+  CHECK(unit_contains(err.message, "allocator needs both alloc and free"));
   fuser_artifact_release(a);
 }
 

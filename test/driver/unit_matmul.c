@@ -11,7 +11,7 @@
  *   unit_driver_matmul FAKE_LIBCUDA missing   (no cuBLASLt: only fusions with a matmul fail) */
 #include "example_artifact.h"
 #include "fake_cublaslt.h"
-#include "fake_cuda.h"
+#include "fake_cuda_open.h"
 #include "unit.h"
 
 #include "driver/half.h"
@@ -26,12 +26,6 @@ static fake_lt_state *lt;
 static fuser_runtime *rt;
 static fuser_error err;
 #define STREAM ((void *)(uintptr_t)0x5157)
-
-static int contains(const char *text, const char *want) {
-  if (strstr(text, want)) return 1;
-  fprintf(stderr, "'%s' not found in '%s'\n", want, text);
-  return 0;
-}
 
 static fuser_artifact *finish(fuser_builder *b) {
   fuser_artifact *a = NULL;
@@ -268,7 +262,7 @@ static void test_errors(void) {
   fuser_arg args[2] = {fuser_arg_tensor(&ta), fuser_arg_tensor(&tb)};
   int matmuls = lt->matmuls;
   CHECK_EQ_INT(run(a, args, 2), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "A"));
+  CHECK(unit_contains(err.message, "A"));
   CHECK_EQ_INT(lt->matmuls, matmuls);
 
   int64_t sb2[2] = {6, 3}, strided[2] = {12, 2}; /* A with no unit stride */
@@ -282,11 +276,11 @@ static void test_errors(void) {
   DLTensor ta3 = example_tensor(xa, 2, sa3, NULL); /* a new shape: a new heuristic query */
   args2[0] = fuser_arg_tensor(&ta3);
   CHECK_EQ_INT(run(a, args2, 2), FUSER_ERR_UNSUPPORTED);
-  CHECK(contains(err.message, "matmul kernel mm: cuBLASLt has no algorithm for f32 9x3x6"));
+  CHECK(unit_contains(err.message, "matmul kernel mm: cuBLASLt has no algorithm for f32 9x3x6"));
   lt->no_algorithm = 0;
   lt->fail_matmul = 1;
   CHECK_EQ_INT(run(a, args2, 2), FUSER_ERR_CUDA);
-  CHECK(contains(err.message, "matmul kernel mm: cublasLtMatmul failed: CUBLAS_STATUS_FAKE (13)"));
+  CHECK(unit_contains(err.message, "matmul kernel mm: cublasLtMatmul failed: CUBLAS_STATUS_FAKE (13)"));
   lt->fail_matmul = 0;
   CHECK_EQ_INT(fake->allocs, fake->frees);
   fuser_artifact_release(a);
@@ -313,7 +307,7 @@ static void test_errors(void) {
   DLTensor ta4 = example_tensor(xa, 2, sa4, st4);
   fuser_arg args4[2] = {fuser_arg_tensor(&ta4), fuser_arg_tensor(&tb2)};
   CHECK_EQ_INT(run(a, args4, 2), FUSER_ERR_UNSUPPORTED);
-  CHECK(contains(err.message, "matmul kernel mm: an operand has no unit stride on its matrix dims"));
+  CHECK(unit_contains(err.message, "matmul kernel mm: an operand has no unit stride on its matrix dims"));
   CHECK_EQ_INT(fake->allocs, fake->frees);
   fuser_artifact_release(a);
 
@@ -335,7 +329,7 @@ static void test_errors(void) {
   DLTensor ta5 = example_tensor(xa, 2, sa, NULL);
   fuser_arg args5[2] = {fuser_arg_tensor(&ta5), fuser_arg_tensor(&tb2)};
   CHECK_EQ_INT(run(a, args5, 2), FUSER_ERR_EXPRESSION);
-  CHECK(contains(err.message, "matmul kernel mm: a negative or huge extent or stride"));
+  CHECK(unit_contains(err.message, "matmul kernel mm: a negative or huge extent or stride"));
   CHECK_EQ_INT(fake->allocs, fake->frees);
   fuser_artifact_release(a);
 }
@@ -386,7 +380,7 @@ static void test_format(void) {
   int k = fuser_builder_add_matmul(b, "mm", FUSER_TYPE_F32, 0, 0, 0, NULL);
   fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
   CHECK(finish(b) == NULL);
-  CHECK(contains(err.message, "kernel 0 (mm): a matmul of 0 batch dims takes 13 parameters, not 1"));
+  CHECK(unit_contains(err.message, "kernel 0 (mm): a matmul of 0 batch dims takes 13 parameters, not 1"));
   b = fuser_builder_create();
   fuser_builder_add_tensor_input(b, "A", FUSER_TYPE_F16, 2, sz, contig, NULL);
   fuser_builder_add_output(b, FUSER_TYPE_F32, 2, osz, NULL);
@@ -396,13 +390,13 @@ static void test_format(void) {
   const char *v[10] = {"1", "1", "1", "1", "1", "1", "1", "1", "1", "0"};
   values(b, k, v, 10);
   CHECK(finish(b) == NULL);
-  CHECK(contains(err.message, "matmul operand 0 has dtype"));
+  CHECK(unit_contains(err.message, "matmul operand 0 has dtype"));
   b = fuser_builder_create();
   fuser_builder_add_tensor_input(b, "A", FUSER_TYPE_I32, 2, sz, contig, NULL);
   fuser_builder_add_output(b, FUSER_TYPE_I32, 2, osz, NULL);
   fuser_builder_add_matmul(b, "mm", FUSER_TYPE_I32, 0, 0, 0, NULL);
   CHECK(finish(b) == NULL);
-  CHECK(contains(err.message, "matmul of dtype"));
+  CHECK(unit_contains(err.message, "matmul of dtype"));
 }
 
 /* No cuBLASLt: loading a fusion with a matmul fails with a clear error; a
@@ -411,7 +405,7 @@ static void test_missing(void) {
   fuser_artifact *a = matmul_2d(FUSER_TYPE_F32, 0, 0, NULL);
   fuser_function *fn = NULL;
   CHECK_EQ_INT(fuser_load(rt, a, &fn, &err), FUSER_ERR_NO_DRIVER);
-  CHECK(contains(err.message, "no cuBLASLt (FUSER_CUBLASLT=/nonexistent/libcublasLt.so cannot be opened"));
+  CHECK(unit_contains(err.message, "no cuBLASLt (FUSER_CUBLASLT=/nonexistent/libcublasLt.so cannot be opened"));
   CHECK(fn == NULL);
   fuser_artifact_release(a);
   a = example_add_artifact(1, &err);
@@ -425,20 +419,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: unit_driver_matmul FAKE_LIBCUDA FAKE_LIBCUBLASLT|missing\n");
     return 2;
   }
-  setenv("FUSER_CUDA_LIBRARY", argv[1], 1);
-  setenv("FUSER_DEVICE_CACHE", "0", 1);
   int missing = strcmp(argv[2], "missing") == 0;
   setenv("FUSER_CUBLASLT", missing ? "/nonexistent/libcublasLt.so" : argv[2], 1);
-  if (fuser_runtime_create(0, STREAM, NULL, &rt, &err) != FUSER_OK) {
-    fprintf(stderr, "runtime: %s\n", err.message);
-    return 1;
-  }
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  fake = lib ? dlsym(lib, "fake_cuda_state") : NULL;
-  if (!fake) {
-    fprintf(stderr, "cannot reach fake_cuda_state in %s\n", argv[1]);
-    return 1;
-  }
+  if (!(fake = fake_cuda_runtime(argv[1], STREAM, &rt))) return 1;
   if (missing) {
     test_missing();
   } else {

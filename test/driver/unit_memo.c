@@ -16,10 +16,9 @@
 #include "driver/call_memo.h"
 #include "driver/host_inputs.h"
 #include "example_artifact.h"
-#include "fake_cuda.h"
+#include "fake_cuda_open.h"
 #include "unit.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -687,17 +686,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: unit_driver_memo PATH_TO_FAKE_LIBCUDA [ARTIFACT...]\n");
     return 2;
   }
-  setenv("FUSER_CUDA_LIBRARY", argv[1], 1);
+  if (!(fake = fake_cuda_open(argv[1]))) return 1;
   unsetenv("FUSER_EXECUTE_MEMO");
   fuser_allocator allocator = {NULL, cache_alloc, cache_free};
   if (fuser_runtime_create(0, (void *)(uintptr_t)0x5157, &allocator, &rt, &err) != FUSER_OK) {
     fprintf(stderr, "runtime: %s\n", err.message);
-    return 1;
-  }
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  fake = lib ? dlsym(lib, "fake_cuda_state") : NULL;
-  if (!fake) {
-    fprintf(stderr, "cannot reach fake_cuda_state in %s\n", argv[1]);
     return 1;
   }
   test_add();

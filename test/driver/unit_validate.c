@@ -10,12 +10,6 @@
 
 static fuser_error err;
 
-static int contains(const char *text, const char *want) {
-  if (strstr(text, want)) return 1;
-  fprintf(stderr, "'%s' not found in '%s'\n", want, text);
-  return 0;
-}
-
 #define ALIGNED_A ((void *)(uintptr_t)0x7f0000001000)
 #define ALIGNED_B ((void *)(uintptr_t)0x7f0000002000)
 
@@ -61,31 +55,31 @@ static void test_add_signature(void) {
   /* wrong dtype */
   y.dtype.bits = 16;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (T1): dtype float16, expected f32"));
+  CHECK(unit_contains(err.message, "input 1 (T1): dtype float16, expected f32"));
   y.dtype.code = kDLBfloat;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (T1): dtype bfloat16, expected f32"));
+  CHECK(unit_contains(err.message, "input 1 (T1): dtype bfloat16, expected f32"));
   y.dtype.code = kDLFloat, y.dtype.bits = 32, y.dtype.lanes = 4;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "dtype float32x4, expected f32"));
+  CHECK(unit_contains(err.message, "dtype float32x4, expected f32"));
   y.dtype.lanes = 1;
 
   /* wrong rank */
   y.ndim = 1;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (T1): rank 1, expected 2"));
+  CHECK(unit_contains(err.message, "input 1 (T1): rank 1, expected 2"));
   y.ndim = 2;
 
   /* wrong stride: a transposed view where row-major was compiled */
   int64_t tstrides[2] = {1, 8};
   x.strides = tstrides;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0 (T0): stride 8 of dim 1, expected 1"));
+  CHECK(unit_contains(err.message, "input 0 (T0): stride 8 of dim 1, expected 1"));
   /* padded rows (stride 32 for 16 elements) break contiguity of dim 0 */
   int64_t padded[2] = {32, 1};
   x.strides = padded;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0 (T0): stride 32 of dim 0, expected 16"));
+  CHECK(unit_contains(err.message, "input 0 (T0): stride 32 of dim 0, expected 16"));
   /* a size-1 dim may have any stride */
   shape[0] = shape_b[0] = 1;
   int64_t odd[2] = {12345, 1};
@@ -102,36 +96,36 @@ static void test_add_signature(void) {
   /* device */
   y.device.device_type = kDLCPU;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (T1): device type 1, expected kDLCUDA (2)"));
+  CHECK(unit_contains(err.message, "input 1 (T1): device type 1, expected kDLCUDA (2)"));
   y.device.device_type = kDLCUDA;
   /* NULL data with elements */
   y.data = NULL;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (T1): NULL data for a non-empty tensor"));
+  CHECK(unit_contains(err.message, "input 1 (T1): NULL data for a non-empty tensor"));
   y.data = ALIGNED_B;
   /* negative size */
   shape_b[0] = -2;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (T1): negative size -2 of dim 0"));
+  CHECK(unit_contains(err.message, "input 1 (T1): negative size -2 of dim 0"));
   shape_b[0] = 8;
 
   /* argument kinds and counts */
   args[2] = fuser_arg_double(2.0);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 2 (S2): i64 scalar given a double"));
+  CHECK(unit_contains(err.message, "input 2 (S2): i64 scalar given a double"));
   args[2] = fuser_arg_tensor(&x);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 2 (S2): expected a i64 scalar, got a tensor"));
+  CHECK(unit_contains(err.message, "input 2 (S2): expected a i64 scalar, got a tensor"));
   args[2] = fuser_arg_int(2);
   args[1] = fuser_arg_int(2);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (T1): expected a tensor, got a scalar"));
+  CHECK(unit_contains(err.message, "input 1 (T1): expected a tensor, got a scalar"));
   args[1] = fuser_arg_tensor(&y);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 2, variants, &err), FUSER_ERR_INVALID_ARGUMENT);
-  CHECK(contains(err.message, "2 arguments given, the fusion takes 3"));
+  CHECK(unit_contains(err.message, "2 arguments given, the fusion takes 3"));
   args[1] = fuser_arg_tensor(NULL);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (T1): NULL DLTensor"));
+  CHECK(unit_contains(err.message, "input 1 (T1): NULL DLTensor"));
   fuser_artifact_release(a);
 }
 
@@ -147,7 +141,7 @@ static void test_no_fallback(void) {
   y.byte_offset = 4;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, NULL), FUSER_ERR_NO_VARIANT);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, variants, &err), FUSER_ERR_NO_VARIANT);
-  CHECK(contains(err.message, "kernel 0 (add): no variant applies to these inputs; the last, add_vec4, needs "
+  CHECK(unit_contains(err.message, "kernel 0 (add): no variant applies to these inputs; the last, add_vec4, needs "
                               "`(addr(1) % 16) == 0`, which is false"));
   fuser_artifact_release(a);
 }
@@ -189,28 +183,28 @@ static void test_nvfuser_layouts(void) {
   /* B must be contiguous with S: stride(B) == stride(S) * S */
   strides[0] = 264 * 12;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 2, NULL, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0 (T0): stride 3168 of dim 0, expected 2640"));
+  CHECK(unit_contains(err.message, "input 0 (T0): stride 3168 of dim 0, expected 2640"));
   strides[0] = 264 * 10;
   /* H contiguous with D: stride(H) must be 64 */
   strides[1] = 128;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 2, NULL, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0 (T0): stride 128 of dim 1, expected 64"));
+  CHECK(unit_contains(err.message, "input 0 (T0): stride 128 of dim 1, expected 64"));
   strides[1] = 64;
   /* static size of D */
   shape[3] = 32;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 2, NULL, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0 (T0): size 32 of dim 3, compiled for 64"));
+  CHECK(unit_contains(err.message, "input 0 (T0): size 32 of dim 3, compiled for 64"));
   shape[3] = 64;
   /* row-major strides for the same sizes are the wrong layout */
   int64_t row_major[4] = {4 * 10 * 64, 10 * 64, 64, 1};
   x.strides = row_major;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 2, NULL, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0 (T0): stride 640 of dim 1, expected 64"));
+  CHECK(unit_contains(err.message, "input 0 (T0): stride 640 of dim 1, expected 64"));
   x.strides = strides;
   /* the broadcast dim must have stride 0 when its size is not 1 */
   strides1[1] = 16;
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 2, NULL, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (T1): dim 1 is a broadcast (contiguity None) but has size 5 and stride 16"));
+  CHECK(unit_contains(err.message, "input 1 (T1): dim 1 is a broadcast (contiguity None) but has size 5 and stride 16"));
   shape1[1] = 1; /* a plain broadcast of size 1: any stride */
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 2, NULL, &err), FUSER_OK);
   fuser_artifact_release(a);
@@ -240,11 +234,11 @@ static void test_scalars(void) {
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, &v, &err), FUSER_OK);
   args[0] = fuser_arg_int(2);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, &v, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0 (flag): bool scalar given 2 (expected 0 or 1)"));
+  CHECK(unit_contains(err.message, "input 0 (flag): bool scalar given 2 (expected 0 or 1)"));
   args[0] = fuser_arg_int(1);
   args[1] = fuser_arg_int(INT64_C(1) << 40);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 3, &v, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1 (n): i32 scalar given 1099511627776, out of range"));
+  CHECK(unit_contains(err.message, "input 1 (n): i32 scalar given 1099511627776, out of range"));
   fuser_artifact_release(a);
 }
 
@@ -261,7 +255,7 @@ static void test_condition_error(void) {
   fuser_arg args[1] = {fuser_arg_int(0)};
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 1, NULL, NULL), FUSER_ERR_EXPRESSION);
   CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 1, NULL, &err), FUSER_ERR_EXPRESSION);
-  CHECK(contains(err.message, "kernel 0 (k) variant 0 condition 0: `(16 % scalar(0)) == 0`: division by zero"));
+  CHECK(unit_contains(err.message, "kernel 0 (k) variant 0 condition 0: `(16 % scalar(0)) == 0`: division by zero"));
   fuser_artifact_release(a);
 }
 
@@ -341,7 +335,7 @@ static void test_storage(void) {
     x.byte_offset = bad[i].byte_offset;
     strides[0] = bad[i].stride0;
     CHECK_EQ_INT(fuser_artifact_check_inputs(a, args, 1, NULL, &err), FUSER_ERR_INPUT_MISMATCH);
-    CHECK(contains(err.message, bad[i].why));
+    CHECK(unit_contains(err.message, bad[i].why));
   }
   /* a size-1 dim is never stepped: any stride, even negative */
   x.data = ALIGNED_A, x.byte_offset = 0, shape[0] = 1, strides[0] = -5;

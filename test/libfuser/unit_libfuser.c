@@ -8,7 +8,6 @@
  * seed fusions and a corpus script (argv[2], the corpus; skipped when
  * absent) compile and run through it on their own inputs. It also times a
  * cache hit (the host cost of the lookup) and prints it. */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +18,7 @@
 #include "libfuser/fuser.h"
 #include "unit.h"
 
-#include "driver/fake_cuda.h" /* test/driver: the fake's state */
+#include "driver/fake_cuda_open.h" /* test/driver: the fake's state */
 
 static fake_state *fake;
 static fuser_runtime *rt;
@@ -64,12 +63,6 @@ static const char cat_script[] =
     "    torch.randn((64,), dtype=torch.float32, device='cuda:0').as_strided((4, 16), (16, 1)),\n"
     "    torch.randn((0,), dtype=torch.float32, device='cuda:0').as_strided((4, 0), (16, 1)),\n"
     "]\n";
-
-static int contains(const char *text, const char *want) {
-  if (strstr(text, want)) return 1;
-  fprintf(stderr, "'%s' not found in '%s'\n", want, text);
-  return 0;
-}
 
 /* A 2-D device tensor (the fake's device memory is host memory). */
 typedef struct {
@@ -179,22 +172,22 @@ static void test_cache(void) {
   c.t.ndim = 1;
   args[0] = fuser_arg_tensor(&c.t), args[1] = fuser_arg_tensor(&b.t);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0: rank 1, the fusion defines rank 2"));
+  CHECK(unit_contains(err.message, "input 0: rank 1, the fusion defines rank 2"));
   CHECK_EQ_INT(fuser_fusion_last_compiled(f), -1);
   make2(&c, kDLFloat, 32, 4, 32, -32, 1, 4096);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0: negative stride -32 of dim 0"));
+  CHECK(unit_contains(err.message, "input 0: negative stride -32 of dim 0"));
   make2(&c, kDLUInt, 8, 4, 32, 32, 1, 0);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0: dtype (code 1, 8 bits, 1 lanes) is not one the compiler supports"));
+  CHECK(unit_contains(err.message, "input 0: dtype (code 1, 8 bits, 1 lanes) is not one the compiler supports"));
   args[0] = fuser_arg_int(3);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0: expected a tensor, got a scalar"));
+  CHECK(unit_contains(err.message, "input 0: expected a tensor, got a scalar"));
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 1, out, 1, &err), FUSER_ERR_INVALID_ARGUMENT);
-  CHECK(contains(err.message, "1 arguments given, the fusion takes 2"));
+  CHECK(unit_contains(err.message, "1 arguments given, the fusion takes 2"));
   args[0] = fuser_arg_tensor(NULL);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0: NULL DLTensor"));
+  CHECK(unit_contains(err.message, "input 0: NULL DLTensor"));
   CHECK_EQ_INT(fuser_fusion_num_entries(f), 4);
   fuser_fusion_destroy(f);
 }
@@ -220,7 +213,7 @@ static void test_scalars(void) {
   CHECK_EQ_INT(fuser_fusion_num_entries(f), 1);
   args[1] = fuser_arg_tensor(&t);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 1: expected a scalar, got a tensor"));
+  CHECK(unit_contains(err.message, "input 1: expected a scalar, got a tensor"));
   fuser_fusion_destroy(f);
 }
 
@@ -251,7 +244,7 @@ static void test_empty_extents(void) {
     fuser_artifact_describe(art, m);
     fclose(m);
     /* entry 0 was compiled for the empty operand, entry 1 for the full one */
-    CHECK(contains(text, e == 0 ? "input 1 arg1: tensor f32 rank 2 sizes [-1, 0]" : "input 1 arg1: tensor f32 rank 2 sizes [-1, -1]"));
+    CHECK(unit_contains(text, e == 0 ? "input 1 arg1: tensor f32 rank 2 sizes [-1, 0]" : "input 1 arg1: tensor f32 rank 2 sizes [-1, -1]"));
     free(text);
   }
   fuser_fusion_destroy(f);
@@ -268,7 +261,7 @@ static void test_static_extent(void) {
   CHECK_EQ_INT(fuser_fusion_compile(f, args, 1, NULL, &err), FUSER_OK);
   make2(&a, kDLFloat, 32, 5, 64, 64, 1, 0);
   CHECK_EQ_INT(fuser_fusion_compile(f, args, 1, NULL, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "input 0: size 5 of dim 0, the fusion defines it as 1"));
+  CHECK(unit_contains(err.message, "input 0: size 5 of dim 0, the fusion defines it as 1"));
   CHECK_EQ_INT(fuser_fusion_num_entries(f), 1);
   fuser_fusion_destroy(f);
 }
@@ -324,17 +317,17 @@ static void test_bad_sources(void) {
   const char *bad = "def f(fd):\n    T0 = fd.define_tensor(shape=[-1], contiguity=[True, True], dtype=DataType.Float)\n";
   CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_NVFUSER, bad, strlen(bad), "bad.py", NULL, &f, &err), FUSER_ERR_COMPILE);
   CHECK(f == NULL);
-  CHECK(contains(err.message, "bad.py:2:"));
+  CHECK(unit_contains(err.message, "bad.py:2:"));
   printf("bad source: %s\n", err.message);
-  CHECK(contains(err.message, "error: define_tensor contiguity has 2 entries but shape has rank 1"));
+  CHECK(unit_contains(err.message, "error: define_tensor contiguity has 2 entries but shape has rank 1"));
   const char *mlir = "module { func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> { return %a : tensor<?xf32> } }";
   CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_MLIR, mlir, strlen(mlir), "f.mlir", NULL, &f, &err), FUSER_ERR_COMPILE);
-  CHECK(contains(err.message, "f.mlir: error: no fusion (func.func with fuser.fusion) in the module, expected one"));
+  CHECK(unit_contains(err.message, "f.mlir: error: no fusion (func.func with fuser.fusion) in the module, expected one"));
   const char *syntax = "module { func.func @f( }";
   CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_MLIR, syntax, strlen(syntax), "s.mlir", NULL, &f, &err), FUSER_ERR_COMPILE);
-  CHECK(contains(err.message, "s.mlir:1:"));
+  CHECK(unit_contains(err.message, "s.mlir:1:"));
   CHECK_EQ_INT(fuser_fusion_create(rt, 7, syntax, strlen(syntax), "s.mlir", NULL, &f, &err), FUSER_ERR_INVALID_ARGUMENT);
-  CHECK(contains(err.message, "unknown source kind 7"));
+  CHECK(unit_contains(err.message, "unknown source kind 7"));
   /* no runtime is fine (compile and CPU only: unit_libfuser_api.c); the source is still checked */
   CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, syntax, strlen(syntax), "s.mlir", NULL, &f, &err), FUSER_ERR_COMPILE);
 }
@@ -456,13 +449,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: unit_libfuser FAKE_LIBCUDA [CORPUS_DIR]\n");
     return 2;
   }
-  setenv("FUSER_CUDA_LIBRARY", argv[1], 1);
-  void *lib = dlopen(argv[1], RTLD_NOW);
-  fake = lib ? dlsym(lib, "fake_cuda_state") : NULL;
-  if (!fake) {
-    fprintf(stderr, "cannot open the fake driver %s\n", argv[1]);
-    return 2;
-  }
+  if (!(fake = fake_cuda_open(argv[1]))) return 2;
   if (fuser_runtime_create(0, NULL, NULL, &rt, &err) != FUSER_OK) {
     fprintf(stderr, "runtime: %s\n", err.message);
     return 1;

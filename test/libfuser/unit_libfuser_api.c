@@ -15,11 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/fake_cuda.h" /* test/driver */
+#include "driver/fake_cuda_open.h" /* test/driver */
 #include "fuser/fuser.h"
 #include "unit.h"
 
-#include <dlfcn.h>
 
 static fuser_error err;
 
@@ -31,12 +30,6 @@ static const char add_neg_script[] =
     "    T2 = fd.ops.add(T0, T1)\n"
     "    T3 = fd.ops.neg(T2)\n"
     "    fd.add_output(T3)\n";
-
-static int contains(const char *text, const char *want) {
-  if (strstr(text, want)) return 1;
-  fprintf(stderr, "'%s' not found in '%s'\n", want, text);
-  return 0;
-}
 
 typedef struct {
   DLTensor t;
@@ -148,7 +141,7 @@ static void test_no_driver(void) {
     }
     m->version.major = 2;
     CHECK_EQ_INT(fuser_arg_from_managed(m, &margs[0], &err), FUSER_ERR_INVALID_ARGUMENT);
-    CHECK(contains(err.message, "DLPack 2.0"));
+    CHECK(unit_contains(err.message, "DLPack 2.0"));
     m->deleter(m); /* frees the host buffer and itself (ASan/valgrind check this) */
   }
   CHECK_EQ_INT(fuser_fusion_execute_cpu(f, FUSER_BACKEND_GPU, args, 2, out, 1, &err), FUSER_ERR_INVALID_ARGUMENT);
@@ -177,7 +170,7 @@ static void test_no_driver(void) {
   /* device memory given to a CPU run */
   make2(&b, host_b, kDLCUDA, 4, 8, 8, 1);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "host memory"));
+  CHECK(unit_contains(err.message, "host memory"));
   fuser_fusion_get_stats(f, &st);
   CHECK_EQ_INT(st.cpu_runs, 4);
   fuser_fusion_destroy(f);
@@ -247,11 +240,11 @@ static void test_all_diagnostics(void) {
       "}\n";
   fuser_fusion *f = NULL;
   CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, bad, strlen(bad), "two.mlir", NULL, &f, &err), FUSER_ERR_COMPILE);
-  CHECK(contains(err.message, "two.mlir:3:10: error: 'fuser.add' op operand ranks differ"));
-  CHECK(contains(err.message, "\ntwo.mlir:4:10: error: 'fuser.neg' op result #0 has type"));
+  CHECK(unit_contains(err.message, "two.mlir:3:10: error: 'fuser.add' op operand ranks differ"));
+  CHECK(unit_contains(err.message, "\ntwo.mlir:4:10: error: 'fuser.neg' op result #0 has type"));
   const char *syntax = "module {\n  %0 = foo\n  %1 = bar\n}\n";
   CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, syntax, strlen(syntax), "s.mlir", NULL, &f, &err), FUSER_ERR_COMPILE);
-  CHECK(contains(err.message, "s.mlir:2:"));
+  CHECK(unit_contains(err.message, "s.mlir:2:"));
 }
 
 /* MLIR sources pass the screen every tool's input passes (issue 17, C8:
@@ -264,18 +257,18 @@ static void test_screened_mlir(void) {
   const char index_array[] = "module attributes {fuser.x = array<index: 1>} {}\nTRAILING";
   CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, index_array, sizeof index_array - 10, "idx.mlir", NULL, &f, &err),
                FUSER_ERR_COMPILE);
-  CHECK(contains(err.message, "idx.mlir:1:36: error: a dense array of 'index' elements is not supported (use i64)"));
+  CHECK(unit_contains(err.message, "idx.mlir:1:36: error: a dense array of 'index' elements is not supported (use i64)"));
   char deep[3000];
   memset(deep, '[', sizeof deep);
   CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, deep, sizeof deep, "deep.mlir", NULL, &f, &err), FUSER_ERR_COMPILE);
-  CHECK(contains(err.message, "deep.mlir:1:1001: error: brackets nested deeper than 1000 levels"));
+  CHECK(unit_contains(err.message, "deep.mlir:1:1001: error: brackets nested deeper than 1000 levels"));
   const char silent[] = "func.func @f(%a: tensor<2xf32>)fuser.stride -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n";
   CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, silent, sizeof silent - 1, "silent.mlir", NULL, &f, &err),
                FUSER_ERR_COMPILE);
-  CHECK(contains(err.message, "silent.mlir:1:32: error: fuser ops print and parse in generic form: \"fuser.stride\""));
+  CHECK(unit_contains(err.message, "silent.mlir:1:32: error: fuser ops print and parse in generic form: \"fuser.stride\""));
   const char nul[] = "module {\n  \0 }";
   CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_MLIR, nul, sizeof nul - 1, "nul.mlir", NULL, &f, &err), FUSER_ERR_COMPILE);
-  CHECK(contains(err.message, "nul.mlir:2:3: error: unexpected NUL byte"));
+  CHECK(unit_contains(err.message, "nul.mlir:2:3: error: unexpected NUL byte"));
 }
 
 /* ---- against the fake libcuda -------------------------------------------- */
@@ -382,13 +375,13 @@ static void test_streams(void) {
   /* a size mismatch between the inputs: an input mismatch naming both */
   make2(&b, device_memory + 4096, kDLCUDA, 4, 16, 16, 1);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "inputs 0"));
-  CHECK(contains(err.message, "dim 1 of input 1 has size 16"));
-  CHECK(contains(err.message, "dim 1 of input 0 has size 32"));
+  CHECK(unit_contains(err.message, "inputs 0"));
+  CHECK(unit_contains(err.message, "dim 1 of input 1 has size 16"));
+  CHECK(unit_contains(err.message, "dim 1 of input 0 has size 32"));
   printf("gpu mismatch: %s\n", err.message);
   make2(&b, device_memory + 4096, kDLCUDA, 2, 32, 32, 1);
   CHECK_EQ_INT(fuser_fusion_execute(f, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
-  CHECK(contains(err.message, "dim 0 of input 1 has size 2"));
+  CHECK(unit_contains(err.message, "dim 0 of input 1 has size 2"));
   fuser_fusion_destroy(f);
   fuser_runtime_destroy(rt);
 }
@@ -409,13 +402,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: unit_libfuser_api nodriver | fake FAKE_LIBCUDA\n");
     return 2;
   }
-  void *lib = dlopen(argv[2], RTLD_NOW);
-  fake = lib ? dlsym(lib, "fake_cuda_state") : NULL;
-  if (!fake) {
-    fprintf(stderr, "cannot open the fake driver %s\n", argv[2]);
-    return 2;
-  }
-  setenv("FUSER_CUDA_LIBRARY", argv[2], 1);
+  if (!(fake = fake_cuda_open(argv[2]))) return 2;
   test_streams();
   UNIT_MAIN_END();
 }
