@@ -148,3 +148,23 @@ func.func private @narrow(%a: tensor<64x64xf32> {fuser.strides = array<i64: 64, 
   %0 = "fuser.add"(%a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   func.return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+// The tile buffers live in a block's static shared memory (48 KiB; the CPU
+// form puts them on the stack): a 256 x 256 f32 tile (256 KiB) is refused
+// here, not by ptxas.
+// expected-error@+1 {{fuser.schedule (transpose): the tile buffers take 262144 bytes (tile^2 x element size per tiled input); a block's static shared memory is 49152}}
+func.func private @tile_bytes(%a: tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}, %b: tensor<?x?xf32> {fuser.strides = array<i64: 1, -9223372036854775808>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 1024 : i64, threads = 1024 : i64, tile = 256 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [{name = "tile", vector_width = 4 : i64, unroll = 16 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.add"(%a, %b) : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  func.return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// The same limit for two tiled inputs whose buffers fit alone (2 x 32 KiB).
+// expected-error@+1 {{fuser.schedule (transpose): the tile buffers take 65536 bytes}}
+func.func private @tile_bytes_two(%a: tensor<?x?xf32> {fuser.strides = array<i64: 1, -9223372036854775808>}, %b: tensor<?x?xf32> {fuser.strides = array<i64: 1, -9223372036854775808>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 512 : i64, threads = 512 : i64, tile = 128 : i64, tile_dim = 0 : i64, tiled = array<i64: 0, 1>, variants = [{name = "tile", vector_width = 4 : i64, unroll = 8 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.add"(%a, %b) : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  func.return %0 : tensor<?x?xf32>
+}

@@ -55,3 +55,29 @@ func.func private @tanh_small(%a: tensor<4096xbf16> {fuser.strides = array<i64: 
   %1 = "fuser.cast"(%0) {dtype = bf16} : (tensor<4096xf32>) -> tensor<4096xbf16>
   func.return %1 : tensor<4096xbf16>
 }
+
+// -----
+
+// Transposed bool inputs: W = 16, tile 128, a 16 KiB buffer each. Three fit
+// a block's 48 KiB of static shared memory and take the tiles.
+// CHECK-LABEL: func.func private @three_bool
+// CHECK-SAME: kind = "transpose"
+// CHECK-SAME: tile = 128 : i64, tile_dim = 0 : i64, tiled = array<i64: 0, 1, 2>
+func.func private @three_bool(%a: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}, %b: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}, %c: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}) -> (tensor<?x?xi1> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.logical_and"(%a, %b) : (tensor<?x?xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
+  %1 = "fuser.logical_and"(%0, %c) : (tensor<?x?xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
+  func.return %1 : tensor<?x?xi1>
+}
+
+// -----
+
+// Four would take 64 KiB (ptxas refused the kernel: "uses too much shared
+// data"; the CPU form would put it on the stack): the pointwise schedule.
+// CHECK-LABEL: func.func private @four_bool
+// CHECK-SAME: kind = "pointwise"
+func.func private @four_bool(%a: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}, %b: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}, %c: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}, %d: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}) -> (tensor<?x?xi1> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.logical_and"(%a, %b) : (tensor<?x?xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
+  %1 = "fuser.logical_and"(%c, %d) : (tensor<?x?xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
+  %2 = "fuser.logical_and"(%0, %1) : (tensor<?x?xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
+  func.return %2 : tensor<?x?xi1>
+}
