@@ -33,8 +33,10 @@
  * skipped, so symbolic sizes need no condition.
  *
  * CPU form: the same loops with the threads as scf.for loops per phase, one
- * memref.alloca buffer per tiled input at the function entry and no
- * barriers (the phases run in order). */
+ * memref.alloca buffer per tiled input at the function entry (static: one
+ * frame per call, whatever the extents; the schedule bounds all of them to
+ * a block's 48 KiB of shared memory) and no barriers (the phases run in
+ * order). */
 #include "lowering/transpose_gen.h"
 
 #include <stdio.h>

@@ -42,6 +42,8 @@
 #define TILE_THREADS 128
 /* At most this many tiled inputs (8 KB of shared memory each for bf16). */
 #define MAX_TILED 4
+/* A block's static shared memory, which holds the tile buffers. */
+#define TILE_SHARED_BYTES (48 * 1024)
 /* Points below which the per-point kernel runs instead of the tiles: a
  * small transpose is latency-bound, and the tile kernel's chain (global
  * load, shared store, barrier, shared loads and the other inputs' global
@@ -81,6 +83,16 @@ static bool statically_aligned(const fk_kernel *k, const fk_access *acc, int vd,
     for (int d = 0; d < k->rank; d++)
       if (d != vd && acc->coef[j][d] && t->strides[j] != FK_DYN && (t->strides[j] * acc->coef[j][d]) % W) return false;
   return true;
+}
+
+/* Whether the tile buffers fit in a block's static shared memory (the
+ * CPU form puts them on the stack: lowering/transpose_gen.c): tile^2
+ * elements of each tiled input (bool as a byte); *bytes gets their sum.
+ * Beyond it ptxas refuses the kernel. */
+static bool tile_buffers_fit(int64_t tile, int n, const int64_t *element_bytes, int64_t *bytes) {
+  *bytes = 0;
+  for (int i = 0; i < n; i++) *bytes += tile * tile * element_bytes[i];
+  return *bytes <= TILE_SHARED_BYTES;
 }
 
 bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
@@ -123,6 +135,9 @@ bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
   }
   p->width = W;
   p->tile = 8 * W;
+  int64_t sizes[MAX_TILED], bytes;
+  for (int i = 0; i < p->ntiled; i++) sizes[i] = (int64_t)fuser_dtype_size(k->t[p->tiled[i]].dtype);
+  if (!tile_buffers_fit(p->tile, p->ntiled, sizes, &bytes)) return false; /* four 1-byte inputs: 4 x 16 KiB */
   p->threads = TILE_THREADS;
   p->vectors = p->tile * p->tile / (W * TILE_THREADS);
   return p->vectors >= 1;
@@ -231,7 +246,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
 /* ---- the C verifier -------------------------------------------------------- */
 
 static bool bad(MlirOperation func, const char *what) {
-  char msg[200];
+  char msg[300];
   snprintf(msg, sizeof msg, "fuser.schedule (transpose): %s", what);
   mlirEmitError(mlirOperationGetLocation(func), msg);
   return false;
@@ -242,6 +257,26 @@ static bool int_in(MlirAttribute d, const char *name, int64_t lo, int64_t hi) {
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a)) return false;
   int64_t v = mlirIntegerAttrGetValueInt(a);
   return v >= lo && v <= hi;
+}
+
+/* The same for a hand-written schedule, from the kernel's argument types. */
+static bool verify_tile_bytes(MlirOperation func, MlirAttribute tiled, int64_t tile) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  intptr_t nargs = mlirBlockGetNumArguments(body);
+  int64_t sizes[MAX_TILED], bytes;
+  int n = 0;
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(tiled) && n < MAX_TILED; i++) {
+    int64_t t = mlirDenseI64ArrayGetElement(tiled, i);
+    if (t >= nargs) continue; /* not an input: the lowering says the schedule does not apply */
+    MlirType ty = mlirValueGetType(mlirBlockGetArgument(body, t));
+    if (mlirTypeIsARankedTensor(ty)) sizes[n++] = (int64_t)fuser_dtype_size(fuser_dtype_of_type(mlirShapedTypeGetElementType(ty)));
+  }
+  if (tile_buffers_fit(tile, n, sizes, &bytes)) return true;
+  char what[200];
+  snprintf(what, sizeof what,
+           "the tile buffers take %lld bytes (tile^2 x element size per tiled input); a block's static shared memory is %d",
+           (long long)bytes, TILE_SHARED_BYTES);
+  return bad(func, what);
 }
 
 static bool verify(MlirOperation func, MlirAttribute s) {
@@ -265,6 +300,7 @@ static bool verify(MlirOperation func, MlirAttribute s) {
   for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(tiled); i++)
     if (mlirDenseI64ArrayGetElement(tiled, i) < 0 || mlirDenseI64ArrayGetElement(tiled, i) >= FK_MAX_TENSORS)
       return bad(func, "'tiled' must be an array<i64> of 1 to 4 tensor numbers");
+  if (!verify_tile_bytes(func, tiled, tile)) return false;
   MlirAttribute v0 = mlirArrayAttrGetElement(fuser_schedule_get(s, "variants"), 0);
   MlirStringRef name = mlirStringAttrGetValue(fuser_schedule_get(v0, "name"));
   if (name.length != 4 || memcmp(name.data, "tile", 4) != 0) return bad(func, "the first variant must be 'tile'");

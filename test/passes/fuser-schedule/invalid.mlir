@@ -162,9 +162,9 @@ func.func private @tile_bytes(%a: tensor<?x?xf32> {fuser.strides = array<i64: -9
 
 // -----
 
-// The same limit for two tiled inputs whose buffers fit alone (2 x 32 KiB).
+// The same limit for two tiled inputs whose buffers fit alone (64 x 64 f64: 2 x 32 KiB).
 // expected-error@+1 {{fuser.schedule (transpose): the tile buffers take 65536 bytes}}
-func.func private @tile_bytes_two(%a: tensor<?x?xf32> {fuser.strides = array<i64: 1, -9223372036854775808>}, %b: tensor<?x?xf32> {fuser.strides = array<i64: 1, -9223372036854775808>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 512 : i64, threads = 512 : i64, tile = 128 : i64, tile_dim = 0 : i64, tiled = array<i64: 0, 1>, variants = [{name = "tile", vector_width = 4 : i64, unroll = 8 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
-  %0 = "fuser.add"(%a, %b) : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
-  func.return %0 : tensor<?x?xf32>
+func.func private @tile_bytes_two(%a: tensor<?x?xf64> {fuser.strides = array<i64: 1, -9223372036854775808>}, %b: tensor<?x?xf64> {fuser.strides = array<i64: 1, -9223372036854775808>}) -> (tensor<?x?xf64> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 512 : i64, threads = 512 : i64, tile = 64 : i64, tile_dim = 0 : i64, tiled = array<i64: 0, 1>, variants = [{name = "tile", vector_width = 2 : i64, unroll = 4 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.add"(%a, %b) : (tensor<?x?xf64>, tensor<?x?xf64>) -> tensor<?x?xf64>
+  func.return %0 : tensor<?x?xf64>
 }
