@@ -5,8 +5,9 @@
 # usable by torch, equal bit for bit to the same call through the artifact
 # loaded from disk, recorded IR equal to the importer's, and against fuser's
 # CPU reference where the inputs are small), then the per-call overhead
-# benchmark (`python3 -m fuser.bench`, docs/PERFORMANCE.md) with torch's
-# DLPack C exchange API and without it (FUSER_PY_EXCHANGE_API=0). Two steps:
+# benchmark (`python3 -m fuser.bench`, docs/PERFORMANCE.md: its per-step
+# split, for each output allocator) with torch's DLPack C exchange API and
+# without it (FUSER_PY_EXCHANGE_API=0). Two steps:
 #
 #   here:   bash bench/gpu/python_run.sh prepare [CARRY_DIR]
 #           (needs a FUSER_SHARED_LIBRARY build with the Python module in
@@ -51,9 +52,10 @@ run | bench)
       "$carry"/scripts/*_small.py "$carry"/scripts/*_large.py || fail=1
     rm -rf "$cache"
   fi
+  # outputs from torch's allocator through the exchange table, through torch._C (Python calls), the runtime's
   python3 -m fuser.bench --device cuda || fail=1
   echo "--- the same without DLPack's C exchange API (FUSER_PY_EXCHANGE_API=0: capsules, as before)"
-  FUSER_PY_EXCHANGE_API=0 python3 -m fuser.bench --device cuda --repeats 3 || fail=1
+  FUSER_PY_EXCHANGE_API=0 python3 -m fuser.bench --device cuda --repeats 5 || fail=1
   exit $fail
   ;;
 *)
