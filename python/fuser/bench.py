@@ -83,17 +83,17 @@ def measure(fd, inputs, iters, repeats, sync):
 
 
 STEPS = {"arguments": "arguments (the inputs list)",
-         "dlpack_inputs": "inputs' DLTensors",
+         "dlpack_inputs": "inputs' DLTensors ({n_in} inputs)",
          "stream_query": "stream query",
          "checks": "checks (kinds, ranks, dtypes)",
          "libfuser_execute": "libfuser execute",
          "output_alloc": "output allocation (caller's allocator)",
-         "outputs": "outputs as torch tensors",
+         "outputs": "outputs as torch tensors ({n_out} output(s))",
          "output_release": "output release (our deleter)",
          "output_free": "output free (caller's allocator)"}
 
 
-def report(alloc, r):
+def report(alloc, r, n_in, n_out):
     us = lambda ns: f"{ns / 1000:8.2f} us"
     print(f"  outputs from {alloc}:")
     print(f"    fd.execute from Python   {us(r['python_ns'])}/call")
@@ -102,7 +102,7 @@ def report(alloc, r):
           f" {us(r['overhead_median_ns']).strip()})")
     print(f"    where fd.execute's time goes (timed inside the extension, timing on: {us(r['timed_python_ns']).strip()}/call):")
     for k, v in r["phases_ns"].items():
-        print(f"      {STEPS.get(k, k):42s} {us(v)}")
+        print(f"      {STEPS.get(k, k).format(n_in=n_in, n_out=n_out):42s} {us(v)}")
         if k == "libfuser_execute":
             print(f"        {'of which signature + cache lookup':40s} {us(r['lookup_ns'])} (timed apart)")
     print(f"      {'outside: Python call, list, tensor teardown':42s} {us(r['outside_ns'])}")
@@ -122,10 +122,11 @@ def main(argv=None):
     y = torch.randn(a.numel, dtype=torch.bfloat16, device=dev)
     fd = make_fusion()
     inputs = [x, y]
-    (out,) = fd.execute(inputs)  # compiles the entry for this signature
+    outs = fd.execute(inputs)  # compiles the entry for this signature
+    out, n_out = outs[0], len(outs)
     assert torch.equal(out, (x.float() + y.float()).to(torch.bfloat16)), "wrong result"
     table_alloc = _C._exchange_allocations() > 0  # out's memory came through the exchange table
-    del out
+    del out, outs
     sync = torch.cuda.synchronize if dev == "cuda" else (lambda: None)
     exchange = _C._exchange_api(x)
     print(f"fuser.bench: {dev}, numel {a.numel}, {iters} calls x {a.repeats}, torch {torch.__version__}")
@@ -146,7 +147,7 @@ def main(argv=None):
             _C._set_allocator(alloc)
         fd.execute(inputs)  # the fusion for this allocator
         rows[alloc] = measure(fd, inputs, iters, a.repeats, sync)
-        report(what, rows[alloc])
+        report(what, rows[alloc], len(inputs), n_out)
     if dev == "cuda":
         _C._set_allocator("torch")
     stats = fd.cache_stats()
