@@ -6,9 +6,10 @@
  *              unroll > 1 with `?` sizes, a `points` condition; then
  *              vector_u1, the same with unroll 1)
  *   rows       when the vector variant merges dims under run-time
- *              conditions: vectors along the last static run, ROW_UNROLL
- *              of them per thread along one row (`along_row`: one
- *              delinearization for all, lowering/kernel_gen.c)
+ *              conditions: vectors along the last static run (with
+ *              several divisions by run-time extents, ROW_UNROLL of them
+ *              per thread along one row, `along_row`: one delinearization
+ *              for all, lowering/kernel_gen.c)
  *   mixed      the last of those with its per-tensor align/stride conditions
  *              checked in the kernel (passes/access_select.h): a misaligned
  *              tensor gets shifted loads and element stores, the others keep
@@ -36,12 +37,26 @@ static MlirAttribute fattr(MlirOperation op, const char *name) {
 #define COMPUTE_BOUND_COST_PER_BYTE 4
 
 /* Vectors per thread of the rows variant of a memory-bound kernel, along
- * one row, when the unroll is chosen: its index math delinearizes the point
- * by every extent of the iteration space (divisions by run-time sizes),
- * which the unroll along the row shares among them. (A compute-bound
- * kernel's rows variant keeps the vector variant's unroll, also along the
- * row: 4 copies of a long body would cost compile time and module size.) */
+ * one row, when the unroll is chosen and its index math has at least
+ * ROW_UNROLL_DIVISIONS divisions by run-time extents: delinearizing a point
+ * by `?` extents costs ~17 instructions per division (a 4-D permute's rows
+ * entry: 106 SASS instructions per vector, against 50 for the flat vector
+ * entry), which the unroll along the row shares among its vectors (44 per
+ * vector). With fewer divisions it is left at 1: an unroll of a memory-bound
+ * kernel was measured slower without them (docs/lowering.md: RoPE, 39.0 µs
+ * at 1, 41.6 at 4). A compute-bound kernel's rows variant keeps the vector
+ * variant's unroll, also along the row (4 copies of a long body would cost
+ * compile time and module size). */
 #define ROW_UNROLL 4
+#define ROW_UNROLL_DIVISIONS 2
+
+/* The divisions by run-time extents of a point's delinearization: one per
+ * `?` iteration dim but the outermost (lowering/kernel_gen.c). */
+static int runtime_divisions(const fk_kernel *k) {
+  int n = 0;
+  for (int d = 1; d < k->rank; d++) n += k->extent[d] == FK_DYN;
+  return n;
+}
 
 /* Threads that fill the H100/H200: 132 SMs x 2048 resident threads. */
 #define FULL_GPU_THREADS (132 * 2048)
@@ -201,7 +216,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
      * the last static run instead, under that plan's own conditions */
     MlirAttribute rc = fattr(func, "fuser.row_conditions");
     int rw = (int)mlirIntegerAttrGetValueInt(row_width), ru = fill > 0 ? 1 : unroll;
-    if (chosen && unroll == 1) ru = ROW_UNROLL; /* memory-bound: the index math is what the unroll shares */
+    if (chosen && unroll == 1 && runtime_divisions(k) >= ROW_UNROLL_DIVISIONS) ru = ROW_UNROLL; /* what the unroll shares */
     int64_t inner = k->rank > 0 ? k->extent[k->rank - 1] : 1;
     while (ru > 1 && inner != FK_DYN && inner / rw < ru) ru /= 2; /* no more than a row's vectors */
     vs[n++] = (variant){"rows", rw, ru, has_index32(rc) ? 32 : index_bits, false, false, ru > 1, rc, {NULL}};

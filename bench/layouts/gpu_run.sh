@@ -4,8 +4,14 @@
 # after in one run), then compute-sanitizer memcheck of every small pattern
 # and shifted-load test, aligned and misaligned by one element (in
 # parallel, after the timings), then sweep/ (the transpose sizes with the
-# tile variant forced on and off), then the peers of the scripts in corpus/ (PEERS narrows them, e.g.
-# "two_inputs_large slice1_large"). Prepared by bench/layouts/prepare.sh;
+# tile variant forced on and off), then, when the carry has old/ (an old
+# commit's artifacts and runtime sources), REPEAT rounds (default 5) of each
+# old artifact on the old runtime and the same-named arts/ one on this
+# runtime in turns (tags old<round>, new<round>: a before/after in one
+# machine state), then the peers of the scripts in corpus/ (PEERS narrows them, e.g.
+# "two_inputs_large slice1_large"), then, when ncu runs, one profile of
+# each artifact named in NCU (the kernel's speed of light and launch
+# statistics, ncu_<name>.txt). Prepared by bench/layouts/prepare.sh;
 # run from the checkout's root as `bash CARRY/run.sh` (CARRY: the carried
 # folder, default .carry/layouts2). Prints the log and the JSON lines.
 set -uo pipefail
@@ -32,7 +38,7 @@ for art in $c/arts/*.fart; do bench "$art" new; done
 for art in $c/base/*.fart; do bench "$art" base; done
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$cs" ]; then
-  for art in $c/arts/*_small.fart $c/arts/shift_*.fart; do
+  for art in $c/arts/*_small.fart $c/arts/shift_*.fart $c/arts/layouts_rows_*.fart; do
     [ -f "$art" ] || continue
     n=$(basename "$art" .fart)
     for m in 0 1; do
@@ -46,7 +52,25 @@ else
   echo "compute-sanitizer not found" >> "$log"
 fi
 for art in $c/sweep/*.fart; do bench "$art" sweep; done
+if [ -d "$c/old/src" ]; then
+  (cd "$c/old/src" && FUSER_DLPACK_INCLUDE=$OLDPWD/$c/include bash scripts/build-runtime.sh /tmp/build-runtime-old > /dev/null 2>&1) ||
+    echo "old runtime: build failed" >> "$log"
+  for r in $(seq 1 "${REPEAT:-5}"); do
+    for art in $c/old/arts/*.fart; do
+      n=$(basename "$art" .fart)
+      run_new=$run
+      run=/tmp/build-runtime-old/fuser-run; bench "$art" "old$r"; run=$run_new
+      bench "$c/arts/$n.fart" "new$r"
+    done
+  done
+fi
 peers=""
 for p in ${PEERS:-$(cd $c/corpus && ls *.py | sed 's/\.py$//')}; do peers="$peers corpus/$p.py"; done
 (cd $c && timeout ${PEERS_TIMEOUT:-120} python3 peers.py $peers) > "$out/peers.jsonl" 2>> "$log"
+if command -v ncu > /dev/null; then
+  for n in ${NCU:-}; do
+    timeout 60 ncu --section SpeedOfLight --section LaunchStats --section Occupancy -c 1 "$run" --artifact "$c/arts/$n.fart" \
+      > "$out/ncu_$n.txt" 2>&1 || echo "ncu $n: failed or cut" >> "$log"
+  done
+fi
 cat "$log"; cat "$out/ours.jsonl" "$out/peers.jsonl"
