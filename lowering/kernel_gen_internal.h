@@ -147,6 +147,13 @@ void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, in
  * (a pair leaving the tensor's span) element loads. Null when the vector
  * is not 4, 8 or 16 bytes (then the caller takes element loads). */
 MlirValue kg_shift_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr);
+/* Stores the W contiguous elements v of tensor t at element offset addr,
+ * for any alignment, with aligned stores only: at misalignment k, the
+ * vector's lanes in power-of-two chunks, each aligned to its own size (k = 0:
+ * one W-wide store; k = 1 of 8: 4 stores instead of 8). No byte outside the
+ * vector is written. False when the vector is not 2 to 16 bytes of a power
+ * of two (then the caller takes element stores). */
+bool kg_shift_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr);
 
 /* ---- random numbers (kernel_gen_rng.c) ------------------------------------ */
 

@@ -119,6 +119,7 @@ void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, in
   fb_set_ip(b, fb_ip_in(fb_then(br)));
   fb_vector_store(b, v, m, addr, align);
   fb_set_ip(b, fb_ip_in(fb_else(br)));
-  kg_lanes_store(g, v, m, addr, kg_cidx(g, 1));
+  /* the misaligned tensor: aligned chunks (or, for other vector sizes, element stores) */
+  if (!kg_shift_store(g, t, v, m, addr)) kg_lanes_store(g, v, m, addr, kg_cidx(g, 1));
   fb_set_ip(b, save);
 }

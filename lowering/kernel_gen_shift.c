@@ -119,3 +119,52 @@ MlirValue kg_shift_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr
   fb_set_ip(b, save);
   return fb_result(aligned, 0);
 }
+
+/* The chunks of a vector stored at misalignment k (0 <= k < W) in elements:
+ * from frame position k of its two aligned blocks, each chunk the widest
+ * power of two that its position is a multiple of and that stays inside the
+ * vector (so inside one block): k = 1 of 8 gives 1 + 2 + 4 lanes in the
+ * first block and 1 in the second; k = 4 gives 4 + 4. Returns the count;
+ * lane[i] and width[i] per chunk. */
+static int store_chunks(int W, int k, int *lane, int *width) {
+  int n = 0;
+  for (int p = k; p < k + W;) {
+    int c = W;
+    while (c > 1 && (p % c != 0 || p + c > k + W)) c /= 2;
+    lane[n] = p - k, width[n] = c, n++;
+    p += c;
+  }
+  return n;
+}
+
+bool kg_shift_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr) {
+  fb_builder *b = &g->b;
+  int W = g->W;
+  int64_t esize = (int64_t)fuser_dtype_size(g->k->t[t].dtype), B = W * esize;
+  if (esize == 0 || W < 2 || W > 64 || B > 16 || (B & (B - 1))) return false;
+  shift_setup(g, t, esize, B);
+  MlirType vty = mlirValueGetType(v), et = fb_elem_type(vty);
+  MlirValue mis = fb_andi(b, fb_addi(b, g->shift.base[t], addr), kg_cidx(g, W - 1));
+  fb_ip save = fb_get_ip(b);
+  for (int k = 0; k < W; k++) { /* uniform over a row: one branch taken */
+    MlirOperation at = fb_if(b, fb_cmpi(b, FB_CMPI_EQ, mis, kg_cidx(g, k)), 0, NULL, false);
+    fb_set_ip(b, fb_ip_in(fb_then(at)));
+    int lane[64], width[64], n = store_chunks(W, k, lane, width);
+    for (int i = 0; i < n; i++) {
+      MlirValue at_lane = fb_addi_const(b, addr, lane[i]);
+      if (width[i] == W) {
+        fb_vector_store(b, v, m, at_lane, B);
+      } else if (width[i] == 1) {
+        fb_store(b, fb_extract(b, v, lane[i]), m, at_lane);
+      } else {
+        MlirValue e[64];
+        for (int j = 0; j < width[i]; j++) e[j] = fb_extract(b, v, lane[i] + j);
+        MlirValue chunk = fb_from_elements(b, fb_vector_type(et, width[i]), width[i], e);
+        fb_vector_store(b, chunk, m, at_lane, width[i] * esize);
+      }
+    }
+    fb_set_ip(b, fb_ip_after(at));
+  }
+  fb_set_ip(b, save);
+  return true;
+}

@@ -12,7 +12,7 @@
  *              for all, lowering/kernel_gen.c)
  *   mixed      the last of those with its per-tensor align/stride conditions
  *              checked in the kernel (passes/access_select.h): a misaligned
- *              tensor gets shifted loads and element stores, the others keep
+ *              tensor gets shifted loads and stores, the others keep
  *              W-wide accesses (one vector per thread after rows: the
  *              shifted loads of 4 would be 4 times the code)
  *   scalar     width 1, no conditions (when W is 1 or the others have

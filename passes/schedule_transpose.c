@@ -25,9 +25,9 @@
  * W-wide chunks: 128 bytes of bf16); `unroll` = vectors per thread and
  * phase, tile^2 / (W threads). Each tensor's W-wide accesses are checked in
  * the kernel (alignment, run-time strides multiple of W; a failing tensor
- * gets element accesses), as in the pointwise `mixed` variant; a tensor
- * whose static strides or offset misalign them (a row of 70 f32) is listed
- * in `narrow` and always takes element accesses. */
+ * gets shifted loads and stores), as in the pointwise `mixed` variant; a
+ * tensor whose static strides or offset misalign them (a row of 70 f32) is
+ * listed in `narrow` and always takes them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
