@@ -12,6 +12,8 @@
 #   OPTIONS="name:--opt[,--opt] ..."  more artifacts of a pattern compiled with
 #                         other options, arts/<name>__<opts without dashes>.fart
 #                         (e.g. permute_large:--unroll=1, the rows variant's unroll);
+#   PTX="name ..."        the 32-bit index PTX module of this build and the
+#                         base build (ptx/), for their SASS on the GPU machine;
 #   OLD_BUILD=dir OLD_SRC=dir OLD="name ..."  an old build's artifacts of the
 #                         named scripts (old/arts/) with that commit's runtime
 #                         sources (old/src/, a `git archive`), timed by
@@ -27,7 +29,7 @@ script_of() { # a pattern's or corpus script's path
 }
 extra=""
 for n in ${EXTRA:-}; do extra="$extra $(script_of "$n")"; done
-for s in bench/layouts/*.py test/lowering/Inputs/shift_*.py test/lowering/Inputs/layouts_rows_*.py $extra; do
+for s in bench/layouts/*.py test/lowering/Inputs/shift_*.py test/lowering/Inputs/layouts_rows_*.py test/lowering/Inputs/store_shift_*.py $extra; do
   n=$(basename "$s" .py)
   expected=--expected # the reference's values, for --check (not for the large twins: CPU time)
   case $n in *large*) expected="";; esac
@@ -43,6 +45,11 @@ for no in ${OPTIONS:-}; do
 done
 for n in ${BASE:-two_inputs_large transpose_add_small}; do
   "$base/bin/fuser-translate" --emit-artifact "$(script_of "$n")" -o "$c/base/$n.fart"
+done
+for n in ${PTX:-}; do # the PTX of this build and the base build, for SASS (cuobjdump) there
+  mkdir -p "$c/ptx"
+  build/bin/fuser-translate --emit-ptx "$(script_of "$n")" --binary=fuser_kernels_i32 -o "$c/ptx/${n}_new.ptx"
+  "$base/bin/fuser-translate" --emit-ptx "$(script_of "$n")" --binary=fuser_kernels_i32 -o "$c/ptx/${n}_base.ptx"
 done
 if [ -n "${OLD:-}" ]; then
   mkdir -p "$c/old/arts" "$c/old/src"
