@@ -63,17 +63,24 @@ static MlirLocation result_loc(gen *g, MlirValue v) {
   return mlirValueIsAOpResult(v) ? mlirOperationGetLocation(mlirOpResultGetOwner(v)) : mlirOperationGetLocation(g->k->func);
 }
 
-/* The extent of iteration dim d (an index value). */
-static MlirValue iter_extent(gen *g, int d) {
-  fk_kernel *k = g->k;
-  return k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
-}
-
-/* Delinearizes `lin` into the iteration indices of dims [0, last]. */
-static void delinearize(gen *g, MlirValue lin, int last, idx_t *ix) {
+/* Delinearizes the flat element index `e` into iteration indices and makes
+ * the loads, compute and stores of every result there. */
+static void emit_point(gen *g, MlirValue e) {
   fk_kernel *k = g->k;
   fb_builder *b = &g->b;
-  for (int d = last; d >= 0; d--) {
+  idx_t it = {.rank = k->rank}; /* iteration indices */
+  fb_set_loc(b, mlirOperationGetLocation(k->func));
+  MlirValue lin = e;
+  idx_t *ix = &it;
+  if (g->flat && k->rank > 0) {
+    /* Every access walks the whole space as one linear run (its strides
+     * nest: stride(d) = stride(d+1) * extent(d+1)), so its offset is
+     * sum_d i_d * stride(d) = e * stride(innermost): indices (0, ..., 0, e)
+     * give that offset with no division. */
+    for (int d = 0; d < k->rank - 1; d++) ix->v[d] = kg_cidx(g, 0);
+    ix->v[k->rank - 1] = lin;
+  }
+  for (int d = k->rank - 1; d >= 0 && !g->flat; d--) {
     if (k->extent[d] == 1) {
       ix->v[d] = kg_cidx(g, 0);
       continue;
@@ -82,26 +89,10 @@ static void delinearize(gen *g, MlirValue lin, int last, idx_t *ix) {
       ix->v[0] = lin;
       break;
     }
-    MlirValue ext = iter_extent(g, d);
+    MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
     ix->v[d] = fb_remui(b, lin, ext);
     lin = fb_divui(b, lin, ext);
   }
-}
-
-/* Delinearizes the flat element index `e` into iteration indices and makes
- * the loads, compute and stores of every result there. */
-static void emit_point(gen *g, MlirValue e) {
-  fk_kernel *k = g->k;
-  idx_t it = {.rank = k->rank}; /* iteration indices */
-  fb_set_loc(&g->b, mlirOperationGetLocation(k->func));
-  if (g->flat && k->rank > 0) {
-    /* Every access walks the whole space as one linear run (its strides
-     * nest: stride(d) = stride(d+1) * extent(d+1)), so its offset is
-     * sum_d i_d * stride(innermost): indices (0, ..., 0, e) give that
-     * offset with no division. */
-    for (int d = 0; d < k->rank - 1; d++) it.v[d] = kg_cidx(g, 0);
-    it.v[k->rank - 1] = e;
-  } else delinearize(g, e, k->rank - 1, &it);
   kg_emit_results(g, &it);
 }
 
@@ -130,86 +121,6 @@ void kg_emit_results(gen *g, const idx_t *it) {
     kg_store(g, k->num_args + j, &rix, v);
   }
   fuser_scoped_memo_pop_to(&g->memo, 0);
-}
-
-/* Evaluates every result at each of the n iteration indices its[] and then
- * stores them all, point p's stores under keep[p] unless it is null: the
- * loads of all n points are issued before the first store (an output may
- * alias an input for all LLVM knows, so no load moves above a store). */
-static void emit_results_batch(gen *g, const idx_t *its, const MlirValue *keep, int n) {
-  fk_kernel *k = g->k;
-  fb_builder *b = &g->b;
-  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->func, 0));
-  MlirOperation ret = mlirBlockGetTerminator(entry);
-  int nr = k->num_results;
-  idx_t *rix = malloc((size_t)n * sizeof *rix);
-  kval *vals = malloc((size_t)(n * nr + 1) * sizeof *vals);
-  for (int p = 0; p < n && !g->failed; p++) {
-    kg_result_index(g, &its[p], &rix[p]);
-    for (int j = 0; j < nr && !g->failed; j++) vals[p * nr + j] = kg_visit(g, mlirOperationGetOperand(ret, j), &rix[p]);
-  }
-  for (int p = 0; p < n && !g->failed; p++) {
-    MlirOperation guard = {NULL};
-    fb_ip after = fb_get_ip(b);
-    if (!mlirValueIsNull(keep[p])) {
-      guard = fb_if(b, keep[p], 0, NULL, false);
-      after = fb_get_ip(b);
-      fb_set_ip(b, fb_ip_in(fb_then(guard)));
-    }
-    for (int j = 0; j < nr && !g->failed; j++) {
-      fb_set_loc(b, result_loc(g, mlirOperationGetOperand(ret, j)));
-      kg_store(g, k->num_args + j, &rix[p], vals[p * nr + j]);
-    }
-    fb_set_ip(b, after);
-  }
-  fuser_scoped_memo_pop_to(&g->memo, 0);
-  free(rix);
-  free(vals);
-}
-
-/* The thread body of the unroll along a row (fk_codegen_options.along_row):
- * the innermost iteration dim holds rows of R = X / W vectors (X a multiple
- * of W by the variant's conditions), cut into G = ceil(R / U) column
- * groups; group q (row q / G, column j = q % G) is vectors j, j + G, ...,
- * j + (U - 1) G of its row. The divisions by run-time extents are made once
- * for U vectors, each of a warp's U accesses still covers consecutive
- * 16-byte blocks, and the U loads are issued together. The launch's
- * ceil(rows x R / U) threads stride over the rows x G groups (more than the
- * threads when U does not divide R: a column past R is evaluated at column
- * R - 1, in bounds, and not stored). */
-static void emit_along_row(gen *g, MlirValue t, MlirValue nthreads) {
-  fk_kernel *k = g->k;
-  fb_builder *b = &g->b;
-  int in = k->rank - 1, W = g->W, U = g->unroll;
-  bool dyn = k->extent[in] == FK_DYN, ragged = dyn || (k->extent[in] / W) % U != 0;
-  fb_ip save = kg_enter_prologue(g);
-  MlirValue R = dyn ? fb_divui(b, iter_extent(g, in), kg_cidx(g, W)) : kg_cidx(g, k->extent[in] / W);
-  MlirValue G = dyn ? fb_ceildivui(b, R, kg_cidx(g, U)) : kg_cidx(g, (k->extent[in] / W + U - 1) / U);
-  MlirValue last = fb_subi(b, R, kg_cidx(g, 1));
-  MlirValue ngroups = G, cols[64];
-  for (int d = 0; d < in; d++) ngroups = fb_muli(b, ngroups, iter_extent(g, d));
-  for (int u = 1; u < U; u++) cols[u] = fb_muli(b, G, kg_cidx(g, u));
-  kg_leave_prologue(g, save);
-  MlirOperation loop = fb_for(b, t, ngroups, nthreads, 0, NULL);
-  fb_set_ip(b, fb_ip_in(fb_body(loop)));
-  fb_set_loc(b, mlirOperationGetLocation(k->func));
-  MlirValue q = fb_for_iv(loop), j = fb_remui(b, q, G);
-  idx_t its[64];
-  MlirValue keep[64];
-  its[0] = (idx_t){.rank = k->rank};
-  if (in > 0) delinearize(g, fb_divui(b, q, G), in - 1, &its[0]);
-  MlirValue cW = kg_cidx(g, W);
-  for (int u = 0; u < U; u++) {
-    MlirValue c = u == 0 ? j : fb_addi(b, j, cols[u]);
-    keep[u] = (MlirValue){NULL};
-    if (u > 0 && ragged) { /* column c of a row of R vectors */
-      keep[u] = fb_cmpi(b, FB_CMPI_ULT, c, R);
-      c = fb_binary(b, "arith.minui", c, last);
-    }
-    its[u] = its[0];
-    its[u].v[in] = fb_muli(b, c, cW);
-  }
-  emit_results_batch(g, its, keep, U);
 }
 
 /* ---- the function --------------------------------------------------------- */
@@ -327,12 +238,6 @@ MlirOperation fk_codegen(fk_kernel *k, const fk_codegen_options *opts, MlirOpera
   /* redundant here; on the GPU the grid is rounded up to whole blocks */
   MlirOperation tin = fb_if(b, fb_cmpi(b, FB_CMPI_ULT, t, nthreads), 0, NULL, false);
   fb_set_ip(b, fb_ip_in(fb_then(tin)));
-  g.W = W;
-  if (opts->along_row && W > 1 && U > 1 && k->rank > 0) {
-    g.unroll = U;
-    emit_along_row(&g, t, nthreads);
-    return kg_close(&g, f, opts);
-  }
   MlirOperation uloop = fb_for(b, c0, cU, c1, 0, NULL);
   fb_set_ip(b, fb_ip_in(fb_body(uloop)));
   MlirValue q = fb_binary(b, "arith.addi", fb_binary(b, "arith.muli", fb_for_iv(uloop), nthreads), t);

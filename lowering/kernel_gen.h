@@ -39,12 +39,6 @@ typedef struct {
    * access is indexed by the flat point index times its innermost stride,
    * without delinearizing it (no division per thread). */
   bool flat;
-  /* The unroll's vectors lie along one row of the innermost iteration dim
-   * (the rows variant): vectors j, j + G, ..., j + (U - 1) G of a row, G =
-   * ceil(R / U) of its R vectors, so one delinearization (the divisions by
-   * run-time extents) serves U vectors; needs no tail (the row's extent is
-   * a multiple of W by the variant's conditions). */
-  bool along_row;
   const char *variant;      /* "vector", "scalar", ... */
   MlirAttribute conditions; /* the variant's fuser.vector_conditions (an array) */
   /* Null, or per-tensor align/stride conditions checked in the kernel: a

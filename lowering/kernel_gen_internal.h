@@ -48,7 +48,6 @@ typedef struct {
   fk_kernel *k;
   fb_builder b;
   int W;
-  int unroll; /* vectors per thread of the unroll along a row (fk_codegen_options.along_row) */
   bool flat; /* index every access by the flat point index (fk_codegen_options.flat) */
   fb_ip pro; /* the prologue */
   fuser_scoped_memo memo;    /* (value, index) -> kval, scoped to scf regions */

@@ -89,7 +89,6 @@ bool fuser_lower_pointwise(MlirOperation func, MlirAttribute schedule, MlirOpera
                             .index_bits = (int)fuser_schedule_int(v, "index_bits"),
                             .tail = fuser_schedule_bool(v, "tail"),
                             .flat = fuser_schedule_bool(v, "flat"),
-                            .along_row = !mlirAttributeIsNull(entry(v, "along_row")) && fuser_schedule_bool(v, "along_row"),
                             .variant = variant,
                             .conditions = entry(v, "conditions"),
                             .access_conditions = entry(v, "access_conditions"),

@@ -6,15 +6,11 @@
  *              unroll > 1 with `?` sizes, a `points` condition; then
  *              vector_u1, the same with unroll 1)
  *   rows       when the vector variant merges dims under run-time
- *              conditions: vectors along the last static run (with
- *              several divisions by run-time extents, ROW_UNROLL of them
- *              per thread along one row, `along_row`: one delinearization
- *              for all, lowering/kernel_gen.c)
+ *              conditions: vectors along the last static run
  *   mixed      the last of those with its per-tensor align/stride conditions
  *              checked in the kernel (passes/access_select.h): a misaligned
- *              tensor gets shifted loads and stores, the others keep
- *              W-wide accesses (one vector per thread after rows: the
- *              shifted loads of 4 would be 4 times the code)
+ *              tensor gets shifted loads and stores, the others keep W-wide
+ *              accesses
  *   scalar     width 1, no conditions (when W is 1 or the others have
  *              conditions, unless `mixed` has none left) */
 #include <stdio.h>
@@ -35,28 +31,6 @@ static MlirAttribute fattr(MlirOperation op, const char *name) {
  * H200 (~1 TB/s of bf16 elements in and out against ~33 T lane-instructions/s:
  * ~8 per byte at full bandwidth; lower, as the loads must also be issued). */
 #define COMPUTE_BOUND_COST_PER_BYTE 4
-
-/* Vectors per thread of the rows variant of a memory-bound kernel, along
- * one row, when the unroll is chosen and its index math has at least
- * ROW_UNROLL_DIVISIONS divisions by run-time extents: delinearizing a point
- * by `?` extents costs ~17 instructions per division (a 4-D permute's rows
- * entry: 106 SASS instructions per vector, against 50 for the flat vector
- * entry), which the unroll along the row shares among its vectors (44 per
- * vector). With fewer divisions it is left at 1: an unroll of a memory-bound
- * kernel was measured slower without them (docs/lowering.md: RoPE, 39.0 µs
- * at 1, 41.6 at 4). A compute-bound kernel's rows variant keeps the vector
- * variant's unroll, also along the row (4 copies of a long body would cost
- * compile time and module size). */
-#define ROW_UNROLL 4
-#define ROW_UNROLL_DIVISIONS 2
-
-/* The divisions by run-time extents of a point's delinearization: one per
- * `?` iteration dim but the outermost (lowering/kernel_gen.c). */
-static int runtime_divisions(const fk_kernel *k) {
-  int n = 0;
-  for (int d = 1; d < k->rank; d++) n += k->extent[d] == FK_DYN;
-  return n;
-}
 
 /* Threads that fill the H100/H200: 132 SMs x 2048 resident threads. */
 #define FULL_GPU_THREADS (132 * 2048)
@@ -130,7 +104,7 @@ static bool has_index32(MlirAttribute conds) {
 typedef struct {
   const char *name;
   int width, unroll, index_bits;
-  bool tail, flat, along_row;
+  bool tail, flat;
   MlirAttribute conditions;
   MlirAttribute access_conditions; /* null, or the per-tensor conditions checked in the kernel */
 } variant;
@@ -142,7 +116,7 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute
 static MlirAttribute i64(MlirContext ctx, int64_t v) { return mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), v); }
 
 static MlirAttribute variant_attr(MlirContext ctx, const variant *v) {
-  MlirNamedAttribute e[9] = {
+  MlirNamedAttribute e[8] = {
       named(ctx, "name", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(v->name))),
       named(ctx, "vector_width", i64(ctx, v->width)),
       named(ctx, "unroll", i64(ctx, v->unroll)),
@@ -150,11 +124,9 @@ static MlirAttribute variant_attr(MlirContext ctx, const variant *v) {
       named(ctx, "tail", mlirBoolAttrGet(ctx, v->tail)),
       named(ctx, "flat", mlirBoolAttrGet(ctx, v->flat)),
       named(ctx, "conditions", mlirAttributeIsNull(v->conditions) ? mlirArrayAttrGet(ctx, 0, NULL) : v->conditions),
+      named(ctx, "access_conditions", v->access_conditions),
   };
-  int n = 7; /* the optional entries only where they are set */
-  if (!mlirAttributeIsNull(v->access_conditions)) e[n++] = named(ctx, "access_conditions", v->access_conditions);
-  if (v->along_row) e[n++] = named(ctx, "along_row", mlirBoolAttrGet(ctx, true));
-  return mlirDictionaryAttrGet(ctx, n, e);
+  return mlirDictionaryAttrGet(ctx, mlirAttributeIsNull(v->access_conditions) ? 7 : 8, e);
 }
 
 MlirAttribute fuser_schedule_with_points(MlirContext ctx, MlirAttribute conds, int64_t n) {
@@ -200,7 +172,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   int n = 0;
   if (width > 1) {
     variant v = {"vector", width, unroll, has_index32(conds) ? 32 : index_bits, needs_tail(k, func, width),
-                 one_group(func) && k->num_boundaries == 0, false, conds, {NULL}};
+                 one_group(func) && k->num_boundaries == 0, conds, {NULL}};
     if (fill > 0) { /* the unrolled variant: the same conditions and enough points */
       variant u = v;
       u.conditions = fuser_schedule_with_points(ctx, conds, fill);
@@ -215,21 +187,14 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
     /* the dims merged for the vector variant only at run time: vectors along
      * the last static run instead, under that plan's own conditions */
     MlirAttribute rc = fattr(func, "fuser.row_conditions");
-    int rw = (int)mlirIntegerAttrGetValueInt(row_width), ru = fill > 0 ? 1 : unroll;
-    if (chosen && unroll == 1 && runtime_divisions(k) >= ROW_UNROLL_DIVISIONS) ru = ROW_UNROLL; /* what the unroll shares */
-    int64_t inner = k->rank > 0 ? k->extent[k->rank - 1] : 1;
-    while (ru > 1 && inner != FK_DYN && inner / rw < ru) ru /= 2; /* no more than a row's vectors */
-    vs[n++] = (variant){"rows", rw, ru, has_index32(rc) ? 32 : index_bits, false, false, ru > 1, rc, {NULL}};
+    vs[n++] = (variant){"rows", (int)mlirIntegerAttrGetValueInt(row_width), fill > 0 ? 1 : unroll,
+                        has_index32(rc) ? 32 : index_bits, false, false, rc, {NULL}};
   }
   if (n > 0) { /* per-tensor alignment checked in the kernel instead of all or nothing */
     variant m = vs[n - 1];
     MlirAttribute launch, in_kernel;
     if (fuser_split_access_conditions(ctx, m.conditions, &launch, &in_kernel)) {
       m.name = "mixed";
-      if (m.along_row) { /* one vector per thread: its shifted loads are code enough */
-        m.unroll = 1;
-        m.along_row = false;
-      }
       m.conditions = launch;
       m.access_conditions = in_kernel;
       vs[n++] = m;
@@ -238,7 +203,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   /* the scalar variant, unless a mixed one covers every layout already */
   bool covered = n > 0 && mlirArrayAttrGetNumElements(vs[n - 1].conditions) == 0;
   if ((width == 1 || has_conditions) && !covered)
-    vs[n++] = (variant){"scalar", 1, o->scalar_unroll, index_bits, false, false, false, mlirArrayAttrGet(ctx, 0, NULL), {NULL}};
+    vs[n++] = (variant){"scalar", 1, o->scalar_unroll, index_bits, false, false, mlirArrayAttrGet(ctx, 0, NULL), {NULL}};
   MlirAttribute all[5];
   for (int i = 0; i < n; i++) all[i] = variant_attr(ctx, &vs[i]);
   MlirNamedAttribute e[3] = {named(ctx, "kind", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("pointwise"))),
@@ -269,10 +234,6 @@ static bool is_bool(MlirAttribute d, const char *name) {
   return !mlirAttributeIsNull(a) && mlirAttributeIsABool(a);
 }
 
-static bool is_true(MlirAttribute d, const char *name) {
-  return mlirBoolAttrGetValue(mlirDictionaryAttrGetElementByName(d, mlirStringRefCreateFromCString(name)));
-}
-
 static bool verify(MlirOperation func, MlirAttribute s) {
   if (!int_in(s, "block_size", 1, 1024)) return bad(func, -1, "'block_size' must be an integer in [1, 1024]");
   MlirAttribute vs = mlirDictionaryAttrGetElementByName(s, mlirStringRefCreateFromCString("variants"));
@@ -293,9 +254,6 @@ static bool verify(MlirOperation func, MlirAttribute s) {
         mlirIntegerAttrGetValueInt(mlirDictionaryAttrGetElementByName(v, mlirStringRefCreateFromCString("index_bits"))) % 32)
       return bad(func, (int)i, "'index_bits' must be 32 or 64");
     if (!is_bool(v, "tail") || !is_bool(v, "flat")) return bad(func, (int)i, "'tail' and 'flat' must be booleans");
-    MlirAttribute along = mlirDictionaryAttrGetElementByName(v, mlirStringRefCreateFromCString("along_row"));
-    if (!mlirAttributeIsNull(along) && (!mlirAttributeIsABool(along) || (mlirBoolAttrGetValue(along) && (is_true(v, "tail") || is_true(v, "flat")))))
-      return bad(func, (int)i, "'along_row' must be a boolean, and not true with 'tail' or 'flat'");
     MlirAttribute c = mlirDictionaryAttrGetElementByName(v, mlirStringRefCreateFromCString("conditions"));
     if (mlirAttributeIsNull(c) || !mlirAttributeIsAArray(c)) return bad(func, (int)i, "'conditions' must be an array");
     for (intptr_t j = 0; j < mlirArrayAttrGetNumElements(c); j++)

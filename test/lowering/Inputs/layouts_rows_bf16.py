@@ -1,10 +1,9 @@
 import torch
 from nvfuser import FusionDefinition, DataType
 
-# The rows variant's unroll along a row (4 vectors per thread) on ragged
-# rows: a permute [0, 2, 1, 3] of rows of 136 bf16 (17 vectors of 8, not a
-# multiple of 4: a row's last column group has one vector) beside an input
-# read as it lies.
+# The rows variant on rows of an odd number of vectors: a permute
+# [0, 2, 1, 3] of rows of 136 bf16 (17 vectors of 8) beside an input read as
+# it lies.
 def fusion_rows_bf16(fd : FusionDefinition) -> None :
     T0 = fd.define_tensor(shape=[-1, -1, -1, -1], contiguity=[True, True, True, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[3, 2, 1, 0])
     T1 = fd.define_tensor(shape=[-1, -1, -1, -1], contiguity=[True, True, True, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[3, 2, 1, 0])

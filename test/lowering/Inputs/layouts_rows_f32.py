@@ -1,9 +1,8 @@
 import torch
 from nvfuser import FusionDefinition, DataType
 
-# The rows variant's unroll along a row (4 vectors per thread) on rows
-# shorter than that: a permute [1, 0, 2] of rows of 8 floats (2 vectors of
-# 4): each thread's last two columns are past the row.
+# The rows variant on short rows: a permute [1, 0, 2] of rows of 8 floats
+# (2 vectors of 4).
 def fusion_rows_f32(fd : FusionDefinition) -> None :
     T0 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False, stride_order=[2, 1, 0])
     T1 = fd.ops.neg(T0)

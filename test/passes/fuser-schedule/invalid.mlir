@@ -42,14 +42,6 @@ func.func private @last(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (t
 
 // -----
 
-// expected-error@+1 {{fuser.schedule (pointwise): variant #0: 'along_row' must be a boolean, and not true with 'tail' or 'flat'}}
-func.func private @along_row(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [{name = "rows", vector_width = 4 : i64, unroll = 2 : i64, index_bits = 32 : i64, tail = true, flat = false, along_row = true, conditions = []}]}} {
-  %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
-  func.return %0 : tensor<8xf32>
-}
-
-// -----
-
 // expected-error@+1 {{fuser.schedule (pointwise): variant #0: 'index_bits' must be 32 or 64}}
 func.func private @bits(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [{name = "vector", vector_width = 4 : i64, unroll = 1 : i64, index_bits = 48 : i64, tail = false, flat = false, conditions = []}]}} {
   %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>

@@ -81,36 +81,3 @@ func.func private @four_bool(%a: tensor<?x?xi1> {fuser.strides = array<i64: 1, -
   %2 = "fuser.logical_and"(%0, %1) : (tensor<?x?xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
   func.return %2 : tensor<?x?xi1>
 }
-
-// -----
-
-// The rows variant of a memory-bound kernel whose point delinearization
-// divides by two or more run-time extents (dims 1 and 2 here; the vector
-// variant merges the dims only under run-time `merge` conditions): 4
-// vectors per thread along one row (`along_row`), clamped to the 2 vectors
-// of a static row of 16; mixed keeps one vector per thread.
-// CHECK-LABEL: func.func private @rows_along
-// CHECK-SAME: name = "vector", tail = true, unroll = 1 : i64, vector_width = 8 : i64}
-// CHECK-SAME: {along_row = true, conditions = [{{.*}}], flat = false, index_bits = 32 : i64, name = "rows", tail = false, unroll = 2 : i64, vector_width = 8 : i64}
-// CHECK-SAME: name = "mixed", tail = false, unroll = 1 : i64, vector_width = 8 : i64}
-// OPTS-LABEL: func.func private @rows_along
-// OPTS-SAME: {along_row = true, conditions = [{{.*}}], flat = false, index_bits = 32 : i64, name = "rows", tail = false, unroll = 2 : i64, vector_width = 8 : i64}
-func.func private @rows_along(%a: tensor<?x?x?x16xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, -9223372036854775808, 1>})
-    -> (tensor<?x?x?x16xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, -9223372036854775808, 1>}) attributes {fuser.kernel} {
-  %0 = "fuser.neg"(%a) : (tensor<?x?x?x16xbf16>) -> tensor<?x?x?x16xf32>
-  %1 = "fuser.cast"(%0) {dtype = bf16} : (tensor<?x?x?x16xf32>) -> tensor<?x?x?x16xbf16>
-  func.return %1 : tensor<?x?x?x16xbf16>
-}
-
-// -----
-
-// One division by a run-time extent (dim 1): the rows variant keeps one
-// vector per thread.
-// CHECK-LABEL: func.func private @rows_one_division
-// CHECK-SAME: {conditions = [{{.*}}], flat = false, index_bits = 32 : i64, name = "rows", tail = false, unroll = 1 : i64, vector_width = 8 : i64}
-func.func private @rows_one_division(%a: tensor<?x?x16xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>})
-    -> (tensor<?x?x16xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) attributes {fuser.kernel} {
-  %0 = "fuser.neg"(%a) : (tensor<?x?x16xbf16>) -> tensor<?x?x16xf32>
-  %1 = "fuser.cast"(%0) {dtype = bf16} : (tensor<?x?x16xf32>) -> tensor<?x?x16xbf16>
-  func.return %1 : tensor<?x?x16xbf16>
-}
