@@ -6,7 +6,8 @@
  *   kernel_gen_ops.c       element-wise ops;
  *   kernel_gen_access.c    global loads and stores;
  *   kernel_gen_select.c    per-tensor access widths checked in the kernel;
- *   kernel_gen_shift.c     misaligned loads: aligned vectors and a shift;
+ *   kernel_gen_shift.c     misaligned loads (aligned vectors and a shift)
+ *                          and stores (aligned chunks);
  *   kernel_gen_walk.c      the walker: index remapping through the op DAG;
  *   kernel_gen.c           the function, its loops, one point of the
  *                          iteration space (fk_codegen).
@@ -138,7 +139,7 @@ void kg_lanes_store(gen *g, MlirValue v, MlirValue m, MlirValue addr, MlirValue 
 MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align);
 void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, int64_t align);
 
-/* ---- aligned loads and a register shift (kernel_gen_shift.c) ------------- */
+/* ---- misaligned accesses from aligned ones (kernel_gen_shift.c) ---------- */
 
 /* The W contiguous elements of tensor t at element offset addr, for any
  * alignment: one aligned vector load when the vector starts on its block,

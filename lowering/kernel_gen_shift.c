@@ -1,6 +1,7 @@
 /* kernel_gen_shift.c: a W-wide contiguous load of a tensor that may be
- * misaligned, from aligned vector loads and a register shift
- * (docs/lowering.md "Per-tensor access widths").
+ * misaligned, from aligned vector loads and a register shift, and the
+ * matching store, from aligned power-of-two chunks (kg_shift_store, at the
+ * end; docs/lowering.md "Per-tensor access widths").
  *
  * A view one element into a row (a slice at column 1, an odd row stride)
  * starts each vector `mis` elements past a B-byte boundary (B = W x element
