@@ -415,8 +415,14 @@ static bool static_strides_aligned(rgen *g) {
 static const char *variant_name(const fuser_reduction_schedule *s, const fuser_row_variant *v) {
   if (s->kind == FUSER_SCHED_OUTER) return v->width == 1 ? "columns_scalar" : v->min_points > 0 ? "columns_wide" : "columns";
   if (v->vectors == 0 && v->min_points > 0) return "looped_warp";
-  return v->vectors > 0 ? "persistent" : v->cluster > 1 ? "looped_cluster" : v->width > 1 ? "looped" : "looped_scalar";
+  if (v->vectors > 0) return v->cluster > 1 ? "persistent_cluster" : "persistent";
+  return v->cluster > 1 ? "looped_cluster" : v->width > 1 ? "looped" : "looped_scalar";
 }
+
+/* Whether the cluster variant's blocks may be capped at 32 registers (two
+ * 1024-thread blocks per SM): not when a persistent one holds its f32
+ * values across the passes (V x W of them per thread). */
+static bool min_blocks_ok(const fuser_row_variant *v) { return v->vectors == 0 || v->reload; }
 
 static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const fuser_row_variant *var, bool gpu,
                          MlirOperation *after, bool *unsup, char *why) {
@@ -430,8 +436,16 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   g->RPB = var->rows_per_block;
   g->block = g->T * g->RPB;
   g->outer_mode = s->kind == FUSER_SCHED_OUTER;
-  /* the CPU form runs a cluster variant as one block per row (the looped code) */
-  g->S = gpu && !g->outer_mode && var->cluster > 1 && var->vectors == 0 && g->RPB == 1 && s->row_len != INT64_MIN ? var->cluster : 1;
+  /* the CPU form runs a cluster variant as one block per row: the looped
+   * code over the whole row (a persistent one's block holds only its chunk) */
+  fuser_row_variant cpu_var;
+  if (!gpu && !g->outer_mode && var->cluster > 1) {
+    cpu_var = *var;
+    cpu_var.vectors = 0;
+    cpu_var.reload = false;
+    g->var = &cpu_var;
+  }
+  g->S = gpu && !g->outer_mode && var->cluster > 1 && g->RPB == 1 && s->row_len != INT64_MIN ? var->cluster : 1;
   MlirContext ctx = mlirOperationGetContext(k->func);
   fb_init(&g->b, ctx, mlirOperationGetLocation(k->func));
   fb_builder *b = &g->b;
@@ -473,8 +487,12 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
       if (g->S > 1) fb_cluster_arrive(b, true); /* matched by the wait before the first push */
       for (int p = 0; p < nph && !g->failed; p++) {
         MlirValue wg = cwg_first > nargs ? mlirBlockGetArgument(entry, nargs + p) : (MlirValue){NULL};
-        MlirValue total = om ? rg_outer_tree_gpu(g, ph[p].id, ph[p].acc, rg_outer_partial(g, &ph[p]), wg)
-                             : rg_block_allreduce_gpu(g, ph[p].id, ph[p].acc, thread_partial(g, &ph[p]), wg);
+        /* reload: the pass's loads and values live in its own scope, so the
+         * next pass (after the block barrier) and the epilogue load again */
+        if (var->reload) rg_scope_push(g);
+        MlirValue part = om ? rg_outer_partial(g, &ph[p]) : thread_partial(g, &ph[p]);
+        if (var->reload) rg_scope_pop(g);
+        MlirValue total = om ? rg_outer_tree_gpu(g, ph[p].id, ph[p].acc, part, wg) : rg_block_allreduce_gpu(g, ph[p].id, ph[p].acc, part, wg);
         if (g->S > 1) total = rg_cluster_allreduce_gpu(g, ph[p].id, ph[p].acc, total, mlirBlockGetArgument(entry, cwg_first + p));
         finish_phase(g, &ph[p], total);
       }
@@ -562,14 +580,14 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     set_attr(f, "fuser.vector_conditions", conditions(g));
     set_attr(f, "fuser.block_size", fuser_i64_attr(ctx, g->block));
     set_attr(f, "fuser.workgroup_buffers", fuser_i64_attr(ctx, nwg));
-    if (g->S > 1) {
-      set_attr(f, "fuser.cluster_size", fuser_i64_attr(ctx, g->S));
+    if (g->S > 1) set_attr(f, "fuser.cluster_size", fuser_i64_attr(ctx, g->S));
+    if (gpu && (g->S > 1 || var->reload)) {
       /* two 1024-thread blocks per SM (ptxas then caps the registers at 32)
        * unless a phase accumulates in f64: its vector<W x f64> partials
        * spilled at 32 registers (var_mean over 131,072 columns: 132 bytes) */
       bool f64 = false;
       for (int p = 0; p < nph; p++) f64 = f64 || ph[p].acc == FUSER_DTYPE_F64;
-      if (!f64) set_attr(f, "fuser.min_blocks_per_sm", fuser_i64_attr(ctx, 2));
+      if (!f64 && min_blocks_ok(var)) set_attr(f, "fuser.min_blocks_per_sm", fuser_i64_attr(ctx, 2));
     }
     /* inner: a block per rows_per_block rows; outer: per CW x W columns */
     bool om = g->outer_mode;

@@ -25,10 +25,13 @@
  *   pairing order (the same bits as the GPU, up to fma contraction), then
  *   the epilogue's scf.for over threads.
  *
- * The cluster variant (looped, `cluster` S > 1; row_cluster.h): S blocks
- * per row, each striding over its chunk, their partials combined through
- * distributed shared memory after each block reduction; its CPU form is
- * the looped code with one block per row.
+ * The cluster variants (`cluster` S > 1; row_cluster.h): S blocks per
+ * row, each striding over its chunk (looped) or holding T x V vectors of it
+ * (persistent), their partials combined through distributed shared memory
+ * after each block reduction; their CPU form is the looped code with one
+ * block per row. A persistent variant with `reload` loads its vectors
+ * again in every pass and in the epilogue (each pass's values live in their
+ * own memo scope) instead of holding them in registers across the passes.
  *
  * Launch (fuser.row_grid): grid = ceil(rows / rows_per_block) blocks of
  * T x rows_per_block threads (fuser.block_size), x blocks_per_row (S) for

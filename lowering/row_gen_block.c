@@ -18,7 +18,10 @@ void rg_thread_context(rgen *g, MlirValue tid, MlirValue bid) {
      * the block id mod S); chunks of whole vectors, the last ones may be short or empty */
     g->crank = fb_remui(b, bid, rg_idx(g, g->S));
     bid = fb_divui(b, bid, rg_idx(g, g->S));
-    int64_t chunk = (g->s->row_len + (int64_t)g->S * g->W - 1) / ((int64_t)g->S * g->W) * g->W;
+    /* persistent: the T x V vectors the block holds; looped: the row in S
+     * near-equal runs of whole vectors */
+    int64_t chunk = g->var->vectors > 0 ? (int64_t)g->T * g->var->vectors * g->W
+                                        : (g->s->row_len + (int64_t)g->S * g->W - 1) / ((int64_t)g->S * g->W) * g->W;
     g->clo = fb_muli(b, g->crank, rg_idx(g, chunk));
     g->chi = fb_binary(b, "arith.minui", fb_addi(b, g->clo, rg_idx(g, chunk)), g->row_len);
   }
@@ -36,12 +39,15 @@ void rg_thread_context(rgen *g, MlirValue tid, MlirValue bid) {
     lin = fb_divui(b, lin, e);
   }
   g->nchunks = g->var->vectors > 0 ? g->var->vectors : 1;
+  /* the cluster's last block holds the row's end */
+  int64_t last_lo = g->S > 1 ? (int64_t)(g->S - 1) * g->T * g->var->vectors * g->W : 0;
   for (int c = 0; c < g->nchunks && g->var->vectors > 0; c++) {
     g->col[c] = fb_muli(b, fb_addi(b, fb_muli(b, rg_idx(g, c), rg_idx(g, g->T)), g->lane), rg_idx(g, g->W));
+    if (g->S > 1) g->col[c] = fb_addi(b, g->clo, g->col[c]);
     g->chunk_ok[c] = (MlirValue){NULL};
     /* a ragged row (V x T vectors > N / W): chunks past the end read the
      * row's last vector (in bounds), add the neutral element, store nothing */
-    if ((int64_t)(c + 1) * g->T * g->W > g->s->row_len) {
+    if (last_lo + (int64_t)(c + 1) * g->T * g->W > g->s->row_len) {
       g->chunk_ok[c] = fb_cmpi(b, FB_CMPI_ULT, g->col[c], g->row_len);
       g->col[c] = fb_select(b, g->chunk_ok[c], g->col[c], rg_idx(g, g->s->row_len - g->W));
     }

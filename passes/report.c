@@ -101,9 +101,12 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
                 v->rows_per_block, v->threads, v->vectors);
         if (v->min_points > 0) fprintf(out, ", when the kept shape has at least %lld points", (long long)v->min_points);
         fputc('\n', out);
-      } else if (v->vectors > 0)
-        fprintf(out, "      variant %d: persistent, width %d, %d threads x %d vectors per row, %d row%s per block\n", i, v->width,
-                v->threads, v->vectors, v->rows_per_block, v->rows_per_block == 1 ? "" : "s");
+      } else if (v->vectors > 0 && v->cluster > 1)
+        fprintf(out, "      variant %d: persistent over a cluster of %d blocks per row, width %d, %d threads x %d vectors per block%s\n", i,
+                v->cluster, v->width, v->threads, v->vectors, v->reload ? ", re-read for each pass" : "");
+      else if (v->vectors > 0)
+        fprintf(out, "      variant %d: persistent, width %d, %d threads x %d vectors per row, %d row%s per block%s\n", i, v->width,
+                v->threads, v->vectors, v->rows_per_block, v->rows_per_block == 1 ? "" : "s", v->reload ? ", re-read for each pass" : "");
       else if (v->cluster > 1)
         fprintf(out, "      variant %d: looped over a cluster of %d blocks per row, width %d, %d threads per block\n", i, v->cluster,
                 v->width, v->threads);

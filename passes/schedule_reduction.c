@@ -244,13 +244,43 @@ static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
     if ((int64_t)vv * w + 24 > regs) continue;
     /* short rows: prefer more vectors per thread over fewer than a warp */
     if (t < 32 && vv < 2 && nvec >= 2) continue;
-    v->width = w;
-    v->vectors = vv;
-    v->threads = (int)t;
-    v->rows_per_block = t >= MIN_BLOCK ? 1 : (int)(MIN_BLOCK / t);
+    /* every field set: the caller's variant is not zeroed */
+    *v = (fuser_row_variant){.width = w, .vectors = vv, .threads = (int)t, .rows_per_block = t >= MIN_BLOCK ? 1 : (int)(MIN_BLOCK / t)};
     return true;
   }
   return false;
+}
+
+/* Held f32 values per thread past which a persistent row is re-read for
+ * each pass instead (reload): 2 vectors of 8 held (rmsnorm and softmax over
+ * 16,384 columns, 1024 threads of 40 registers, one block per SM: 99% and
+ * 89% of copy on the H200) ran well, 4 did not (log_softmax over 32,000
+ * columns, 64 registers: 70.5%). */
+#define MAX_HELD_VALUES 16
+/* Threads and most vectors per thread of a re-read persistent row: 8 loads
+ * in flight per thread, 64 registers, two blocks per SM (log_softmax over
+ * 32,000 columns: 138.3 us, 90.7% of copy; 1024 threads x 4 vectors capped
+ * at 32 registers 144.9 us; without the cap, one block per SM, 181.8 us). */
+#define RELOAD_THREADS 512
+#define RELOAD_MAX_VECTORS 8
+/* The persistent cluster variant's blocks: 1024 threads x 4 vectors
+ * re-read for each pass (64 KB of bf16 per block, 32 registers, two blocks
+ * per SM), S = the power of two <= 8 covering the row. Measured on the
+ * H200 (512 MB cases) against the looped cluster variant: softmax over
+ * 65,536 columns 292.4 -> 183.5 us, 262,144 331.8 -> 213.9; rmsnorm 197.7
+ * -> 150.4 and 223.5 -> 161.4; holding the f32 values instead (64
+ * registers, one block per SM) 215.3 and 239.6 for softmax. */
+#define CLUSTER_VECTORS 4
+
+/* A re-read variant for a static row of N elements whose held variant
+ * would keep more than MAX_HELD_VALUES per thread: RELOAD_THREADS threads
+ * and the fewest vectors covering the row, under the same 1/8 rule for
+ * the slots past its end. */
+static bool reload_variant(int64_t n, int w, fuser_row_variant *v) {
+  int64_t nvec = n / w, vv = (nvec + RELOAD_THREADS - 1) / RELOAD_THREADS;
+  if (n % w || vv > RELOAD_MAX_VECTORS || 8 * (vv * RELOAD_THREADS - nvec) > nvec) return false;
+  *v = (fuser_row_variant){.width = w, .vectors = (int)vv, .threads = RELOAD_THREADS, .rows_per_block = 1, .reload = true};
+  return true;
 }
 
 /* Whether the kernel holds a var_mean: the per-point kernel has none, so
@@ -452,13 +482,23 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   s->row_len = product(&g, space_value, s->outer, s->rank);
   fuser_dim_graph_free(&g);
   fuser_row_variant v;
-  if (s->row_len != DYN && persistent_variant(s->row_len, w, &v)) s->variants[s->num_variants++] = v;
+  if (s->row_len != DYN && persistent_variant(s->row_len, w, &v)) {
+    /* too many values to hold: re-read the row for each pass (when a re-read variant fits) */
+    if ((int64_t)v.vectors * w > MAX_HELD_VALUES && v.threads >= RELOAD_THREADS) reload_variant(s->row_len, w, &v);
+    s->variants[s->num_variants++] = v;
+  }
   /* a long static row: its chunks over a cluster (the bytes of the widest tensor's elements) */
   int64_t row_bytes = s->row_len != DYN ? s->row_len * (16 / w) : 0;
   if (s->num_variants == 0 && w > 1 && s->row_len != DYN && s->row_len % w == 0 && row_bytes > CLUSTER_CHUNK_BYTES) {
     int64_t S = next_pow2((row_bytes + CLUSTER_CHUNK_BYTES - 1) / CLUSTER_CHUNK_BYTES);
-    s->variants[s->num_variants++] = (fuser_row_variant){
-        .width = w, .vectors = 0, .threads = CLUSTER_THREADS, .rows_per_block = 1, .cluster = (int)(S < MAX_CLUSTER ? S : MAX_CLUSTER)};
+    int64_t held = (int64_t)CLUSTER_THREADS * CLUSTER_VECTORS * w; /* a persistent block's elements */
+    if (S <= MAX_CLUSTER && !has_var_mean(kernel) && S * held >= s->row_len)
+      /* every block holds its 64 KB chunk, re-read for each pass (no f64 phase: its partials spill at 32 registers) */
+      s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = CLUSTER_VECTORS, .threads = CLUSTER_THREADS,
+                                                           .rows_per_block = 1, .cluster = (int)S, .reload = true};
+    else
+      s->variants[s->num_variants++] = (fuser_row_variant){
+          .width = w, .vectors = 0, .threads = CLUSTER_THREADS, .rows_per_block = 1, .cluster = (int)(S < MAX_CLUSTER ? S : MAX_CLUSTER)};
   }
   /* symbolic rows reduced to a value each: a warp per row when there are many rows */
   int64_t warp_rows = (int64_t)GPU_SMS * 2 * WARP_ROWS_PER_BLOCK;
@@ -489,18 +529,20 @@ MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reducti
   MlirAttribute vs[FUSER_SCHED_MAX_VARIANTS];
   for (int i = 0; i < s->num_variants; i++) {
     const fuser_row_variant *v = &s->variants[i];
-    MlirNamedAttribute f[6] = {
+    MlirNamedAttribute f[7] = {
         fuser_named(ctx, "width", fuser_i64_attr(ctx, v->width)),
         fuser_named(ctx, "vectors", fuser_i64_attr(ctx, v->vectors)),
         fuser_named(ctx, "threads", fuser_i64_attr(ctx, v->threads)),
         fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, v->rows_per_block)),
         fuser_named(ctx, "cluster", fuser_i64_attr(ctx, v->cluster)),
         fuser_named(ctx, "min_points", fuser_i64_attr(ctx, v->min_points)),
+        fuser_named(ctx, "reload", mlirBoolAttrGet(ctx, 1)),
     };
     /* the optional keys only where set (the IR of other variants unchanged) */
     intptr_t nf = 4;
     if (v->cluster > 1) f[nf++] = f[4];
     if (v->min_points > 0) f[nf++] = f[5];
+    if (v->reload) f[nf++] = f[6];
     vs[i] = mlirDictionaryAttrGet(ctx, nf, f);
   }
   e[n++] = fuser_named(ctx, "variants", mlirArrayAttrGet(ctx, s->num_variants, vs));
@@ -539,7 +581,8 @@ void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule,
     MlirAttribute v = mlirArrayAttrGetElement(vs, i);
     s->variants[i] = (fuser_row_variant){.width = (int)int_or(v, "width", 1), .vectors = (int)int_or(v, "vectors", 0),
                                          .threads = (int)int_or(v, "threads", 1), .rows_per_block = (int)int_or(v, "rows_per_block", 1),
-                                         .cluster = (int)int_or(v, "cluster", 1), .min_points = int_or(v, "min_points", 0)};
+                                         .cluster = (int)int_or(v, "cluster", 1), .min_points = int_or(v, "min_points", 0),
+                                         .reload = !mlirAttributeIsNull(entry(v, "reload")) && mlirBoolAttrGetValue(entry(v, "reload"))};
   }
 }
 
@@ -610,9 +653,17 @@ static bool verify(MlirOperation func, MlirAttribute s) {
     if (!int_in(v, "rows_per_block", 1, 1024) || int_or(v, "threads", 0) * int_or(v, "rows_per_block", 0) > 1024)
       return bad(func, s, (int)i, "'rows_per_block' must be at least 1, with threads x rows_per_block at most 1024");
     if (!mlirAttributeIsNull(entry(v, "cluster")) &&
-        (!int_in(v, "cluster", 1, MAX_CLUSTER) || !pow2(int_or(v, "cluster", 0)) || int_or(v, "vectors", 1) != 0 ||
-         int_or(v, "rows_per_block", 0) != 1 || int_or(v, "threads", 0) < 32))
-      return bad(func, s, (int)i, "'cluster' must be a power of two in [1, 8], on a looped variant (vectors = 0) of one row per block and at least 32 threads");
+        (!int_in(v, "cluster", 1, MAX_CLUSTER) || !pow2(int_or(v, "cluster", 0)) || int_or(v, "rows_per_block", 0) != 1 ||
+         int_or(v, "threads", 0) < 32))
+      return bad(func, s, (int)i, "'cluster' must be a power of two in [1, 8], on a variant of one row per block and at least 32 threads");
+    /* a persistent cluster's blocks hold chunks of T x V x W of a static row */
+    if (int_or(v, "cluster", 1) > 1 && int_or(v, "vectors", 0) > 0 &&
+        (mlirAttributeIsNull(entry(s, "row_length")) ||
+         int_or(v, "cluster", 1) * int_or(v, "threads", 0) * int_or(v, "vectors", 0) * int_or(v, "width", 1) < int_or(s, "row_length", 0)))
+      return bad(func, s, (int)i, "a persistent 'cluster' variant (vectors > 0) needs a static 'row_length' of at most cluster x threads x vectors x width");
+    if (!mlirAttributeIsNull(entry(v, "reload")) &&
+        (!mlirAttributeIsABool(entry(v, "reload")) || (mlirBoolAttrGetValue(entry(v, "reload")) && int_or(v, "vectors", 0) == 0)))
+      return bad(func, s, (int)i, "'reload' must be a bool, true only on a persistent variant (vectors > 0)");
     if (!mlirAttributeIsNull(entry(v, "min_points")) && !int_in(v, "min_points", 0, INT64_MAX))
       return bad(func, s, (int)i, "'min_points' must be a non-negative integer");
   }

@@ -30,11 +30,21 @@
  *     values). A row shorter than 32 vectors takes fewer threads: a warp
  *     holds 32 / T rows (T a power of two), butterflies stay in the rows'
  *     lanes; block = T x rows per block, at least 128 threads.
+ *   - a persistent row whose held f32 values pass 16 per thread (V x W >
+ *     16, T >= 512) is re-read instead (reload): 512 threads x the fewest
+ *     vectors <= 8 covering it, each pass and the epilogue load them again
+ *     after the block barrier, two blocks per SM (log_softmax over 32,000
+ *     columns: 70.5% -> 90.7% of copy on the H200);
  *   - otherwise (N symbolic, not a multiple of W, or longer than 16 x 8 x
  *     1024): looped. 512 threads per row stride over it in steps of T x W,
  *     every reduction pass re-reads the row (L2 holds it), under the
  *     run-time conditions (alignment, N a multiple of W); then the same with
  *     W = 1 and no conditions.
+ *   - a static row too long for the registers whose bytes pass 64 KB, up
+ *     to 8 x 64 KB and without a var_mean: the persistent cluster variant,
+ *     S blocks of 1024 threads x 4 vectors (64 KB of bf16 each), re-read
+ *     for each pass (docs/lowering.md: softmax over 65,536 columns 43.5% ->
+ *     69.4% of copy, rmsnorm 64.6% -> 85.4%); else:
  *   - a static row too long for the registers whose bytes pass 64 KB: the
  *     looped variant over a thread-block cluster of S blocks (S = the power
  *     of two <= 8 that cuts the row into chunks of at most 64 KB), 1024
@@ -103,8 +113,13 @@ typedef struct {
   int vectors;        /* V: vectors per thread held in registers; 0 = looped over the row */
   int threads;        /* T: threads per row (a power of two) */
   int rows_per_block; /* rows per block (short rows); block = threads * rows_per_block */
-  int cluster;        /* looped inner only: blocks per row, one thread-block cluster (sm_90
-                       * distributed shared memory); 0 or 1: a block per row */
+  int cluster;        /* inner, one row per block: blocks per row, one thread-block cluster
+                       * (sm_90 distributed shared memory); 0 or 1: a block per row. A
+                       * persistent variant (vectors > 0) holds T x V x W elements of the
+                       * row per block, rank r the chunk starting at r T V W */
+  bool reload;        /* persistent: each reduction pass and the epilogue load the thread's
+                       * vectors again (after the block barrier: from L1/L2) instead of
+                       * holding their f32 values in registers across the passes */
   int64_t min_points;  /* the variant applies when result 0 has at least this many points (a
                         * run-time `points` condition: the outer kept shape, the inner
                         * reduce's rows); 0: always */

@@ -290,21 +290,22 @@ func.func private @bn_k0(%arg0: tensor<?x?x?x?xbf16> {fuser.strides = array<i64:
 
 // -----
 
-// A long row (65,536 bf16 columns, 128 KB): the cluster variant, 2 blocks of
-// 1024 threads per row, each striding over its 32,768-column chunk; after
+// A row too long for a persistent cluster's registers (524,288 bf16 columns,
+// 1 MB, past 8 blocks x 64 KB): the looped cluster variant, 8 blocks of
+// 1024 threads per row, each striding over its 65,536-column chunk; after
 // the block reduction each block pushes its max into slot [rank] of every
-// block's 2-slot buffer (nvvm.mapa + llvm.store to !llvm.ptr<7>), one
+// block's 8-slot buffer (nvvm.mapa + llvm.store to !llvm.ptr<7>), one
 // cluster barrier, the slots combined in rank order. The CPU form is the
 // looped code over the whole row (one block per row, no cluster ops).
 // LOOPS-LABEL: func.func @lr_k0__looped_cluster(
-// LOOPS-SAME: %{{.*}}: memref<32xf32, #gpu.address_space<workgroup>>, %{{.*}}: memref<2xf32, #gpu.address_space<workgroup>>)
-// LOOPS-SAME: fuser.cluster_size = 2 : i64
-// LOOPS-SAME: fuser.row_grid = {blocks_per_row = 2 : i64, dims = 1 : i64, first = 0 : i64, rows_per_block = 1 : i64, tensor = 1 : i64}
-// LOOPS: %[[RANK:.*]] = arith.remui %{{.*}}, %c2 : index
-// LOOPS: %[[ROW:.*]] = arith.divui %{{.*}}, %c2 : index
-// LOOPS: %[[LO:.*]] = arith.muli %[[RANK]], %c32768 : index
-// LOOPS: %[[HI0:.*]] = arith.addi %[[LO]], %c32768 : index
-// LOOPS: %[[HI:.*]] = arith.minui %[[HI0]], %c65536 : index
+// LOOPS-SAME: %{{.*}}: memref<32xf32, #gpu.address_space<workgroup>>, %{{.*}}: memref<8xf32, #gpu.address_space<workgroup>>)
+// LOOPS-SAME: fuser.cluster_size = 8 : i64
+// LOOPS-SAME: fuser.row_grid = {blocks_per_row = 8 : i64, dims = 1 : i64, first = 0 : i64, rows_per_block = 1 : i64, tensor = 1 : i64}
+// LOOPS: %[[RANK:.*]] = arith.remui %{{.*}}, %c8 : index
+// LOOPS: %[[ROW:.*]] = arith.divui %{{.*}}, %c8 : index
+// LOOPS: %[[LO:.*]] = arith.muli %[[RANK]], %c65536 : index
+// LOOPS: %[[HI0:.*]] = arith.addi %[[LO]], %c65536 : index
+// LOOPS: %[[HI:.*]] = arith.minui %[[HI0]], %c524288 : index
 // LOOPS: nvvm.cluster.arrive.relaxed {aligned}
 // LOOPS: scf.for %{{.*}} = %{{.*}} to %[[HI]] step %c8192 iter_args
 // LOOPS: gpu.barrier
@@ -315,25 +316,92 @@ func.func private @bn_k0(%arg0: tensor<?x?x?x?xbf16> {fuser.strides = array<i64:
 // LOOPS: llvm.store {{.*}} : f32, !llvm.ptr<7>
 // LOOPS: nvvm.cluster.arrive {aligned}
 // LOOPS-NEXT: nvvm.cluster.wait {aligned}
-// LOOPS: %[[S0:.*]] = memref.load %{{.*}}[%c0] : memref<2xf32, #gpu.address_space<workgroup>>
-// LOOPS: %[[S1:.*]] = memref.load %{{.*}}[%c1] : memref<2xf32, #gpu.address_space<workgroup>>
+// LOOPS: %[[S0:.*]] = memref.load %{{.*}}[%c0] : memref<8xf32, #gpu.address_space<workgroup>>
+// LOOPS: %[[S1:.*]] = memref.load %{{.*}}[%c1] : memref<8xf32, #gpu.address_space<workgroup>>
 // LOOPS: arith.maximumf %[[S0]], %[[S1]] : f32
+// LOOPS: memref.load %{{.*}}[%c7] : memref<8xf32, #gpu.address_space<workgroup>>
 // LOOPS: scf.for %{{.*}} = %{{.*}} to %[[HI]] step %c8192 {
 // LOOPS: vector.store
 // CPU-LABEL: func.func @lr_k0__looped_cluster(
 // CPU-NOT: nvvm
 // CPU-NOT: blocks_per_row
+// CPU: scf.for %{{.*}} = %{{.*}} to %c524288 step %c8192 iter_args
+// GPU: gpu.func @lr_k0__looped_cluster(%arg0: memref<1xbf16>, %arg1: memref<1xbf16>) workgroup(%arg2 : memref<32xf32, #gpu.address_space<workgroup>>, %arg3 : memref<8xf32, #gpu.address_space<workgroup>>) kernel
+// GPU-SAME: row_grid = {blocks_per_row = 8 : i64
+// GPU-SAME: known_block_size = array<i32: 1024, 1, 1>, known_cluster_size = array<i32: 8, 1, 1>, nvvm.minctasm = 2 : i32
+func.func private @lr_k0(%arg0: tensor<8x524288xbf16> {fuser.strides = array<i64: 524288, 1>}) -> (tensor<8x524288xbf16> {fuser.strides = array<i64: 524288, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<8x524288xbf16>) -> tensor<8x524288xf32>
+  %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x524288xf32>) -> tensor<8xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<8xf32>) -> tensor<8x524288xf32>
+  %3 = "fuser.sub"(%0, %2) : (tensor<8x524288xf32>, tensor<8x524288xf32>) -> tensor<8x524288xf32>
+  %4 = "fuser.cast"(%3) : (tensor<8x524288xf32>) -> tensor<8x524288xbf16>
+  return %4 : tensor<8x524288xbf16>
+}
+
+// -----
+
+// A long row the cluster's blocks hold (65,536 bf16 columns: 2 blocks of
+// 1024 threads x 4 vectors, 64 KB each): the persistent cluster variant.
+// Block rank r holds the chunk from r x 32,768; each pass loads the
+// thread's vectors again after the block barrier (reload: no f32 values held
+// across passes, 32 registers, two blocks per SM); the block totals meet
+// through distributed shared memory as in the looped cluster. The CPU form
+// is the looped code over the whole row.
+// LOOPS-LABEL: func.func @pc_k0__persistent_cluster(
+// LOOPS-SAME: fuser.cluster_size = 2 : i64
+// LOOPS-SAME: fuser.min_blocks_per_sm = 2 : i64
+// LOOPS-SAME: fuser.row_grid = {blocks_per_row = 2 : i64, dims = 1 : i64, first = 0 : i64, rows_per_block = 1 : i64, tensor = 1 : i64}
+// LOOPS-SAME: fuser.variant = "persistent_cluster"
+// LOOPS: %[[RANK:.*]] = arith.remui %{{.*}}, %c2 : index
+// LOOPS: %[[LO:.*]] = arith.muli %[[RANK]], %c32768 : index
+// LOOPS: arith.addi %[[LO]], %{{.*}} : index
+// LOOPS: nvvm.cluster.arrive.relaxed {aligned}
+// LOOPS-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS-NOT: vector.load
+// LOOPS: gpu.barrier
+// LOOPS: nvvm.mapa
+// LOOPS: nvvm.cluster.arrive {aligned}
+// LOOPS-NEXT: nvvm.cluster.wait {aligned}
+// LOOPS: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS: vector.store
+// CPU-LABEL: func.func @pc_k0__persistent_cluster(
+// CPU-NOT: nvvm
 // CPU: scf.for %{{.*}} = %{{.*}} to %c65536 step %c8192 iter_args
-// GPU: gpu.func @lr_k0__looped_cluster(%arg0: memref<1xbf16>, %arg1: memref<1xbf16>) workgroup(%arg2 : memref<32xf32, #gpu.address_space<workgroup>>, %arg3 : memref<2xf32, #gpu.address_space<workgroup>>) kernel
-// GPU-SAME: row_grid = {blocks_per_row = 2 : i64
+// GPU: gpu.func @pc_k0__persistent_cluster(
 // GPU-SAME: known_block_size = array<i32: 1024, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>, nvvm.minctasm = 2 : i32
-func.func private @lr_k0(%arg0: tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) attributes {fuser.kernel} {
+func.func private @pc_k0(%arg0: tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<8x65536xbf16>) -> tensor<8x65536xf32>
   %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x65536xf32>) -> tensor<8xf32>
   %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<8xf32>) -> tensor<8x65536xf32>
   %3 = "fuser.sub"(%0, %2) : (tensor<8x65536xf32>, tensor<8x65536xf32>) -> tensor<8x65536xf32>
   %4 = "fuser.cast"(%3) : (tensor<8x65536xf32>) -> tensor<8x65536xbf16>
   return %4 : tensor<8x65536xbf16>
+}
+
+// -----
+
+// A row of 32,000 bf16 columns: held, 1024 threads x 4 vectors would keep 32
+// f32 values per thread (64 registers, one block per SM: log_softmax ran at
+// 70.5% of copy); re-read instead: 512 threads x 8 vectors, every pass and
+// the epilogue load them again after the barrier (90.7%).
+// LOOPS-LABEL: func.func @rl_k0__persistent(
+// LOOPS-SAME: fuser.block_size = 512 : i64
+// LOOPS-SAME: fuser.min_blocks_per_sm = 2 : i64
+// LOOPS-SAME: fuser.unroll = 8 : i64
+// LOOPS-COUNT-8: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS-NOT: vector.load
+// LOOPS: gpu.barrier
+// LOOPS-COUNT-8: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS: vector.store
+// GPU: gpu.func @rl_k0__persistent(
+// GPU-SAME: known_block_size = array<i32: 512, 1, 1>, nvvm.minctasm = 2 : i32
+func.func private @rl_k0(%arg0: tensor<4x32000xbf16> {fuser.strides = array<i64: 32000, 1>}) -> (tensor<4x32000xbf16> {fuser.strides = array<i64: 32000, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<4x32000xbf16>) -> tensor<4x32000xf32>
+  %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<4x32000xf32>) -> tensor<4xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x32000xf32>
+  %3 = "fuser.sub"(%0, %2) : (tensor<4x32000xf32>, tensor<4x32000xf32>) -> tensor<4x32000xf32>
+  %4 = "fuser.cast"(%3) : (tensor<4x32000xf32>) -> tensor<4x32000xbf16>
+  return %4 : tensor<4x32000xbf16>
 }
 
 // -----

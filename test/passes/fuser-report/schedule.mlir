@@ -51,10 +51,11 @@ func.func @grad_split(%arg0: tensor<16x4096x1024xbf16>) -> tensor<1024xbf16> att
   return %2 : tensor<1024xbf16>
 }
 
-// A long row (262,144 bf16 columns, 512 KB): a cluster of 8 blocks per row.
+// A long row (262,144 bf16 columns, 512 KB): a cluster of 8 blocks per row,
+// each holding 64 KB of it (1024 threads x 4 vectors), re-read for each pass.
 // CHECK-LABEL: fusion @long_row: 1 kernel
 // CHECK: schedule: inner_persistent, rows 4 x row length 262144
-// CHECK-NEXT: variant 0: looped over a cluster of 8 blocks per row, width 8, 1024 threads per block
+// CHECK-NEXT: variant 0: persistent over a cluster of 8 blocks per row, width 8, 1024 threads x 4 vectors per block, re-read for each pass
 // CHECK-NEXT: variant 1: looped, width 1, 512 threads per row
 func.func @long_row(%arg0: tensor<4x262144xbf16>) -> tensor<4x262144xbf16> attributes {fuser.fusion} {
   %0 = "fuser.cast"(%arg0) : (tensor<4x262144xbf16>) -> tensor<4x262144xf32>

@@ -84,16 +84,51 @@ func.func private @row_outer(%a: tensor<4x64xf32> {fuser.strides = array<i64: 64
 
 // -----
 
-// A cluster only on a looped variant (vectors = 0) of one row per block.
-// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'cluster' must be a power of two in [1, 8], on a looped variant (vectors = 0) of one row per block and at least 32 threads}}
-func.func private @row_cluster(%a: tensor<4x65536xf32> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 2 : i64, threads = 512 : i64, rows_per_block = 1 : i64, cluster = 4 : i64}]}} {
+// A cluster only on a variant of one row per block.
+// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'cluster' must be a power of two in [1, 8], on a variant of one row per block and at least 32 threads}}
+func.func private @row_cluster(%a: tensor<4x65536xf32> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 0 : i64, threads = 512 : i64, rows_per_block = 2 : i64, cluster = 4 : i64}]}} {
   %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x65536xf32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>
 }
 
 // -----
 
-// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'cluster' must be a power of two in [1, 8], on a looped variant (vectors = 0) of one row per block and at least 32 threads}}
+// A persistent cluster's blocks hold chunks of a static row: no row_length.
+// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: a persistent 'cluster' variant (vectors > 0) needs a static 'row_length' of at most cluster x threads x vectors x width}}
+func.func private @row_cluster_persistent(%a: tensor<4x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 2 : i64, threads = 512 : i64, rows_per_block = 1 : i64, cluster = 4 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x?xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+// ... nor a row longer than its blocks hold (4 x 512 x 2 x 4 = 16384 < 65536).
+// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: a persistent 'cluster' variant (vectors > 0) needs a static 'row_length' of at most cluster x threads x vectors x width}}
+func.func private @row_cluster_short(%a: tensor<4x65536xf32> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, row_length = 65536 : i64, variants = [{width = 4 : i64, vectors = 2 : i64, threads = 512 : i64, rows_per_block = 1 : i64, cluster = 4 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x65536xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+// reload re-reads a persistent variant's vectors: not on a looped one.
+// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'reload' must be a bool, true only on a persistent variant (vectors > 0)}}
+func.func private @row_reload_looped(%a: tensor<4x65536xf32> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 0 : i64, threads = 512 : i64, rows_per_block = 1 : i64, reload = true}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x65536xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'reload' must be a bool, true only on a persistent variant (vectors > 0)}}
+func.func private @row_reload_int(%a: tensor<4x64xf32> {fuser.strides = array<i64: 64, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, row_length = 64 : i64, variants = [{width = 4 : i64, vectors = 2 : i64, threads = 8 : i64, rows_per_block = 16 : i64, reload = 1 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x64xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'cluster' must be a power of two in [1, 8], on a variant of one row per block and at least 32 threads}}
 func.func private @row_cluster16(%a: tensor<4x65536xf32> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 0 : i64, threads = 1024 : i64, rows_per_block = 1 : i64, cluster = 16 : i64}]}} {
   %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x65536xf32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>

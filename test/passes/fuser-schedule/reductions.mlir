@@ -112,10 +112,11 @@ func.func private @pointwise_k0(%arg0: tensor<8xf32> {fuser.strides = array<i64:
 
 // Long rows (passes/schedule_reduction.h): 65,536 bf16 columns (128 KB) do
 // not fit one block's registers; the row goes to a cluster of 2 blocks of
-// 1024 threads (64 KB each), then the variant without conditions.
+// 1024 threads x 4 vectors (64 KB each), re-read for each pass (reload), then
+// the variant without conditions.
 // CHECK-LABEL: func.func private @long_k0
 // CHECK-SAME: fuser.schedule = {kind = "inner_persistent", outer_dims = 1 : i64, row_length = 65536 : i64, rows = 8 : i64,
-// CHECK-SAME: variants = [{cluster = 2 : i64, rows_per_block = 1 : i64, threads = 1024 : i64, vectors = 0 : i64, width = 8 : i64},
+// CHECK-SAME: variants = [{cluster = 2 : i64, reload = true, rows_per_block = 1 : i64, threads = 1024 : i64, vectors = 4 : i64, width = 8 : i64},
 // CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 1 : i64}]}
 func.func private @long_k0(%arg0: tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<8x65536xbf16>) -> tensor<8x65536xf32>
@@ -133,7 +134,7 @@ func.func private @long_k0(%arg0: tensor<8x65536xbf16> {fuser.strides = array<i6
 // the bf16 reads keep 16-byte vectors (width 8).
 // CHECK-LABEL: func.func private @lse_k0
 // CHECK-SAME: fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, row_length = 128256 : i64, rows = 16 : i64,
-// CHECK-SAME: variants = [{cluster = 4 : i64, rows_per_block = 1 : i64, threads = 1024 : i64, vectors = 0 : i64, width = 8 : i64},
+// CHECK-SAME: variants = [{cluster = 4 : i64, reload = true, rows_per_block = 1 : i64, threads = 1024 : i64, vectors = 4 : i64, width = 8 : i64},
 func.func private @lse_k0(%arg0: tensor<16x128256xbf16> {fuser.strides = array<i64: 128256, 1>}) -> (tensor<16xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<16x128256xbf16>) -> tensor<16x128256xf32>
   %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<16x128256xf32>) -> tensor<16xf32>
