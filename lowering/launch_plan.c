@@ -91,10 +91,11 @@ static void read_condition(MlirAttribute d, int num_args, fuser_launch_condition
             : strcmp(kind, "extent") == 0  ? FUSER_COND_EXTENT
             : strcmp(kind, "merge") == 0   ? FUSER_COND_MERGE
             : strcmp(kind, "points") == 0  ? FUSER_COND_POINTS
+            : strcmp(kind, "row_length") == 0 ? FUSER_COND_ROW_LENGTH
                                            : FUSER_COND_INDEX32;
   c->inner = (int)int_field(d, "inner", -1);
   c->value = c->kind == FUSER_COND_ALIGN    ? int_field(d, "bytes", 1)
-             : c->kind == FUSER_COND_POINTS ? int_field(d, "at_least", 0)
+             : c->kind == FUSER_COND_POINTS || c->kind == FUSER_COND_ROW_LENGTH ? int_field(d, "at_least", 0)
                                             : int_field(d, "multiple", 1);
 }
 
@@ -209,9 +210,10 @@ bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const 
     case FUSER_COND_EXTENT:
       if (c->dim >= ranks[c->tensor] || sizes[c->tensor][c->dim] % c->value) return false;
       break;
-    case FUSER_COND_POINTS: {
+    case FUSER_COND_POINTS:
+    case FUSER_COND_ROW_LENGTH: { /* every dim, or the row's dims [dim, rank) */
       int64_t points = 1;
-      for (int d = 0; d < ranks[c->tensor]; d++) points *= sizes[c->tensor][d];
+      for (int d = c->kind == FUSER_COND_ROW_LENGTH ? c->dim : 0; d < ranks[c->tensor]; d++) points *= sizes[c->tensor][d];
       if (points < c->value) return false;
       break;
     }
@@ -256,6 +258,7 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
       case FUSER_COND_INDEX32: fprintf(out, "condition index32\n"); break;
       case FUSER_COND_MERGE: fprintf(out, "condition merge %d %d %d\n", k->tensor, k->dim, k->inner); break;
       case FUSER_COND_POINTS: fprintf(out, "condition points %d %lld\n", k->tensor, (long long)k->value); break;
+      case FUSER_COND_ROW_LENGTH: fprintf(out, "condition row_length %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
       }
     }
     if (l->ptx) {

@@ -53,7 +53,8 @@ typedef enum {
   FUSER_COND_EXTENT,
   FUSER_COND_INDEX32,
   FUSER_COND_MERGE,
-  FUSER_COND_POINTS /* the tensor (the first result: the iteration space) has at least `value` elements */
+  FUSER_COND_POINTS, /* the tensor (the first result: the iteration space) has at least `value` elements */
+  FUSER_COND_ROW_LENGTH /* the tensor's dims [dim, rank) (a row schedule's row) hold at least `value` elements */
 } fuser_condition_kind;
 
 typedef struct {

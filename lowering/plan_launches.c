@@ -172,9 +172,10 @@ static void add_conditions(const fuser_launch *l, const call_info *c, fpm_varian
       fpm_poly_text(&d->size[k->dim], a, sizeof a);
       v->conditions[v->num_conditions++] = fmt("(%s) %% %lld == 0", a, (long long)k->value);
       break;
-    case FUSER_COND_POINTS: { /* enough points for the unrolled variant to fill the GPU */
+    case FUSER_COND_POINTS:       /* enough points for the unrolled variant to fill the GPU */
+    case FUSER_COND_ROW_LENGTH: { /* a row long enough for the cluster variant: dims [dim, rank) */
       char points[2048] = "1";
-      for (int q = 0; q < d->rank; q++) {
+      for (int q = k->kind == FUSER_COND_ROW_LENGTH ? k->dim : 0; q < d->rank; q++) {
         fpm_poly_text(&d->size[q], a, sizeof a);
         size_t m2 = strlen(points);
         snprintf(points + m2, sizeof points - m2, " * (%s)", a);

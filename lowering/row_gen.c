@@ -388,6 +388,17 @@ static MlirAttribute conditions(rgen *g) {
     }
   }
   n = inner_merge_conditions(g, c, n, FK_MAX_TENSORS * 4);
+  /* a variant for long rows (the symbolic rows' cluster): the row-space
+   * tensor's reduced dims hold at least min_row_length elements */
+  if (g->var->min_row_length > 0 && n < FK_MAX_TENSORS * 4) {
+    MlirContext cx = rg_ctx_of(g);
+    int st = g->space_tensor;
+    bool res = st >= k->num_args;
+    MlirNamedAttribute e[4] = {fuser_named(cx, res ? "result" : "arg", fuser_i64_attr(cx, res ? st - k->num_args : st)),
+                               fuser_named(cx, "kind", fuser_str_attr(cx, "row_length")), fuser_named(cx, "dim", fuser_i64_attr(cx, g->s->outer)),
+                               fuser_named(cx, "at_least", fuser_i64_attr(cx, g->var->min_row_length))};
+    c[n++] = mlirDictionaryAttrGet(cx, 4, e);
+  }
   /* a variant for many columns (outer) or many rows (inner reduce): result 0 large enough */
   if (g->var->min_points > 0 && n < FK_MAX_TENSORS * 4) {
     MlirContext cx = rg_ctx_of(g);
@@ -445,7 +456,8 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     cpu_var.reload = false;
     g->var = &cpu_var;
   }
-  g->S = gpu && !g->outer_mode && var->cluster > 1 && g->RPB == 1 && s->row_len != INT64_MIN ? var->cluster : 1;
+  /* a persistent cluster needs a static row (verified); a looped one computes its chunks */
+  g->S = gpu && !g->outer_mode && var->cluster > 1 && g->RPB == 1 && (s->row_len != INT64_MIN || var->vectors == 0) ? var->cluster : 1;
   MlirContext ctx = mlirOperationGetContext(k->func);
   fb_init(&g->b, ctx, mlirOperationGetLocation(k->func));
   fb_builder *b = &g->b;

@@ -20,10 +20,12 @@ void rg_thread_context(rgen *g, MlirValue tid, MlirValue bid) {
     bid = fb_divui(b, bid, rg_idx(g, g->S));
     /* persistent: the T x V vectors the block holds; looped: the row in S
      * near-equal runs of whole vectors */
-    int64_t chunk = g->var->vectors > 0 ? (int64_t)g->T * g->var->vectors * g->W
-                                        : (g->s->row_len + (int64_t)g->S * g->W - 1) / ((int64_t)g->S * g->W) * g->W;
-    g->clo = fb_muli(b, g->crank, rg_idx(g, chunk));
-    g->chi = fb_binary(b, "arith.minui", fb_addi(b, g->clo, rg_idx(g, chunk)), g->row_len);
+    int64_t sw = (int64_t)g->S * g->W;
+    MlirValue chunk = g->var->vectors > 0            ? rg_idx(g, (int64_t)g->T * g->var->vectors * g->W)
+                      : g->s->row_len != INT64_MIN ? rg_idx(g, (g->s->row_len + sw - 1) / sw * g->W)
+                                                   : fb_muli(b, fb_ceildivui(b, g->row_len, rg_idx(g, sw)), rg_idx(g, g->W)); /* symbolic row */
+    g->clo = fb_muli(b, g->crank, chunk);
+    g->chi = fb_binary(b, "arith.minui", fb_addi(b, g->clo, chunk), g->row_len);
   }
   MlirValue row = fb_addi(b, fb_muli(b, bid, rg_idx(g, g->RPB)), g->rib);
   g->valid = fb_cmpi(b, FB_CMPI_ULT, row, g->rows);

@@ -271,6 +271,12 @@ static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
  * -> 150.4 and 223.5 -> 161.4; holding the f32 values instead (64
  * registers, one block per SM) 215.3 and 239.6 for softmax. */
 #define CLUSTER_VECTORS 4
+/* Symbolic rows: one cluster variant (its size is static) for rows of at
+ * least 128 KB of the widest element: 4 blocks, chunks of >= 32 KB (the
+ * static rule gives 2 blocks at 128 KB and 8 at 512 KB: 4 is between;
+ * not measured on the GPU yet). */
+#define SYMBOLIC_CLUSTER 4
+#define SYMBOLIC_CLUSTER_ROW_BYTES (128 * 1024)
 
 /* A re-read variant for a static row of N elements whose held variant
  * would keep more than MAX_HELD_VALUES per thread: RELOAD_THREADS threads
@@ -500,12 +506,18 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
       s->variants[s->num_variants++] = (fuser_row_variant){
           .width = w, .vectors = 0, .threads = CLUSTER_THREADS, .rows_per_block = 1, .cluster = (int)(S < MAX_CLUSTER ? S : MAX_CLUSTER)};
   }
+  /* symbolic rows: long ones over a cluster, under a run-time condition on the row length */
+  if (w > 1 && s->row_len == DYN && !has_var_mean(kernel))
+    s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = 0, .threads = CLUSTER_THREADS, .rows_per_block = 1,
+                                                         .cluster = SYMBOLIC_CLUSTER,
+                                                         .min_row_length = SYMBOLIC_CLUSTER_ROW_BYTES / (16 / w)};
   /* symbolic rows reduced to a value each: a warp per row when there are many rows */
   int64_t warp_rows = (int64_t)GPU_SMS * 2 * WARP_ROWS_PER_BLOCK;
   if (w > 1 && s->row_len == DYN && s->kind == FUSER_SCHED_INNER_REDUCE && (s->rows == DYN || s->rows >= warp_rows))
     s->variants[s->num_variants++] =
         (fuser_row_variant){.width = w, .vectors = 0, .threads = 32, .rows_per_block = WARP_ROWS_PER_BLOCK, .min_points = warp_rows};
-  if (w > 1 && (s->row_len == DYN || s->row_len % w == 0) && (s->num_variants == 0 || s->variants[0].min_points > 0))
+  if (w > 1 && (s->row_len == DYN || s->row_len % w == 0) &&
+      (s->num_variants == 0 || s->variants[s->num_variants - 1].min_points > 0 || s->variants[s->num_variants - 1].min_row_length > 0))
     s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = 0, .threads = LOOPED_THREADS, .rows_per_block = 1};
   /* the last variant has no conditions: any alignment, any stride */
   if (w > 1 || s->num_variants == 0)
@@ -529,7 +541,7 @@ MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reducti
   MlirAttribute vs[FUSER_SCHED_MAX_VARIANTS];
   for (int i = 0; i < s->num_variants; i++) {
     const fuser_row_variant *v = &s->variants[i];
-    MlirNamedAttribute f[7] = {
+    MlirNamedAttribute f[8] = {
         fuser_named(ctx, "width", fuser_i64_attr(ctx, v->width)),
         fuser_named(ctx, "vectors", fuser_i64_attr(ctx, v->vectors)),
         fuser_named(ctx, "threads", fuser_i64_attr(ctx, v->threads)),
@@ -537,12 +549,14 @@ MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reducti
         fuser_named(ctx, "cluster", fuser_i64_attr(ctx, v->cluster)),
         fuser_named(ctx, "min_points", fuser_i64_attr(ctx, v->min_points)),
         fuser_named(ctx, "reload", mlirBoolAttrGet(ctx, 1)),
+        fuser_named(ctx, "min_row_length", fuser_i64_attr(ctx, v->min_row_length)),
     };
     /* the optional keys only where set (the IR of other variants unchanged) */
     intptr_t nf = 4;
     if (v->cluster > 1) f[nf++] = f[4];
     if (v->min_points > 0) f[nf++] = f[5];
     if (v->reload) f[nf++] = f[6];
+    if (v->min_row_length > 0) f[nf++] = f[7];
     vs[i] = mlirDictionaryAttrGet(ctx, nf, f);
   }
   e[n++] = fuser_named(ctx, "variants", mlirArrayAttrGet(ctx, s->num_variants, vs));
@@ -582,7 +596,8 @@ void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule,
     s->variants[i] = (fuser_row_variant){.width = (int)int_or(v, "width", 1), .vectors = (int)int_or(v, "vectors", 0),
                                          .threads = (int)int_or(v, "threads", 1), .rows_per_block = (int)int_or(v, "rows_per_block", 1),
                                          .cluster = (int)int_or(v, "cluster", 1), .min_points = int_or(v, "min_points", 0),
-                                         .reload = !mlirAttributeIsNull(entry(v, "reload")) && mlirBoolAttrGetValue(entry(v, "reload"))};
+                                         .reload = !mlirAttributeIsNull(entry(v, "reload")) && mlirBoolAttrGetValue(entry(v, "reload")),
+                                         .min_row_length = int_or(v, "min_row_length", 0)};
   }
 }
 
@@ -642,7 +657,7 @@ static bool verify(MlirOperation func, MlirAttribute s) {
   MlirAttribute vs = entry(s, "variants");
   if (mlirAttributeIsNull(vs) || !mlirAttributeIsAArray(vs) || mlirArrayAttrGetNumElements(vs) == 0 ||
       mlirArrayAttrGetNumElements(vs) > FUSER_SCHED_MAX_VARIANTS)
-    return bad(func, s, -1, "'variants' must be an array of 1 to 3 dictionaries");
+    return bad(func, s, -1, "'variants' must be an array of 1 to 4 dictionaries");
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(vs); i++) {
     MlirAttribute v = mlirArrayAttrGetElement(vs, i);
     if (!mlirAttributeIsADictionary(v)) return bad(func, s, (int)i, "must be a dictionary");
@@ -666,6 +681,8 @@ static bool verify(MlirOperation func, MlirAttribute s) {
       return bad(func, s, (int)i, "'reload' must be a bool, true only on a persistent variant (vectors > 0)");
     if (!mlirAttributeIsNull(entry(v, "min_points")) && !int_in(v, "min_points", 0, INT64_MAX))
       return bad(func, s, (int)i, "'min_points' must be a non-negative integer");
+    if (!mlirAttributeIsNull(entry(v, "min_row_length")) && !int_in(v, "min_row_length", 0, INT64_MAX))
+      return bad(func, s, (int)i, "'min_row_length' must be a non-negative integer");
   }
   return true;
 }

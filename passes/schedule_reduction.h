@@ -55,6 +55,11 @@
  *     flight, so the passes after the first re-read the row from the 50 MB
  *     L2, not from DRAM (with a block per row, 528 rows of 128 KB in flight
  *     did not fit: 65,536 columns ran at 66% of copy, 262,144 at 62%).
+ *   - symbolic rows (no var_mean): first the looped variant over a cluster
+ *     of 4 blocks of 1024 threads per row, when the row has at least
+ *     128 KB of the widest element (a run-time `row_length` condition:
+ *     65,536 bf16 columns, chunks of at least 32 KB per block); the chunk
+ *     is computed in the kernel from the row length;
  *   - an inner reduce of symbolic rows (results
  *     one value per row: batch-norm's per-(n, c) statistics over H x W)
  *     first tries a warp per row, 8 rows per block (warp butterflies
@@ -117,6 +122,9 @@ typedef struct {
                        * (sm_90 distributed shared memory); 0 or 1: a block per row. A
                        * persistent variant (vectors > 0) holds T x V x W elements of the
                        * row per block, rank r the chunk starting at r T V W */
+  int64_t min_row_length; /* the variant applies when the row has at least this many elements
+                           * (a run-time `row_length` condition: the looped cluster variant of
+                           * symbolic rows); 0: always */
   bool reload;        /* persistent: each reduction pass and the epilogue load the thread's
                        * vectors again (after the block barrier: from L1/L2) instead of
                        * holding their f32 values in registers across the passes */
@@ -125,7 +133,7 @@ typedef struct {
                         * reduce's rows); 0: always */
 } fuser_row_variant;
 
-#define FUSER_SCHED_MAX_VARIANTS 3
+#define FUSER_SCHED_MAX_VARIANTS 4
 
 typedef struct {
   fuser_sched_kind kind;

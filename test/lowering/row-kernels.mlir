@@ -340,6 +340,35 @@ func.func private @lr_k0(%arg0: tensor<8x524288xbf16> {fuser.strides = array<i64
 
 // -----
 
+// Rows of symbolic length: the looped cluster variant (4 blocks per row)
+// under a run-time row_length condition (at least 65,536 elements); each
+// block's chunk comes from the row length, ceil(N / (4 x 8)) x 8, its end
+// clamped to N.
+// LOOPS-LABEL: func.func @sc_k0__looped_cluster(
+// LOOPS-SAME: fuser.cluster_size = 4 : i64
+// LOOPS-SAME: {arg = 0 : i64, at_least = 65536 : i64, dim = 1 : i64, kind = "row_length"}
+// LOOPS: %[[N:.*]] = arith.index_cast %arg3 : i64 to index
+// LOOPS: %[[RANK:.*]] = arith.remui %block_id_x, %c4 : index
+// LOOPS: %[[Q:.*]] = arith.ceildivui %[[N]], %c32 : index
+// LOOPS: %[[C:.*]] = arith.muli %[[Q]], %c8 : index
+// LOOPS: %[[LO:.*]] = arith.muli %[[RANK]], %[[C]] : index
+// LOOPS: %[[HI0:.*]] = arith.addi %[[LO]], %[[C]] : index
+// LOOPS: arith.minui %[[HI0]], %[[N]] : index
+// LOOPS: nvvm.cluster.arrive.relaxed {aligned}
+// LOOPS-LABEL: func.func @sc_k0__looped_warp(
+// LOOPS-LABEL: func.func @sc_k0__looped(
+// LOOPS-NOT: row_length
+// LOOPS-SAME: fuser.variant = "looped"
+// GPU: gpu.func @sc_k0__looped_cluster(
+// GPU-SAME: known_cluster_size = array<i32: 4, 1, 1>
+func.func private @sc_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) -> (tensor<?xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<?x?xbf16>) -> tensor<?x?xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<?x?xf32>) -> tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+
+// -----
+
 // A long row the cluster's blocks hold (65,536 bf16 columns: 2 blocks of
 // 1024 threads x 4 vectors, 64 KB each): the persistent cluster variant.
 // Block rank r holds the chunk from r x 32,768; each pass loads the

@@ -68,7 +68,7 @@ func.func private @row_min_points(%a: tensor<64x4xf32> {fuser.strides = array<i6
 
 // -----
 
-// expected-error@+1 {{fuser.schedule (outer): 'variants' must be an array of 1 to 3 dictionaries}}
+// expected-error@+1 {{fuser.schedule (outer): 'variants' must be an array of 1 to 4 dictionaries}}
 func.func private @row_variants(%a: tensor<64x4xf32> {fuser.strides = array<i64: 4, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "outer", outer_dims = 1 : i64, variants = []}} {
   %0 = "fuser.sum"(%a) {dims = array<i64: 0>, keepdim = false} : (tensor<64x4xf32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>
