@@ -672,9 +672,10 @@ MlirAttribute fuser_row_kernel_to_gpu(fb_builder *b, MlirOperation f, MlirOperat
     int32_t kcs[3] = {(int32_t)mlirIntegerAttrGetValueInt(cs), 1, 1};
     mlirOperationSetInherentAttributeByName(gf, mlirStringRefCreateFromCString("known_cluster_size"), mlirDenseI32ArrayGet(ctx, 3, kcs));
   }
-  /* .minnctapersm 2 (the cluster variant): ptxas keeps the 1024-thread
-   * blocks at <= 32 registers, so two share an SM (2048 threads: the loads
-   * in flight of full occupancy; with 42 registers one block per SM ran) */
+  /* .minnctapersm 2 (the cluster and re-read variants): ptxas keeps the
+   * 1024-thread blocks at <= 32 registers (512-thread ones at <= 64), so two
+   * share an SM (2048 threads: the loads in flight of full occupancy; with
+   * 42 registers one block per SM ran) */
   MlirAttribute mb = mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.min_blocks_per_sm"));
   if (!mlirAttributeIsNull(mb))
     mlirOperationSetDiscardableAttributeByName(gf, mlirStringRefCreateFromCString("nvvm.minctasm"),
