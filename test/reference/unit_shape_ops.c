@@ -193,28 +193,29 @@ static void test_reductions(void) {
        a, ((double[]){-10}), 1);
   fuser_ref_tensor_free(x);
 
-  /* f32 accumulation: 2^24 + 1 + 1 stays 2^24 in f32 (each +1 is a tie to
-   * even); a bf16 input summed into f32; an i64 sum */
+  /* an f32 sum accumulates in double and rounds once: 2^24 + 1 + 1 is
+   * 2^24 + 2 (in f32 in sequence each + 1 is a tie to even: 2^24); a bf16
+   * input summed the same way; an i64 sum */
   int64_t three = 3;
   DLTensor *big = make_tensor(FUSER_DTYPE_F32, 1, &three, (double[]){16777216, 1, 1});
   RUN1("%a: tensor<3xf32>", "tensor<f32>",
        "%r = \"fuser.sum\"(%a) {dims = array<i64: 0>, keepdim = false} : (tensor<3xf32>) -> tensor<f32>\n"
        "return %r : tensor<f32>",
-       tensor_arg(big), ((double[]){16777216}), 1);
+       tensor_arg(big), ((double[]){16777218}), 1);
   fuser_ref_tensor_free(big);
   DLTensor *h = make_tensor(FUSER_DTYPE_BF16, 1, &three, (double[]){256, 1, 1});
-  /* a bf16 sum accumulates in f32 and rounds once: 258; rounding to bf16
-   * after each add would give 256 (256 + 1 is a tie, to even) */
+  /* a bf16 sum rounds once: 258; rounding to bf16 after each add would
+   * give 256 (256 + 1 is a tie, to even) */
   RUN1("%a: tensor<3xbf16>", "tensor<bf16>",
        "%r = \"fuser.sum\"(%a) {dims = array<i64: 0>, keepdim = false} : (tensor<3xbf16>) -> tensor<bf16>\n"
        "return %r : tensor<bf16>",
        tensor_arg(h), ((double[]){258}), 1);
   fuser_ref_tensor_free(h);
   /* several reduced dims around a kept one: each output adds its elements in
-   * row-major order of (dim 0, dim 2): 2^24 - 2^24 + 1 + 1 = 2 in f32 (in
-   * (dim 2, dim 0) order it would be 2^24 + 1 = 2^24, + ... = 0) */
+   * row-major order of (dim 0, dim 2): 2^53 - 2^53 + 1 + 1 = 2 in double (in
+   * (dim 2, dim 0) order 2^53 + 1 = 2^53, - 2^53 + 1 = 1) */
   DLTensor *o3 = make_tensor(FUSER_DTYPE_F32, 3, (int64_t[]){2, 2, 2},
-                             (double[]){16777216, -16777216, 1, 1, 1, 1, 1, 1});
+                             (double[]){9007199254740992.0, -9007199254740992.0, 1, 1, 1, 1, 1, 1});
   RUN1("%a: tensor<2x2x2xf32>", "tensor<1x2x1xf32>",
        "%r = \"fuser.sum\"(%a) {dims = array<i64: 0, 2>, keepdim = true} : (tensor<2x2x2xf32>) -> tensor<1x2x1xf32>\n"
        "return %r : tensor<1x2x1xf32>",
