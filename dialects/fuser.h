@@ -1,7 +1,7 @@
 /* fuser.h: the fuser dialect as seen from C.
  *
- * The dialect itself is defined in IRDL (dialects/fuser.irdl.mlir, embedded
- * at build time). This header gives what every part of the compiler needs
+ * The dialect itself is defined in IRDL (generated from dialects/ops.def by
+ * dialects/gen_irdl.c and embedded at build time). This header gives what every part of the compiler needs
  * on top of it: a context with the dialect loaded, the op table
  * (dialects/ops.def) as an enum, dtypes, attribute accessors, nvFuser's
  * result-type rules, and the verifier for what IRDL cannot check.
@@ -80,7 +80,7 @@ typedef enum {
 } fuser_rule;
 
 typedef enum {
-#define FUSER_OP(name, kind, rule) FUSER_OP_##name,
+#define FUSER_OP(name, kind, rule, ...) FUSER_OP_##name,
 #include "ops.def"
   FUSER_OP_COUNT,
   FUSER_OP_NONE = -1

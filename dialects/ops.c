@@ -10,7 +10,7 @@ static const struct {
   fuser_rule rule;
   unsigned char len; /* strlen(mnemonic): the lookup below runs several times per op */
 } op_table[FUSER_OP_COUNT] = {
-#define FUSER_OP(name, kind, rule) {#name, "fuser." #name, FUSER_KIND_##kind, FUSER_RULE_##rule, sizeof #name - 1},
+#define FUSER_OP(name, kind, rule, ...) {#name, "fuser." #name, FUSER_KIND_##kind, FUSER_RULE_##rule, sizeof #name - 1},
 #include "ops.def"
 };
 

@@ -1,4 +1,4 @@
-// Negative tests of what IRDL checks while parsing (dialects/fuser.irdl.mlir):
+// Negative tests of what IRDL checks while parsing (generated from dialects/ops.def):
 // unknown ops, operand and result counts, operand types, attribute kinds and
 // missing attributes. Each error stops the parse of its chunk. The tools
 // name the op and the attribute or operand in IRDL's messages
