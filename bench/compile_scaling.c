@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "lowering/strbuf.h"
+#include "support/strbuf.h"
 #include "dialects/fuser.h"
 #include "lowering/lowering.h"
 #include "mlir-c/Pass.h"

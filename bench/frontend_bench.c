@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "lowering/strbuf.h"
+#include "support/strbuf.h"
 #include "dialects/fuser.h"
 #include "frontend/nvfuser_export.h"
 #include "frontend/nvfuser_import.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "lowering/strbuf.h"
+#include "support/strbuf.h"
 #include "dialects/fuser.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"

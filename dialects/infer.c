@@ -2,6 +2,7 @@
  * The importer uses it to build ops, the verifier to check them, so the two
  * can never disagree. */
 #include "dialects/fuser.h"
+#include "support/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,14 +26,6 @@ typedef struct {
   char *err;
   size_t errlen;
 } infer_state;
-
-static bool fail(infer_state *s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(s->err, s->errlen, fmt, ap);
-  va_end(ap);
-  return false;
-}
 
 static int64_t dyn(void) { return mlirShapedTypeGetDynamicSize(); }
 static bool is_dyn(int64_t d) { return d == mlirShapedTypeGetDynamicSize(); }
@@ -64,22 +57,22 @@ static int attr_array(infer_state *s, const char *name, int64_t *out, int cap) {
 
 static bool need_array(infer_state *s, const char *name, int64_t *out, int cap, int *n, bool want_bool) {
   MlirAttribute a = find_attr(s->desc, name);
-  if (mlirAttributeIsNull(a)) return fail(s, "requires attribute '%s'", name);
+  if (mlirAttributeIsNull(a)) return fuser_message(s->err, s->errlen, "requires attribute '%s'", name);
   if (want_bool ? !mlirAttributeIsADenseBoolArray(a) : !mlirAttributeIsADenseI64Array(a))
-    return fail(s, "attribute '%s' must be an array<%s>", name, want_bool ? "i1" : "i64");
+    return fuser_message(s->err, s->errlen, "attribute '%s' must be an array<%s>", name, want_bool ? "i1" : "i64");
   *n = attr_array(s, name, out, cap);
-  if (*n > cap) return fail(s, "attribute '%s' has more than %d elements", name, cap);
+  if (*n > cap) return fuser_message(s->err, s->errlen, "attribute '%s' has more than %d elements", name, cap);
   return true;
 }
 
 static bool need_int(infer_state *s, const char *name, int64_t *out) {
   MlirAttribute a = find_attr(s->desc, name);
-  if (mlirAttributeIsNull(a)) return fail(s, "requires attribute '%s'", name);
+  if (mlirAttributeIsNull(a)) return fuser_message(s->err, s->errlen, "requires attribute '%s'", name);
   if (mlirAttributeIsABool(a)) {
     *out = mlirBoolAttrGetValue(a);
     return true;
   }
-  if (!mlirAttributeIsAInteger(a)) return fail(s, "attribute '%s' must be an integer", name);
+  if (!mlirAttributeIsAInteger(a)) return fuser_message(s->err, s->errlen, "attribute '%s' must be an integer", name);
   *out = mlirIntegerAttrGetValueInt(a);
   return true;
 }
@@ -89,14 +82,14 @@ static MlirType tensor_type(infer_state *s, int rank, const int64_t *shape, fuse
 }
 
 static bool need_tensor(infer_state *s, int i, const char *what) {
-  if (!s->ops[i].tensor) return fail(s, "%s must be a tensor", what);
+  if (!s->ops[i].tensor) return fuser_message(s->err, s->errlen, "%s must be a tensor", what);
   return true;
 }
 
 static bool need_i64_scalars(infer_state *s, int first, const char *what) {
   for (int i = first; i < s->desc->num_operands; i++)
     if (s->ops[i].tensor || s->ops[i].dtype != FUSER_DTYPE_I64)
-      return fail(s, "%s operand #%d must be an i64 scalar", what, i);
+      return fuser_message(s->err, s->errlen, "%s operand #%d must be an i64 scalar", what, i);
   return true;
 }
 
@@ -107,7 +100,7 @@ static bool combine_extent(infer_state *s, int64_t a, int64_t b, int dim, int64_
   if (b == 1) { *out = a; return true; }
   if (is_dyn(a)) { *out = b; return true; }
   if (is_dyn(b)) { *out = a; return true; }
-  if (a != b) return fail(s, "operand extents %lld and %lld differ in dim %d", (long long)a, (long long)b, dim);
+  if (a != b) return fuser_message(s->err, s->errlen, "operand extents %lld and %lld differ in dim %d", (long long)a, (long long)b, dim);
   *out = a;
   return true;
 }
@@ -125,7 +118,7 @@ static bool infer_elementwise(infer_state *s, MlirType *res, fuser_dtype dt) {
       memcpy(shape, o->shape, sizeof(int64_t) * rank);
       continue;
     }
-    if (o->rank != rank) return fail(s, "operand ranks differ (%d and %d)", rank, o->rank);
+    if (o->rank != rank) return fuser_message(s->err, s->errlen, "operand ranks differ (%d and %d)", rank, o->rank);
     for (int d = 0; d < rank; d++)
       if (!combine_extent(s, shape[d], o->shape[d], d, &shape[d])) return false;
   }
@@ -143,7 +136,7 @@ static fuser_dtype promoted(infer_state *s, fuser_rule rule) {
   }
   const char *why = NULL;
   fuser_dtype r = fuser_promote_kinds(rule, n, dts, kinds, &why);
-  if (r == FUSER_DTYPE_INVALID) fail(s, "%s", why ? why : "operand dtypes cannot be promoted");
+  if (r == FUSER_DTYPE_INVALID) fuser_message(s->err, s->errlen, "%s", why ? why : "operand dtypes cannot be promoted");
   return r;
 }
 
@@ -152,15 +145,15 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
   operand_info *in = &s->ops[0];
   if (!need_tensor(s, 0, "input") || !need_i64_scalars(s, 1, "shape")) return false;
   int rank = d->hint_rank;
-  if (rank < 0 || rank > FUSER_MAX_RANK || !d->hint_shape) return fail(s, "needs a result shape of rank <= %d", FUSER_MAX_RANK);
+  if (rank < 0 || rank > FUSER_MAX_RANK || !d->hint_shape) return fuser_message(s->err, s->errlen, "needs a result shape of rank <= %d", FUSER_MAX_RANK);
   const int64_t *out = d->hint_shape;
   int ndyn = 0;
   for (int i = 0; i < rank; i++) {
     if (is_dyn(out[i])) ndyn++;
-    else if (out[i] < 0) return fail(s, "result extent %lld of dim %d is negative", (long long)out[i], i);
+    else if (out[i] < 0) return fuser_message(s->err, s->errlen, "result extent %lld of dim %d is negative", (long long)out[i], i);
   }
   if (ndyn != d->num_operands - 1)
-    return fail(s, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 1);
+    return fuser_message(s->err, s->errlen, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 1);
 
   if (d->id == FUSER_OP_reshape) {
     bool all_static = true;
@@ -169,32 +162,32 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
     for (int i = 0; i < in->rank; i++) {
       all_static &= !is_dyn(in->shape[i]);
       if (all_static && __builtin_mul_overflow(a, in->shape[i], &a))
-        return fail(s, "element count of the input overflows int64");
+        return fuser_message(s->err, s->errlen, "element count of the input overflows int64");
     }
     for (int i = 0; i < rank; i++) {
       all_static &= !is_dyn(out[i]);
       if (all_static && __builtin_mul_overflow(b, out[i], &b))
-        return fail(s, "element count of the result overflows int64");
+        return fuser_message(s->err, s->errlen, "element count of the result overflows int64");
     }
     if (all_static && a != b)
-      return fail(s, "reshape changes the element count from %lld to %lld", (long long)a, (long long)b);
+      return fuser_message(s->err, s->errlen, "reshape changes the element count from %lld to %lld", (long long)a, (long long)b);
   } else if (d->id == FUSER_OP_expand) {
-    if (rank != in->rank) return fail(s, "expand keeps the rank (%d), result has rank %d", in->rank, rank);
+    if (rank != in->rank) return fuser_message(s->err, s->errlen, "expand keeps the rank (%d), result has rank %d", in->rank, rank);
     for (int i = 0; i < rank; i++)
       if (in->shape[i] != 1 && !is_dyn(in->shape[i]) && !is_dyn(out[i]) && out[i] != in->shape[i])
-        return fail(s, "expand of dim %d: extent %lld is not a broadcast and cannot become %lld", i,
+        return fuser_message(s->err, s->errlen, "expand of dim %d: extent %lld is not a broadcast and cannot become %lld", i,
                     (long long)in->shape[i], (long long)out[i]);
   } else { /* broadcast_in_dim */
     int64_t bd[FUSER_MAX_RANK + 1];
     int n;
     if (!need_array(s, "broadcast_dims", bd, FUSER_MAX_RANK, &n, false)) return false;
-    if (n != in->rank) return fail(s, "broadcast_dims has %d entries for an input of rank %d", n, in->rank);
+    if (n != in->rank) return fuser_message(s->err, s->errlen, "broadcast_dims has %d entries for an input of rank %d", n, in->rank);
     for (int i = 0; i < n; i++) {
-      if (bd[i] < 0 || bd[i] >= rank) return fail(s, "broadcast_dims[%d] = %lld is out of range [0, %d)", i, (long long)bd[i], rank);
-      if (i > 0 && bd[i] <= bd[i - 1]) return fail(s, "broadcast_dims must be strictly increasing");
+      if (bd[i] < 0 || bd[i] >= rank) return fuser_message(s->err, s->errlen, "broadcast_dims[%d] = %lld is out of range [0, %d)", i, (long long)bd[i], rank);
+      if (i > 0 && bd[i] <= bd[i - 1]) return fuser_message(s->err, s->errlen, "broadcast_dims must be strictly increasing");
       int64_t e = in->shape[i], o = out[bd[i]];
       if (e != 1 && !is_dyn(e) && !is_dyn(o) && e != o)
-        return fail(s, "input dim %d of extent %lld cannot broadcast to extent %lld", i, (long long)e, (long long)o);
+        return fuser_message(s->err, s->errlen, "input dim %d of extent %lld cannot broadcast to extent %lld", i, (long long)e, (long long)o);
     }
   }
   res[0] = tensor_type(s, rank, out, in->dtype);
@@ -203,7 +196,7 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
 
 static bool infer_meta(infer_state *s, MlirType *res) {
   const fuser_op_desc *d = s->desc;
-  if (d->num_operands != 1) return fail(s, "expects 1 operand");
+  if (d->num_operands != 1) return fuser_message(s->err, s->errlen, "expects 1 operand");
   if (!need_tensor(s, 0, "input")) return false;
   operand_info *in = &s->ops[0];
   int64_t shape[FUSER_MAX_RANK];
@@ -216,7 +209,7 @@ static bool infer_meta(infer_state *s, MlirType *res) {
     if (!need_array(s, "is_broadcast_dim", a, FUSER_MAX_RANK, &n, true)) return false;
     int kept = 0;
     for (int i = 0; i < n; i++) kept += !a[i];
-    if (kept != in->rank) return fail(s, "is_broadcast_dim keeps %d dims of an input of rank %d", kept, in->rank);
+    if (kept != in->rank) return fuser_message(s->err, s->errlen, "is_broadcast_dim keeps %d dims of an input of rank %d", kept, in->rank);
     for (int i = 0, j = 0; i < n; i++) shape[i] = a[i] ? 1 : in->shape[j++];
     rank = n;
     break;
@@ -224,9 +217,9 @@ static bool infer_meta(infer_state *s, MlirType *res) {
   case FUSER_OP_permute: {
     if (!need_array(s, "dims", a, FUSER_MAX_RANK, &n, false)) return false;
     bool seen[FUSER_MAX_RANK] = {0};
-    if (n != rank) return fail(s, "dims has %d entries for an input of rank %d", n, rank);
+    if (n != rank) return fuser_message(s->err, s->errlen, "dims has %d entries for an input of rank %d", n, rank);
     for (int i = 0; i < n; i++) {
-      if (a[i] < 0 || a[i] >= rank || seen[a[i]]) return fail(s, "dims is not a permutation of [0, %d)", rank);
+      if (a[i] < 0 || a[i] >= rank || seen[a[i]]) return fuser_message(s->err, s->errlen, "dims is not a permutation of [0, %d)", rank);
       seen[a[i]] = true;
       shape[i] = in->shape[a[i]];
     }
@@ -238,11 +231,11 @@ static bool infer_meta(infer_state *s, MlirType *res) {
         !need_array(s, "strides", c, FUSER_MAX_RANK, &k, false))
       return false;
     if (n != rank || m != rank || k != rank)
-      return fail(s, "start_indices, end_indices and strides need %d entries each", rank);
+      return fuser_message(s->err, s->errlen, "start_indices, end_indices and strides need %d entries each", rank);
     for (int i = 0; i < rank; i++) {
-      if (c[i] != 1) return fail(s, "slice stride %lld in dim %d is not supported (only 1)", (long long)c[i], i);
+      if (c[i] != 1) return fuser_message(s->err, s->errlen, "slice stride %lld in dim %d is not supported (only 1)", (long long)c[i], i);
       if (a[i] < 0 || b[i] < a[i] || (!is_dyn(in->shape[i]) && b[i] > in->shape[i]))
-        return fail(s, "slice [%lld, %lld) is out of bounds for dim %d of extent %lld", (long long)a[i],
+        return fuser_message(s->err, s->errlen, "slice [%lld, %lld) is out of bounds for dim %d of extent %lld", (long long)a[i],
                     (long long)b[i], i, (long long)in->shape[i]);
       shape[i] = b[i] - a[i];
     }
@@ -252,8 +245,8 @@ static bool infer_meta(infer_state *s, MlirType *res) {
     if (!need_array(s, "dims", a, FUSER_MAX_RANK, &n, false)) return false;
     bool drop[FUSER_MAX_RANK] = {0};
     for (int i = 0; i < n; i++) {
-      if (a[i] < 0 || a[i] >= rank || drop[a[i]]) return fail(s, "squeeze dims must be distinct dims in [0, %d)", rank);
-      if (in->shape[a[i]] != 1) return fail(s, "squeeze of dim %lld whose extent is not 1", (long long)a[i]);
+      if (a[i] < 0 || a[i] >= rank || drop[a[i]]) return fuser_message(s->err, s->errlen, "squeeze dims must be distinct dims in [0, %d)", rank);
+      if (in->shape[a[i]] != 1) return fuser_message(s->err, s->errlen, "squeeze of dim %lld whose extent is not 1", (long long)a[i]);
       drop[a[i]] = true;
     }
     int j = 0;
@@ -270,47 +263,47 @@ static bool infer_meta(infer_state *s, MlirType *res) {
 }
 
 static bool infer_pad(infer_state *s, MlirType *res) {
-  if (s->desc->num_operands != 2) return fail(s, "expects 2 operands");
+  if (s->desc->num_operands != 2) return fuser_message(s->err, s->errlen, "expects 2 operands");
   if (!need_tensor(s, 0, "input")) return false;
-  if (s->ops[1].tensor) return fail(s, "pad value must be a scalar");
+  if (s->ops[1].tensor) return fuser_message(s->err, s->errlen, "pad value must be a scalar");
   operand_info *in = &s->ops[0];
   int64_t w[2 * FUSER_MAX_RANK + 1], shape[FUSER_MAX_RANK];
   int n;
   if (!need_array(s, "pad_widths", w, 2 * FUSER_MAX_RANK, &n, false)) return false;
   if (n % 2 || n > 2 * in->rank)
-    return fail(s, "pad_widths needs an even number of entries, at most %d", 2 * in->rank);
+    return fuser_message(s->err, s->errlen, "pad_widths needs an even number of entries, at most %d", 2 * in->rank);
   memcpy(shape, in->shape, sizeof shape);
   for (int p = 0; p < n / 2; p++) {
     int dim = in->rank - 1 - p;
     if (is_dyn(shape[dim])) continue;
     if (__builtin_add_overflow(shape[dim], w[2 * p], &shape[dim]) ||
         __builtin_add_overflow(shape[dim], w[2 * p + 1], &shape[dim]))
-      return fail(s, "pad widths overflow the extent of dim %d", dim);
-    if (shape[dim] < 0) return fail(s, "pad widths make dim %d negative", dim);
+      return fuser_message(s->err, s->errlen, "pad widths overflow the extent of dim %d", dim);
+    if (shape[dim] < 0) return fuser_message(s->err, s->errlen, "pad widths make dim %d negative", dim);
   }
   res[0] = tensor_type(s, in->rank, shape, in->dtype);
   return true;
 }
 
 static bool infer_cat(infer_state *s, MlirType *res) {
-  if (s->desc->num_operands != 2) return fail(s, "expects 2 operands");
+  if (s->desc->num_operands != 2) return fuser_message(s->err, s->errlen, "expects 2 operands");
   if (!need_tensor(s, 0, "lhs") || !need_tensor(s, 1, "rhs")) return false;
   operand_info *a = &s->ops[0], *b = &s->ops[1];
   int64_t dim;
   if (!need_int(s, "dim", &dim)) return false;
-  if (a->rank != b->rank) return fail(s, "cat operands have ranks %d and %d", a->rank, b->rank);
-  if (dim < 0 || dim >= a->rank) return fail(s, "cat dim %lld is out of range [0, %d)", (long long)dim, a->rank);
+  if (a->rank != b->rank) return fuser_message(s->err, s->errlen, "cat operands have ranks %d and %d", a->rank, b->rank);
+  if (dim < 0 || dim >= a->rank) return fuser_message(s->err, s->errlen, "cat dim %lld is out of range [0, %d)", (long long)dim, a->rank);
   if (a->dtype != b->dtype)
-    return fail(s, "cat operands have dtypes %s and %s", fuser_dtype_mlir_name(a->dtype), fuser_dtype_mlir_name(b->dtype));
+    return fuser_message(s->err, s->errlen, "cat operands have dtypes %s and %s", fuser_dtype_mlir_name(a->dtype), fuser_dtype_mlir_name(b->dtype));
   int64_t shape[FUSER_MAX_RANK];
   for (int i = 0; i < a->rank; i++) {
     int64_t x = a->shape[i], y = b->shape[i];
     if (i == dim) {
       if (is_dyn(x) || is_dyn(y)) shape[i] = dyn();
       else if (__builtin_add_overflow(x, y, &shape[i]))
-        return fail(s, "cat result extent in dim %d overflows int64", i);
+        return fuser_message(s->err, s->errlen, "cat result extent in dim %d overflows int64", i);
     } else if (!is_dyn(x) && !is_dyn(y) && x != y) {
-      return fail(s, "cat operands differ in dim %d (%lld and %lld), not the cat dim", i, (long long)x, (long long)y);
+      return fuser_message(s->err, s->errlen, "cat operands differ in dim %d (%lld and %lld), not the cat dim", i, (long long)x, (long long)y);
     } else {
       shape[i] = is_dyn(x) ? y : x;
     }
@@ -327,7 +320,7 @@ static bool reduced_shape(infer_state *s, int64_t *shape, int *rank) {
   bool red[FUSER_MAX_RANK] = {0};
   for (int i = 0; i < n; i++) {
     if (dims[i] < 0 || dims[i] >= in->rank || red[dims[i]])
-      return fail(s, "reduction dims must be distinct dims in [0, %d)", in->rank);
+      return fuser_message(s->err, s->errlen, "reduction dims must be distinct dims in [0, %d)", in->rank);
     red[dims[i]] = true;
   }
   int j = 0;
@@ -340,7 +333,7 @@ static bool reduced_shape(infer_state *s, int64_t *shape, int *rank) {
 }
 
 static bool infer_reduction(infer_state *s, MlirType *res) {
-  if (s->desc->num_operands != 1) return fail(s, "expects 1 operand");
+  if (s->desc->num_operands != 1) return fuser_message(s->err, s->errlen, "expects 1 operand");
   if (!need_tensor(s, 0, "input")) return false;
   int64_t shape[FUSER_MAX_RANK];
   int rank = 0;
@@ -348,25 +341,25 @@ static bool infer_reduction(infer_state *s, MlirType *res) {
   if (s->desc->id == FUSER_OP_var_mean) {
     int64_t corr;
     if (!need_int(s, "correction", &corr)) return false;
-    if (corr < 0) return fail(s, "correction must be >= 0");
+    if (corr < 0) return fuser_message(s->err, s->errlen, "correction must be >= 0");
     fuser_dtype dt = promoted(s, FUSER_RULE_FLOAT);
     if (dt == FUSER_DTYPE_INVALID) return false;
     res[0] = res[1] = tensor_type(s, rank, shape, dt);
     return true;
   }
-  if (s->desc->hint_dtype == FUSER_DTYPE_INVALID) return fail(s, "needs a result dtype");
+  if (s->desc->hint_dtype == FUSER_DTYPE_INVALID) return fuser_message(s->err, s->errlen, "needs a result dtype");
   res[0] = tensor_type(s, rank, shape, s->desc->hint_dtype);
   return true;
 }
 
 static bool infer_factory(infer_state *s, MlirType *res) {
   const fuser_op_desc *d = s->desc;
-  if (d->hint_dtype == FUSER_DTYPE_INVALID) return fail(s, "needs a result dtype");
-  if (d->num_operands < 1 || s->ops[0].tensor) return fail(s, "first operand must be a scalar");
+  if (d->hint_dtype == FUSER_DTYPE_INVALID) return fuser_message(s->err, s->errlen, "needs a result dtype");
+  if (d->num_operands < 1 || s->ops[0].tensor) return fuser_message(s->err, s->errlen, "first operand must be a scalar");
   if (d->id == FUSER_OP_iota) {
     if (d->num_operands != 3 || s->ops[0].dtype != FUSER_DTYPE_I64 || s->ops[1].tensor || s->ops[2].tensor)
-      return fail(s, "iota takes (length: i64, start, step) scalars");
-    if (d->hint_rank != 1) return fail(s, "iota produces a 1-D tensor");
+      return fuser_message(s->err, s->errlen, "iota takes (length: i64, start, step) scalars");
+    if (d->hint_rank != 1) return fuser_message(s->err, s->errlen, "iota produces a 1-D tensor");
     res[0] = tensor_type(s, 1, d->hint_shape, d->hint_dtype);
     return true;
   }
@@ -374,7 +367,7 @@ static bool infer_factory(infer_state *s, MlirType *res) {
   int ndyn = 0;
   for (int i = 0; i < d->hint_rank; i++) ndyn += is_dyn(d->hint_shape[i]);
   if (ndyn != d->num_operands - 1)
-    return fail(s, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 1);
+    return fuser_message(s->err, s->errlen, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 1);
   res[0] = tensor_type(s, d->hint_rank, d->hint_shape, d->hint_dtype);
   return true;
 }
@@ -384,14 +377,14 @@ static bool infer_factory(infer_state *s, MlirType *res) {
  * result is floating point (nvFuser's RNGOp). */
 static bool infer_rng(infer_state *s, MlirType *res) {
   const fuser_op_desc *d = s->desc;
-  if (d->hint_dtype == FUSER_DTYPE_INVALID) return fail(s, "needs a result dtype");
-  if (!fuser_dtype_is_float(d->hint_dtype)) return fail(s, "random numbers are floating point");
-  if (d->num_operands < 4 || s->ops[0].tensor || s->ops[1].tensor) return fail(s, "takes two scalars, rng_seed, rng_offset and the shape");
+  if (d->hint_dtype == FUSER_DTYPE_INVALID) return fuser_message(s->err, s->errlen, "needs a result dtype");
+  if (!fuser_dtype_is_float(d->hint_dtype)) return fuser_message(s->err, s->errlen, "random numbers are floating point");
+  if (d->num_operands < 4 || s->ops[0].tensor || s->ops[1].tensor) return fuser_message(s->err, s->errlen, "takes two scalars, rng_seed, rng_offset and the shape");
   if (!need_i64_scalars(s, 2, "rng_seed, rng_offset and shape")) return false;
   int ndyn = 0;
   for (int i = 0; i < d->hint_rank; i++) ndyn += is_dyn(d->hint_shape[i]);
   if (ndyn != d->num_operands - 4)
-    return fail(s, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 4);
+    return fuser_message(s->err, s->errlen, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 4);
   res[0] = tensor_type(s, d->hint_rank, d->hint_shape, d->hint_dtype);
   return true;
 }
@@ -406,16 +399,16 @@ static bool infer_view(infer_state *s, MlirType *res) {
   int n;
   if (!need_int(s, "static_offset", &offset) || !need_array(s, "static_strides", strides, FUSER_MAX_RANK, &n, false))
     return false;
-  if (d->hint_rank < 0 || !d->hint_shape) return fail(s, "needs a result shape");
-  if (n != d->hint_rank) return fail(s, "static_strides has %d entries for a result of rank %d", n, d->hint_rank);
+  if (d->hint_rank < 0 || !d->hint_shape) return fuser_message(s->err, s->errlen, "needs a result shape");
+  if (n != d->hint_rank) return fuser_message(s->err, s->errlen, "static_strides has %d entries for a result of rank %d", n, d->hint_rank);
   int ndyn = is_dyn(offset);
-  if (!is_dyn(offset) && offset < 0) return fail(s, "static_offset %lld is negative", (long long)offset);
+  if (!is_dyn(offset) && offset < 0) return fuser_message(s->err, s->errlen, "static_offset %lld is negative", (long long)offset);
   for (int i = 0; i < n; i++) {
     ndyn += is_dyn(d->hint_shape[i]) + is_dyn(strides[i]);
-    if (!is_dyn(strides[i]) && strides[i] < 0) return fail(s, "stride %lld of dim %d is negative", (long long)strides[i], i);
+    if (!is_dyn(strides[i]) && strides[i] < 0) return fuser_message(s->err, s->errlen, "stride %lld of dim %d is negative", (long long)strides[i], i);
   }
   if (ndyn != d->num_operands - 1)
-    return fail(s, "view has %d dynamic offset/size/stride entries but %d operands", ndyn, d->num_operands - 1);
+    return fuser_message(s->err, s->errlen, "view has %d dynamic offset/size/stride entries but %d operands", ndyn, d->num_operands - 1);
   res[0] = tensor_type(s, d->hint_rank, d->hint_shape, s->ops[0].dtype);
   return true;
 }
@@ -424,18 +417,18 @@ static bool infer_query(infer_state *s, MlirType *res) {
   if (s->desc->num_operands != 1 || !need_tensor(s, 0, "input")) return false;
   int64_t dim;
   if (!need_int(s, "dim", &dim)) return false;
-  if (dim < 0 || dim >= s->ops[0].rank) return fail(s, "dim %lld is out of range [0, %d)", (long long)dim, s->ops[0].rank);
+  if (dim < 0 || dim >= s->ops[0].rank) return fuser_message(s->err, s->errlen, "dim %lld is out of range [0, %d)", (long long)dim, s->ops[0].rank);
   res[0] = fuser_dtype_to_type(s->ctx, FUSER_DTYPE_I64);
   return true;
 }
 
 static bool infer_scalar(infer_state *s, MlirType *res) {
   MlirAttribute v = find_attr(s->desc, "value");
-  if (mlirAttributeIsNull(v)) return fail(s, "requires attribute 'value'");
+  if (mlirAttributeIsNull(v)) return fuser_message(s->err, s->errlen, "requires attribute 'value'");
   if (!mlirAttributeIsAInteger(v) && !mlirAttributeIsAFloat(v) && !mlirAttributeIsABool(v))
-    return fail(s, "attribute 'value' must be an integer, float or bool");
+    return fuser_message(s->err, s->errlen, "attribute 'value' must be an integer, float or bool");
   MlirType t = mlirAttributeGetType(v);
-  if (fuser_dtype_of_type(t) == FUSER_DTYPE_INVALID) return fail(s, "attribute 'value' has an unsupported type");
+  if (fuser_dtype_of_type(t) == FUSER_DTYPE_INVALID) return fuser_message(s->err, s->errlen, "attribute 'value' has an unsupported type");
   res[0] = t;
   return true;
 }
@@ -452,32 +445,32 @@ static bool matmul_extent(infer_state *s, int64_t a, int64_t b, const char *what
     *out = is_dyn(a) ? b : a;
     return true;
   }
-  return fail(s, "%s extents %lld and %lld differ", what, (long long)a, (long long)b);
+  return fuser_message(s->err, s->errlen, "%s extents %lld and %lld differ", what, (long long)a, (long long)b);
 }
 
 static bool infer_matmul(infer_state *s, MlirType *res) {
   bool linear = s->desc->id == FUSER_OP_linear;
   int n = s->desc->num_operands;
-  if (n < 2 || n > (linear ? 3 : 2)) return fail(s, "expects %d operands", linear && n > 2 ? 3 : 2);
+  if (n < 2 || n > (linear ? 3 : 2)) return fuser_message(s->err, s->errlen, "expects %d operands", linear && n > 2 ? 3 : 2);
   fuser_dtype dt = s->ops[0].dtype;
   for (int i = 0; i < n; i++) {
     if (!need_tensor(s, i, i == 0 ? "first operand" : i == 1 ? "second operand" : "bias")) return false;
-    if (s->ops[i].dtype != dt) return fail(s, "operands must have one dtype (operand #%d differs)", i);
+    if (s->ops[i].dtype != dt) return fuser_message(s->err, s->errlen, "operands must have one dtype (operand #%d differs)", i);
   }
   if (dt != FUSER_DTYPE_BF16 && dt != FUSER_DTYPE_F16 && dt != FUSER_DTYPE_F32)
-    return fail(s, "supports bf16, f16 and f32 operands, not %s", fuser_dtype_mlir_name(dt));
+    return fuser_message(s->err, s->errlen, "supports bf16, f16 and f32 operands, not %s", fuser_dtype_mlir_name(dt));
   const operand_info *a = &s->ops[0], *b = &s->ops[1];
-  if (a->rank < 1 || b->rank < 1) return fail(s, "operands must have at least one dim");
+  if (a->rank < 1 || b->rank < 1) return fuser_message(s->err, s->errlen, "operands must have at least one dim");
   int64_t shape[FUSER_MAX_RANK + 2], k;
   int rank = 0;
   if (linear) {
-    if (b->rank > 2) return fail(s, "weight must be 1-D or 2-D");
+    if (b->rank > 2) return fuser_message(s->err, s->errlen, "weight must be 1-D or 2-D");
     if (!matmul_extent(s, a->shape[a->rank - 1], b->shape[b->rank - 1], "contraction (K)", &k)) return false;
     for (int d = 0; d < a->rank - 1; d++) shape[rank++] = a->shape[d];
     if (b->rank == 2) shape[rank++] = b->shape[0];
     if (n == 3) {
       const operand_info *bias = &s->ops[2];
-      if (bias->rank > 1 || (bias->rank == 1 && b->rank != 2)) return fail(s, "bias must be 0-dim, or 1-D [N] with a 2-D weight");
+      if (bias->rank > 1 || (bias->rank == 1 && b->rank != 2)) return fuser_message(s->err, s->errlen, "bias must be 0-dim, or 1-D [N] with a 2-D weight");
       int64_t nn;
       if (bias->rank == 1 && !matmul_extent(s, bias->shape[0], b->shape[0], "bias and weight N", &nn)) return false;
     }
@@ -504,17 +497,17 @@ static bool infer_matmul(infer_state *s, MlirType *res) {
  * fuser_index_dims_of, with nvFuser's checks on the static ones. */
 static bool infer_index(infer_state *s, MlirType *res) {
   fuser_op_id id = s->desc->id;
-  if (s->desc->num_operands != 2) return fail(s, "expects 2 operands");
+  if (s->desc->num_operands != 2) return fuser_message(s->err, s->errlen, "expects 2 operands");
   if (!need_tensor(s, 0, "arg") || !need_tensor(s, 1, "index")) return false;
   operand_info *a = &s->ops[0], *x = &s->ops[1];
   int64_t dim;
   if (!need_int(s, "dim", &dim)) return false;
-  if (a->rank == 0) return fail(s, "arg must not be a 0-dim tensor");
-  if (dim < 0 || dim >= a->rank) return fail(s, "dim %lld is out of range [0, %d)", (long long)dim, a->rank);
+  if (a->rank == 0) return fuser_message(s->err, s->errlen, "arg must not be a 0-dim tensor");
+  if (dim < 0 || dim >= a->rank) return fuser_message(s->err, s->errlen, "dim %lld is out of range [0, %d)", (long long)dim, a->rank);
   if (x->dtype != FUSER_DTYPE_I64 && x->dtype != FUSER_DTYPE_I32)
-    return fail(s, "index must be an integer tensor (i64 or i32), not %s", fuser_dtype_mlir_name(x->dtype));
+    return fuser_message(s->err, s->errlen, "index must be an integer tensor (i64 or i32), not %s", fuser_dtype_mlir_name(x->dtype));
   if (id == FUSER_OP_index_select ? x->rank != 1 : x->rank != a->rank)
-    return fail(s, id == FUSER_OP_index_select ? "index must be 1-D (it has rank %d)" : "index has rank %d but arg has rank %d",
+    return fuser_message(s->err, s->errlen, id == FUSER_OP_index_select ? "index must be 1-D (it has rank %d)" : "index has rank %d but arg has rank %d",
                 x->rank, a->rank);
   int64_t shape[FUSER_MAX_RANK];
   for (int d = 0; d < a->rank; d++) {
@@ -525,9 +518,9 @@ static bool infer_index(infer_state *s, MlirType *res) {
     int64_t ae = a->shape[d], ie = x->shape[d];
     if (is_dyn(ae) || is_dyn(ie)) continue;
     if (id == FUSER_OP_gather && ie > ae)
-      return fail(s, "index extent %lld exceeds arg extent %lld in dim %d", (long long)ie, (long long)ae, d);
+      return fuser_message(s->err, s->errlen, "index extent %lld exceeds arg extent %lld in dim %d", (long long)ie, (long long)ae, d);
     if (id == FUSER_OP_take_along_axis && ae != ie && ae != 1 && ie != 1)
-      return fail(s, "index extent %lld and arg extent %lld differ in dim %d", (long long)ie, (long long)ae, d);
+      return fuser_message(s->err, s->errlen, "index extent %lld and arg extent %lld differ in dim %d", (long long)ie, (long long)ae, d);
   }
   res[0] = tensor_type(s, a->rank, shape, a->dtype);
   return true;
@@ -536,16 +529,16 @@ static bool infer_index(infer_state *s, MlirType *res) {
 bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirType *results, char *err,
                               size_t errlen) {
   infer_state s = {.ctx = ctx, .desc = desc, .err = err, .errlen = errlen};
-  if (desc->num_operands > 8) return fail(&s, "too many operands");
+  if (desc->num_operands > 8) return fuser_message(s.err, s.errlen, "too many operands");
   for (int i = 0; i < desc->num_operands; i++) {
     MlirType t = mlirValueGetType(desc->operands[i]);
     operand_info *o = &s.ops[i];
     o->tensor = mlirTypeIsARankedTensor(t);
     o->dtype = fuser_dtype_of_type(o->tensor ? mlirShapedTypeGetElementType(t) : t);
-    if (o->dtype == FUSER_DTYPE_INVALID) return fail(&s, "operand #%d has an unsupported type", i);
+    if (o->dtype == FUSER_DTYPE_INVALID) return fuser_message(s.err, s.errlen, "operand #%d has an unsupported type", i);
     if (o->tensor) {
       o->rank = (int)mlirShapedTypeGetRank(t);
-      if (o->rank > FUSER_MAX_RANK) return fail(&s, "operand #%d has rank > %d", i, FUSER_MAX_RANK);
+      if (o->rank > FUSER_MAX_RANK) return fuser_message(s.err, s.errlen, "operand #%d has rank > %d", i, FUSER_MAX_RANK);
       for (int d = 0; d < o->rank; d++) o->shape[d] = mlirShapedTypeGetDimSize(t, d);
     }
   }
@@ -557,17 +550,17 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_BINARY:
   case FUSER_KIND_TERNARY: {
     int want = kind == FUSER_KIND_UNARY ? 1 : kind == FUSER_KIND_BINARY ? 2 : 3;
-    if (desc->num_operands != want) return fail(&s, "expects %d operands", want);
+    if (desc->num_operands != want) return fuser_message(s.err, s.errlen, "expects %d operands", want);
     int64_t diagonal;
     if (desc->id == FUSER_OP_triu && (!need_int(&s, "diagonal", &diagonal) || !need_tensor(&s, 0, "triu input")))
       return false;
-    if (desc->id == FUSER_OP_triu && s.ops[0].rank < 2) return fail(&s, "triu needs a tensor of rank >= 2 (rank %d)", s.ops[0].rank);
+    if (desc->id == FUSER_OP_triu && s.ops[0].rank < 2) return fuser_message(s.err, s.errlen, "triu needs a tensor of rank >= 2 (rank %d)", s.ops[0].rank);
     if (desc->id == FUSER_OP_where && s.ops[0].dtype != FUSER_DTYPE_I1)
-      return fail(&s, "where condition must be i1 (bool)");
+      return fuser_message(s.err, s.errlen, "where condition must be i1 (bool)");
     fuser_dtype dt;
     if (desc->id == FUSER_OP_cast) {
       dt = desc->hint_dtype;
-      if (dt == FUSER_DTYPE_INVALID) return fail(&s, "cast needs a result dtype");
+      if (dt == FUSER_DTYPE_INVALID) return fuser_message(s.err, s.errlen, "cast needs a result dtype");
     } else {
       dt = promoted(&s, fuser_op_rule_of(desc->id));
       if (dt == FUSER_DTYPE_INVALID) return false;
@@ -588,5 +581,5 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_MATMUL: return infer_matmul(&s, results);
   case FUSER_KIND_INDEX: return infer_index(&s, results);
   }
-  return fail(&s, "unknown op kind");
+  return fuser_message(s.err, s.errlen, "unknown op kind");
 }

@@ -9,22 +9,11 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
-
-typedef struct {
-  char *buf;
-  size_t cap, len;
-} strbuf;
-
-static void append(MlirStringRef s, void *ud) {
-  strbuf *b = ud;
-  for (size_t i = 0; i < s.length && b->len + 1 < b->cap; i++) b->buf[b->len++] = s.data[i];
-  b->buf[b->len] = 0;
-}
+#include "support/mlir_print.h"
 
 static void type_str(MlirType t, char *buf, size_t cap) {
-  strbuf b = {buf, cap, 0};
-  buf[0] = 0;
-  mlirTypePrint(t, append, &b);
+  fixed_text b = fixed_text_on(buf, cap);
+  mlirTypePrint(t, fuser_print_to_fixed, &b);
 }
 
 /* Equal up to the tensor encoding (layouts live in attributes). */

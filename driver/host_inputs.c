@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "driver/checked_math.h"
+#include "driver/error.h"
 #include "driver/half.h"
 
 #define GOLDEN 0x9E3779B97F4A7C15ULL
@@ -89,14 +90,6 @@ double fuser_host_load(const void *data, int dtype, int64_t i) {
   case FUSER_TYPE_I64: return (double)((const int64_t *)data)[i];
   default: return 0;
   }
-}
-
-static int fail(fuser_error *err, int code, const char *fmt, const char *arg) {
-  if (err) {
-    err->code = code;
-    snprintf(err->message, sizeof err->message, fmt, arg);
-  }
-  return code;
 }
 
 uint64_t fuser_input_max_bytes(void) {
@@ -222,13 +215,13 @@ int fuser_recipe_fill(const fuser_input_recipe *r, uint64_t seed, int arg_index,
   bool normal = strcmp(f, "randn") == 0;
   uint64_t key = mix(seed + GOLDEN * (uint64_t)(arg_index + 1));
   if (normal || strcmp(f, "rand") == 0) {
-    if (!is_float(r->dtype)) return fail(err, FUSER_ERR_INVALID_ARGUMENT, "torch.%s needs a floating dtype", f);
+    if (!is_float(r->dtype)) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "torch.%s needs a floating dtype", f);
     fill_parallel(normal ? fill_randn : fill_rand, r, key, storage);
     return FUSER_OK;
   }
   if (strcmp(f, "make_tensor") == 0 || strcmp(f, "randint") == 0) {
     if (!(r->low < r->high) || !isfinite(r->low) || !isfinite(r->high))
-      return fail(err, FUSER_ERR_INVALID_ARGUMENT, "torch.%s needs finite bounds low < high", f);
+      return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "torch.%s needs finite bounds low < high", f);
     fill_parallel(fill_uniform, r, key, storage);
     return FUSER_OK;
   }
@@ -241,7 +234,7 @@ int fuser_recipe_fill(const fuser_input_recipe *r, uint64_t seed, int arg_index,
       continue;
     } else if (strcmp(f, "full") == 0) v = r->value;
     else if (strcmp(f, "arange") == 0) v = r->start + (double)j * r->step;
-    else return fail(err, FUSER_ERR_INVALID_ARGUMENT, "unknown input factory '%s'", f);
+    else return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "unknown input factory '%s'", f);
     fuser_host_store(storage, r->dtype, j, v);
   }
   return FUSER_OK;
@@ -287,35 +280,35 @@ int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuse
     const char *eol = strchr(line, '\n');
     size_t len = eol ? (size_t)(eol - line) : strlen(line);
     char buf[1024];
-    if (len >= sizeof buf) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "input recipe line too long%s", ""), -1;
+    if (len >= sizeof buf) return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "input recipe line too long"), -1;
     memcpy(buf, line, len);
     buf[len] = 0;
     char shown[200];
     printable(buf, len, shown, sizeof shown);
     line = eol ? eol + 1 : NULL;
     if (!buf[0]) continue;
-    if (n == cap) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "too many input recipes%s", ""), -1;
+    if (n == cap) return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "too many input recipes"), -1;
     fuser_input_recipe *r = &out[n];
     memset(r, 0, sizeof *r);
     char *save = NULL, *tok = strtok_r(buf, " ", &save);
     if (tok && strcmp(tok, "scalar") == 0) {
       char *dt = strtok_r(NULL, " ", &save), *val = strtok_r(NULL, " ", &save);
       if (!dt || !val || !(r->dtype = dtype_named(dt)))
-        return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad scalar recipe '%s'", shown), -1;
+        return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "bad scalar recipe '%s'", shown), -1;
       parse_number(val, r);
       n++;
       continue;
     }
-    if (!tok || strcmp(tok, "tensor") != 0) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad input recipe '%s'", shown), -1;
+    if (!tok || strcmp(tok, "tensor") != 0) return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "bad input recipe '%s'", shown), -1;
     r->tensor = true;
     char *factory = strtok_r(NULL, " ", &save), *dt = strtok_r(NULL, " ", &save);
     if (!factory || !dt || strlen(factory) >= sizeof r->factory || !(r->dtype = dtype_named(dt)))
-      return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "bad tensor recipe '%s'", shown), -1;
+      return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "bad tensor recipe '%s'", shown), -1;
     strcpy(r->factory, factory);
     int nsizes = -1, nstrides = -1;
     for (char *key; (key = strtok_r(NULL, " ", &save));) {
       char *val = strtok_r(NULL, " ", &save);
-      if (!val) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe key without a value in '%s'", shown), -1;
+      if (!val) return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe key without a value in '%s'", shown), -1;
       if (strcmp(key, "numel") == 0) r->numel = strtoll(val, NULL, 10);
       else if (strcmp(key, "sizes") == 0) nsizes = parse_list(val, r->sizes, FUSER_TENSOR_MAX_RANK);
       else if (strcmp(key, "strides") == 0) nstrides = parse_list(val, r->strides, FUSER_TENSOR_MAX_RANK);
@@ -323,26 +316,26 @@ int fuser_recipes_parse(const char *text, fuser_input_recipe *out, int cap, fuse
       else if (strcmp(key, "value") == 0) parse_number(val, r);
       else if (strcmp(key, "arange") == 0) {
         char *e2 = strtok_r(NULL, " ", &save), *e3 = strtok_r(NULL, " ", &save);
-        if (!e2 || !e3) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "arange needs start end step%s", ""), -1;
+        if (!e2 || !e3) return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "arange needs start end step"), -1;
         r->start = strtod(val, NULL), r->end = strtod(e2, NULL), r->step = strtod(e3, NULL);
       } else if (strcmp(key, "range") == 0) {
         char *hi = strtok_r(NULL, " ", &save);
-        if (!hi) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "range needs low high%s", ""), -1;
+        if (!hi) return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "range needs low high"), -1;
         r->low = strtod(val, NULL), r->high = strtod(hi, NULL);
-      } else return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "unknown recipe key in '%s'", shown), -1;
+      } else return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "unknown recipe key in '%s'", shown), -1;
     }
     if (nsizes < 0 || nstrides != nsizes || r->numel < 0)
-      return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "tensor recipe needs numel, sizes and strides of one rank%s", ""), -1;
+      return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "tensor recipe needs numel, sizes and strides of one rank"), -1;
     r->rank = nsizes;
     /* the view must stay inside the storage */
     int64_t lo, hi;
     bool empty;
     for (int d = 0; d < r->rank; d++)
-      if (r->sizes[d] < 0 || r->strides[d] < 0) return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "negative size or stride%s", ""), -1;
+      if (r->sizes[d] < 0 || r->strides[d] < 0) return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "negative size or stride"), -1;
     if (!fuser_view_span(r->offset, r->sizes, r->strides, r->rank, &lo, &hi, &empty))
-      return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe view's extent overflows 64 bits%s", ""), -1;
+      return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe view's extent overflows 64 bits"), -1;
     if (!empty && (r->offset < 0 || hi >= r->numel))
-      return fail(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe view reaches outside its storage%s", ""), -1;
+      return fuser_set_error(err, FUSER_ERR_ARTIFACT_FORMAT, "recipe view reaches outside its storage"), -1;
     n++;
   }
   return n;

@@ -19,6 +19,7 @@
 #include "mlir-c/Diagnostics.h"
 #include "passes/ir_util.h"
 #include "reference/reference.h"
+#include "support/mlir_print.h"
 
 /* MLIR work under the compiler lock, with the diagnostics captured from
  * here on labelled `name`. */
@@ -137,31 +138,10 @@ const char *fuser_definition_op_name(size_t i) {
 
 /* ---- finishing ---------------------------------------------------------- */
 
-typedef struct {
-  uint64_t hash;
-  char *buf;
-  size_t len, cap;
-  bool failed;
-} sink;
-
+/* FNV-1a over the printed IR, chunk by chunk (nothing is kept). */
 static void hash_text(MlirStringRef s, void *ud) {
-  sink *k = ud;
-  for (size_t i = 0; i < s.length; i++) k->hash = (k->hash ^ (unsigned char)s.data[i]) * 0x100000001b3ull;
-}
-
-static void append_text(MlirStringRef s, void *ud) {
-  sink *k = ud;
-  if (k->failed) return;
-  if (k->len + s.length + 1 > k->cap) {
-    size_t cap = k->cap ? k->cap : 4096;
-    while (cap < k->len + s.length + 1) cap *= 2;
-    char *p = realloc(k->buf, cap);
-    if (!p) return (void)(k->failed = true);
-    k->buf = p, k->cap = cap;
-  }
-  memcpy(k->buf + k->len, s.data, s.length);
-  k->len += s.length;
-  k->buf[k->len] = 0;
+  uint64_t *h = ud;
+  for (size_t i = 0; i < s.length; i++) *h = (*h ^ (unsigned char)s.data[i]) * 0x100000001b3ull;
 }
 
 /* The IR without locations, the function's name and its example inputs:
@@ -174,14 +154,14 @@ static uint64_t hash_module(fuser_definition *d) {
   MlirAttribute inputs = mlirOperationGetAttributeByName(d->func, inputs_key);
   mlirOperationSetAttributeByName(d->func, name_key, mlirStringAttrGet(d->ctx, mlirStringRefCreateFromCString("fusion")));
   if (!mlirAttributeIsNull(inputs)) mlirOperationRemoveAttributeByName(d->func, inputs_key);
-  sink k = {.hash = 0xcbf29ce484222325ull};
+  uint64_t hash = 0xcbf29ce484222325ull;
   MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
   mlirOpPrintingFlagsPrintGenericOpForm(flags);
-  mlirOperationPrintWithFlags(mlirModuleGetOperation(d->module), flags, hash_text, &k);
+  mlirOperationPrintWithFlags(mlirModuleGetOperation(d->module), flags, hash_text, &hash);
   mlirOpPrintingFlagsDestroy(flags);
   mlirOperationSetAttributeByName(d->func, name_key, name);
   if (!mlirAttributeIsNull(inputs)) mlirOperationSetAttributeByName(d->func, inputs_key, inputs);
-  return k.hash;
+  return hash;
 }
 
 /* Fills the finished state from d->module (under the lock). */
@@ -240,18 +220,18 @@ int fuser_definition_output_alias(const fuser_definition *d, size_t k) {
 
 char *fuser_definition_ir(const fuser_definition *d, int with_locations) {
   if (!fuser_definition_finished(d)) return NULL;
-  sink k = {0};
+  strbuf k = {0};
   enter(d->name);
   MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
   if (with_locations) mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
-  mlirOperationPrintWithFlags(mlirModuleGetOperation(d->module), flags, append_text, &k);
+  mlirOperationPrintWithFlags(mlirModuleGetOperation(d->module), flags, fuser_print_to_strbuf, &k);
   mlirOpPrintingFlagsDestroy(flags);
   leave();
   if (k.failed) {
-    free(k.buf);
+    sb_free(&k);
     return NULL;
   }
-  return k.buf ? k.buf : strdup("");
+  return k.data ? k.data : strdup("");
 }
 
 int fuser_fusion_create_definition(fuser_runtime *rt, const fuser_definition *d, const fuser_fusion_options *options,

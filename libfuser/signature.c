@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+#include "driver/error.h"
+
 static void put_byte(fuser_signature *s, unsigned v) { s->bytes[s->len++] = (unsigned char)v; }
 
 static void put_i64(fuser_signature *s, int64_t v) {
@@ -33,14 +35,6 @@ static uint64_t hash_bytes(const unsigned char *p, size_t n) {
   return h ^ (h >> 29);
 }
 
-static int fail(fuser_error *err, size_t i, const char *why) {
-  if (err) {
-    err->code = FUSER_ERR_INPUT_MISMATCH;
-    snprintf(err->message, sizeof err->message, "input %zu: %.480s", i, why);
-  }
-  return FUSER_ERR_INPUT_MISMATCH;
-}
-
 int fuser_signature_build(const fuser_arg *args, size_t nargs, bool with_sizes, fuser_signature *sig,
                           fuser_error *err) {
   sig->len = 0;
@@ -50,10 +44,10 @@ int fuser_signature_build(const fuser_arg *args, size_t nargs, bool with_sizes, 
     put_byte(sig, args[i].kind == FUSER_ARG_TENSOR ? FUSER_ARG_TENSOR : 0);
     if (args[i].kind != FUSER_ARG_TENSOR) continue;
     const DLTensor *t = args[i].tensor;
-    if (!t) return fail(err, i, "NULL DLTensor");
+    if (!t) return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: NULL DLTensor", i);
     fuser_layout l;
     fuser_error lerr;
-    if (fuser_tensor_layout(t, &l, &lerr) != FUSER_OK) return fail(err, i, lerr.message);
+    if (fuser_tensor_layout(t, &l, &lerr) != FUSER_OK) return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input %zu: %.480s", i, lerr.message);
     put_byte(sig, t->dtype.code);
     put_byte(sig, t->dtype.bits);
     put_byte(sig, t->dtype.lanes & 0xff);

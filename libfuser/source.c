@@ -29,6 +29,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/ir_util.h"
+#include "support/mlir_print.h"
 #include "tools/common/mlir_reader.h"
 
 static pthread_mutex_t compiler_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -53,19 +54,6 @@ bool fuser_source_file_loc(MlirLocation loc, MlirStringRef *file, int *line, int
   return false;
 }
 
-typedef struct {
-  char *buf;
-  size_t len, cap;
-} text_sink;
-
-static void append(MlirStringRef s, void *ud) {
-  text_sink *t = ud;
-  size_t n = s.length < t->cap - 1 - t->len ? s.length : t->cap - 1 - t->len;
-  memcpy(t->buf + t->len, s.data, n);
-  t->len += n;
-  t->buf[t->len] = 0;
-}
-
 /* The diagnostics of the current compiler call (under compiler_lock):
  * every error and note, located, one per line, as fuser_error carries
  * them; those that do not fit are counted. */
@@ -81,9 +69,8 @@ static void diag_add(MlirDiagnostic d) {
   MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
   if (sev != MlirDiagnosticError && sev != MlirDiagnosticNote) return;
   char message[1024], line[1400];
-  text_sink t = {message, 0, sizeof message};
-  message[0] = 0;
-  mlirDiagnosticPrint(d, append, &t);
+  fixed_text t = fixed_text_on(message, sizeof message);
+  mlirDiagnosticPrint(d, fuser_print_to_fixed, &t);
   const char *what = sev == MlirDiagnosticError ? "error" : "note";
   MlirStringRef file;
   int l, col;

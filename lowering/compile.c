@@ -18,14 +18,7 @@
 #include "mlir-c/Pass.h"
 #include "passes/ir_util.h"
 #include "passes/pass.h"
-
-static int fail(char *err, size_t len, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, len, fmt, ap);
-  va_end(ap);
-  return 1;
-}
+#include "support/error.h"
 
 static MlirOperation first_fusion(MlirOperation module, bool *planned) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
@@ -103,11 +96,10 @@ static void put_number(text *t, MlirAttribute a) {
   else put(t, "%.17g", number(a));
 }
 
-
 char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
   MlirAttribute inputs = mlirOperationGetDiscardableAttributeByName(fusion, mlirStringRefCreateFromCString("fuser.inputs"));
   if (mlirAttributeIsNull(inputs) || !mlirAttributeIsAArray(inputs)) {
-    fail(err, errlen, "the fusion has no inputs block (fuser.inputs) to make inputs from");
+    fuser_message(err, errlen, "the fusion has no inputs block (fuser.inputs) to make inputs from");
     return NULL;
   }
   text t = {malloc(256), 0, 256};
@@ -116,7 +108,7 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(inputs); i++) {
     MlirAttribute d = mlirArrayAttrGetElement(inputs, i);
     if (i >= mlirBlockGetNumArguments(body) || !mlirAttributeIsADictionary(d)) {
-      fail(err, errlen, "fuser.inputs entry %ld does not describe argument %ld", (long)i, (long)i);
+      fuser_message(err, errlen, "fuser.inputs entry %ld does not describe argument %ld", (long)i, (long)i);
       free(t.buf);
       return NULL;
     }
@@ -132,7 +124,7 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
     MlirAttribute shape = entry(d, "shape"), dtype = entry(d, "dtype");
     if (!mlirAttributeIsAString(factory) || !is_i64_array(shape) || mlirAttributeIsNull(dtype) ||
         !mlirAttributeIsAType(dtype)) {
-      fail(err, errlen, "fuser.inputs entry %ld needs a factory (string), a shape (array<i64>) and a dtype", (long)i);
+      fuser_message(err, errlen, "fuser.inputs entry %ld needs a factory (string), a shape (array<i64>) and a dtype", (long)i);
       free(t.buf);
       return NULL;
     }
@@ -142,7 +134,7 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
     for (intptr_t k = 0; k < mlirDenseArrayGetNumElements(shape); k++) {
       int64_t e = mlirDenseI64ArrayGetElement(shape, k);
       if (e < 0 || !fuser_mul_i64(numel, e, &numel)) {
-        fail(err, errlen, "fuser.inputs entry %ld: shape %s (more than 2^63 elements)", (long)i,
+        fuser_message(err, errlen, "fuser.inputs entry %ld: shape %s (more than 2^63 elements)", (long)i,
              e < 0 ? "has a negative extent" : "overflows 64 bits");
         free(t.buf);
         return NULL;
@@ -178,7 +170,7 @@ char *fuser_input_recipes(MlirOperation fusion, char *err, size_t errlen) {
   int n = allocated ? fuser_recipes_parse(t.buf, parsed, (int)mlirArrayAttrGetNumElements(inputs) + 1, &perr) : -1;
   free(parsed);
   if (n < 0) {
-    fail(err, errlen, "fuser.inputs: %s", allocated ? perr.message : "out of memory");
+    fuser_message(err, errlen, "fuser.inputs: %s", allocated ? perr.message : "out of memory");
     free(t.buf);
     return NULL;
   }
@@ -197,7 +189,7 @@ int fuser_compile_module(MlirOperation module, const fuser_compile_options *opti
   }
   bool planned = false;
   MlirOperation fusion = first_fusion(module, &planned);
-  if (mlirOperationIsNull(fusion)) return fail(err, errlen, "no fusion (func.func with fuser.fusion) in the module");
+  if (mlirOperationIsNull(fusion)) return fuser_message(err, errlen, "no fusion (func.func with fuser.fusion) in the module"), 1;
   char recipe_err[256];
   /* optional, but a fuser.inputs that is there must make sense (U1: a
    * wrapped element count used to give an artifact without inputs) */
@@ -206,9 +198,9 @@ int fuser_compile_module(MlirOperation module, const fuser_compile_options *opti
   if (!recipes && !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(fusion, inputs_key)))
   { /* located like the other diagnostics of the fusion */
     mlirEmitError(mlirOperationGetLocation(fusion), recipe_err);
-    return fail(err, errlen, "the fusion's fuser.inputs is invalid (the error above)");
+    return fuser_message(err, errlen, "the fusion's fuser.inputs is invalid (the error above)"), 1;
   }
-  if (fuser_verify(module) != 0) return free(recipes), fail(err, errlen, "the fusion does not verify");
+  if (fuser_verify(module) != 0) return free(recipes), fuser_message(err, errlen, "the fusion does not verify"), 1;
   if (!planned && !fuser_run_pipeline(module, FUSER_PLAN_PIPELINE, err, errlen))
     return free(recipes), 1;
   fuser_plan_model m;

@@ -6,7 +6,7 @@
 
 #include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
-#include "lowering/strbuf.h"
+#include "support/strbuf.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"
 

@@ -19,6 +19,7 @@
 
 #include "dialects/fuser.h"
 #include "mlir-c/Diagnostics.h"
+#include "support/error.h"
 #include "passes/kernel_info.h"
 #include "passes/kernel_rules.h"
 #include "passes/scoped_memo.h"
@@ -49,7 +50,7 @@ typedef struct {
 } walker;
 
 static bool fail(walker *w, MlirOperation op, const char *msg) {
-  if (!w->failed) mlirEmitError(mlirOperationGetLocation(op), msg);
+  if (!w->failed) fuser_emit_error(op, "%s", msg);
   w->failed = true;
   return false;
 }

@@ -10,11 +10,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
-
-static bool fail(MlirOperation func, const char *msg) {
-  mlirEmitError(mlirOperationGetLocation(func), msg);
-  return false;
-}
+#include "support/error.h"
 
 /* Reads `fuser.strides` out of one entry of arg_attrs/res_attrs. */
 static bool read_strides(MlirAttribute dict, fk_tensor *t) {
@@ -68,9 +64,9 @@ bool fk_kernel_read(MlirOperation func, fk_kernel *k) {
   if (k->num_tensors > FK_MAX_TENSORS) {
     char msg[128];
     snprintf(msg, sizeof msg, "kernel has %d arguments and results: at most %d are supported", k->num_tensors, FK_MAX_TENSORS);
-    return fail(func, msg);
+    return fuser_emit_error(func, "%s", msg);
   }
-  if (k->num_results == 0) return fail(func, "kernel has no results");
+  if (k->num_results == 0) return fuser_emit_error(func, "%s", "kernel has no results");
   MlirAttribute arg_attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("arg_attrs"));
   MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("res_attrs"));
   char msg[256];
@@ -82,10 +78,10 @@ bool fk_kernel_read(MlirOperation func, fk_kernel *k) {
     MlirType ty = is_result ? mlirFunctionTypeGetResult(ft, pos) : mlirFunctionTypeGetInput(ft, pos);
     if (!read_tensor_type(ty, t)) {
       snprintf(msg, sizeof msg, "kernel %s #%d has an unsupported type", is_result ? "result" : "argument", pos);
-      return fail(func, msg);
+      return fuser_emit_error(func, "%s", msg);
     }
     if (!t->is_tensor) {
-      if (is_result) return fail(func, "kernel results must be tensors");
+      if (is_result) return fuser_emit_error(func, "%s", "kernel results must be tensors");
       continue;
     }
     MlirAttribute attrs = is_result ? res_attrs : arg_attrs;
@@ -93,7 +89,7 @@ bool fk_kernel_read(MlirOperation func, fk_kernel *k) {
     if (!read_strides(dict, t)) {
       snprintf(msg, sizeof msg, "kernel %s #%d needs a 'fuser.strides' array of %d entries",
                is_result ? "result" : "argument", pos, t->rank);
-      return fail(func, msg);
+      return fuser_emit_error(func, "%s", msg);
     }
   }
   const fk_tensor *r0 = &k->t[k->num_args];
@@ -107,7 +103,7 @@ bool fk_kernel_read(MlirOperation func, fk_kernel *k) {
      * only when their dims are the same iteration dims, so they agree at run
      * time (LayerNorm backward's dw of 768 columns and db of `?`) */
     for (int d = 0; same && d < r->rank; d++) same = r->shape[d] == r0->shape[d] || r->shape[d] == FK_DYN || r0->shape[d] == FK_DYN;
-    if (!same) return fail(func, "kernel results must all have the shape of the iteration space");
+    if (!same) return fuser_emit_error(func, "%s", "kernel results must all have the shape of the iteration space");
   }
   return true;
 }

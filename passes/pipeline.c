@@ -16,6 +16,8 @@
 
 #include "passes/named_pipeline.h"
 #include "passes/pass.h"
+#include "support/error.h"
+#include "support/mlir_print.h"
 
 /* Nesting limit: the parser recurses once per level. */
 #define MAX_PIPELINE_DEPTH 32
@@ -33,22 +35,10 @@ static void skip_space(parser *p) {
 }
 
 static bool fail(parser *p, const char *msg) {
-  snprintf(p->err, p->errlen, "invalid pass pipeline at offset %zu: %s", p->pos, msg);
-  return false;
+  return fuser_message(p->err, p->errlen, "invalid pass pipeline at offset %zu: %s", p->pos, msg);
 }
 
 static bool is_name_char(char c) { return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '.'; }
-
-typedef struct {
-  char *buf;
-  size_t cap, len;
-} strbuf;
-
-static void collect(MlirStringRef s, void *ud) {
-  strbuf *b = ud;
-  for (size_t i = 0; i < s.length && b->len + 1 < b->cap; i++) b->buf[b->len++] = s.data[i];
-  b->buf[b->len] = 0;
-}
 
 static bool parse_list(parser *p, MlirOpPassManager opm, const char *anchor);
 
@@ -150,13 +140,11 @@ static bool parse_elem(parser *p, MlirOpPassManager opm, const char *anchor) {
     return fail(p, unknown);
   }
   char msg[512];
-  strbuf b = {msg, sizeof msg, 0};
-  msg[0] = 0;
+  fixed_text b = fixed_text_on(msg, sizeof msg);
   MlirStringRef elem = mlirStringRefCreate(name, p->pos - start);
   while (elem.length && isspace((unsigned char)elem.data[elem.length - 1])) elem.length--;
-  if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(opm, elem, collect, &b))) {
-    snprintf(p->err, p->errlen, "%s", msg[0] ? msg : "invalid pass pipeline element");
-    return false;
+  if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(opm, elem, fuser_print_to_fixed, &b))) {
+    return fuser_message(p->err, p->errlen, "%s", msg[0] ? msg : "invalid pass pipeline element");
   }
   return true;
 }

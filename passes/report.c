@@ -23,8 +23,8 @@
 #include "passes/pass.h"
 #include "passes/schedule_reduction.h"
 #include "passes/schedule_transpose.h"
+#include "support/mlir_print.h"
 
-static void print_chunk(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
 
 static void print_strides(MlirAttribute a, FILE *out) {
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a)) {
@@ -69,14 +69,14 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); i++) {
     MlirValue a = mlirBlockGetArgument(body, i);
     fputs("    in:  ", out);
-    mlirTypePrint(mlirValueGetType(a), print_chunk, out);
+    mlirTypePrint(mlirValueGetType(a), fuser_print_to_file, out);
     if (mlirTypeIsARankedTensor(mlirValueGetType(a))) print_strides(fuser_func_arg_attr(kernel, (int)i, "fuser.strides"), out);
     fputc('\n', out);
   }
   MlirOperation ret = mlirBlockGetTerminator(body);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) {
     fputs("    out: ", out);
-    mlirTypePrint(mlirValueGetType(mlirOperationGetOperand(ret, i)), print_chunk, out);
+    mlirTypePrint(mlirValueGetType(mlirOperationGetOperand(ret, i)), fuser_print_to_file, out);
     print_strides(fuser_func_result_attr(kernel, (int)i, "fuser.strides"), out);
     fputc('\n', out);
   }
@@ -140,7 +140,7 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
   MlirAttribute cond = mlirOperationGetDiscardableAttributeByName(kernel, mlirStringRefCreateFromCString("fuser.vector_conditions"));
   if (!mlirAttributeIsNull(cond)) {
     fputs("    run-time conditions: ", out);
-    mlirAttributePrint(cond, print_chunk, out);
+    mlirAttributePrint(cond, fuser_print_to_file, out);
     fputc('\n', out);
   }
 }

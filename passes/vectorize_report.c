@@ -5,8 +5,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/vectorize.h"
-
-static void print_callback(MlirStringRef s, void *user) { fwrite(s.data, 1, s.length, (FILE *)user); }
+#include "support/mlir_print.h"
 
 static MlirAttribute attr(MlirOperation op, const char *name) {
   return mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
@@ -15,7 +14,7 @@ static MlirAttribute attr(MlirOperation op, const char *name) {
 static void print_attr(FILE *out, const char *label, MlirAttribute a) {
   fprintf(out, "    %s: ", label);
   if (mlirAttributeIsNull(a)) fputs("not decided (run fuser-vectorize)", out);
-  else mlirAttributePrint(a, print_callback, out);
+  else mlirAttributePrint(a, fuser_print_to_file, out);
   fputc('\n', out);
 }
 
@@ -27,13 +26,13 @@ static void print_signature(FILE *out, MlirOperation func, bool results) {
   fprintf(out, "    %s:\n", results ? "outputs" : "inputs");
   for (intptr_t i = 0; i < n; i++) {
     fprintf(out, "      #%ld ", (long)i);
-    mlirTypePrint(results ? mlirFunctionTypeGetResult(ft, i) : mlirFunctionTypeGetInput(ft, i), print_callback, out);
+    mlirTypePrint(results ? mlirFunctionTypeGetResult(ft, i) : mlirFunctionTypeGetInput(ft, i), fuser_print_to_file, out);
     if (!mlirAttributeIsNull(all)) {
       MlirAttribute d = mlirArrayAttrGetElement(all, i);
       MlirAttribute s = mlirDictionaryAttrGetElementByName(d, mlirStringRefCreateFromCString("fuser.strides"));
       if (!mlirAttributeIsNull(s)) {
         fputs(" strides ", out);
-        mlirAttributePrint(s, print_callback, out);
+        mlirAttributePrint(s, fuser_print_to_file, out);
       }
     }
     fputc('\n', out);

@@ -28,6 +28,7 @@
 #include "driver/checked_math.h"
 #include "driver/host_inputs.h"
 #include "reference/tensor.h"
+#include "support/error.h"
 
 static bool fail(fuser_ref_error *err, fuser_ref_status st, const char *fmt, ...) {
   if (!err) return false;
@@ -35,7 +36,7 @@ static bool fail(fuser_ref_error *err, fuser_ref_status st, const char *fmt, ...
   err->loc = (MlirLocation){NULL};
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  fuser_vmessage(err->message, sizeof err->message, fmt, ap);
   va_end(ap);
   return false;
 }

@@ -11,6 +11,7 @@
 #include "frontend/nvfuser_import.h"
 #include "frontend/py_ast.h"
 #include "mlir-c/Diagnostics.h"
+#include "support/mlir_print.h"
 #include "unit.h"
 
 static const char *const script =
@@ -96,23 +97,10 @@ static MlirLogicalResult count_errors(MlirDiagnostic d, void *ud) {
   return mlirLogicalResultSuccess();
 }
 
-typedef struct {
-  char *buf;
-  size_t len;
-} strbuf;
-
-static void append(MlirStringRef s, void *ud) {
-  strbuf *b = ud;
-  b->buf = realloc(b->buf, b->len + s.length + 1);
-  memcpy(b->buf + b->len, s.data, s.length);
-  b->len += s.length;
-  b->buf[b->len] = 0;
-}
-
 static char *print(MlirModule m) {
   strbuf b = {0};
-  mlirOperationPrint(mlirModuleGetOperation(m), append, &b);
-  return b.buf;
+  mlirOperationPrint(mlirModuleGetOperation(m), fuser_print_to_strbuf, &b);
+  return b.data;
 }
 
 static void test_import_export(MlirContext ctx, int *errors) {

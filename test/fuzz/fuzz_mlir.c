@@ -15,7 +15,7 @@
 #include "dialects/fuser.h"
 #include "fuzz_common.h"
 #include "lowering/lowering.h"
-#include "lowering/strbuf.h"
+#include "support/mlir_print.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"

@@ -8,26 +8,14 @@
 #include "lowering/builder.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "support/mlir_print.h"
 #include "unit.h"
 
-typedef struct {
-  char *data;
-  size_t len;
-} text;
-
-static void append(MlirStringRef s, void *user) {
-  text *t = user;
-  t->data = realloc(t->data, t->len + s.length + 1);
-  memcpy(t->data + t->len, s.data, s.length);
-  t->len += s.length;
-  t->data[t->len] = 0;
-}
-
-static text print_op(MlirOperation op) {
-  text t = {0};
+static strbuf print_op(MlirOperation op) {
+  strbuf t = {0};
   MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
   mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
-  mlirOperationPrintWithFlags(op, flags, append, &t);
+  mlirOperationPrintWithFlags(op, flags, fuser_print_to_strbuf, &t);
   mlirOpPrintingFlagsDestroy(flags);
   return t;
 }
@@ -126,7 +114,7 @@ int main(void) {
   build_gpu(&b, mlirModuleGetBody(m));
   fb_free(&b);
   CHECK(mlirOperationVerify(mod));
-  text t = print_op(mod);
+  strbuf t = print_op(mod);
   CHECK(strstr(t.data, "func.func @sum(%arg0: memref<1xf32>") != NULL);
   CHECK(strstr(t.data, "memref.reinterpret_cast %arg0 to offset: [0], sizes: [%arg1], strides: [1] : memref<1xf32> to memref<?xf32>") != NULL);
   CHECK(strstr(t.data, "iter_args(") != NULL);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mlir-c/Diagnostics.h"
+#include "support/mlir_print.h"
 #include "tools/common/tool_support.h"
 
 static const char *severity_name(int s) {
@@ -45,26 +46,11 @@ static bool file_loc(MlirLocation loc, MlirStringRef *file, int *line, int *col)
   return false;
 }
 
-typedef struct {
-  char *buf;
-  size_t len, cap;
-} strbuf;
-
-static void append(MlirStringRef s, void *ud) {
-  strbuf *b = ud;
-  if (b->len + s.length + 1 > b->cap) {
-    b->cap = (b->len + s.length + 1) * 2;
-    b->buf = realloc(b->buf, b->cap);
-  }
-  memcpy(b->buf + b->len, s.data, s.length);
-  b->len += s.length;
-  b->buf[b->len] = 0;
-}
-
 static char *message_of(MlirDiagnostic d) {
-  strbuf b = {calloc(1, 64), 0, 64};
-  mlirDiagnosticPrint(d, append, &b);
-  return b.buf;
+  strbuf b = {0};
+  sb_append(&b, ""); /* never NULL: callers print and free it */
+  mlirDiagnosticPrint(d, fuser_print_to_strbuf, &b);
+  return b.data;
 }
 
 static void print_source_line(const char *source, int line, int col) {

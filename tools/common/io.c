@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/mlir_print.h"
 #include "tools/common/tool_support.h"
 
 char *fuser_read_file(const char *tool, const char *path, size_t *len) {
@@ -59,10 +60,8 @@ char *fuser_read_file(const char *tool, const char *path, size_t *len) {
   return buf;
 }
 
-static void write_chunk(MlirStringRef s, void *ud) { fwrite(s.data, 1, s.length, (FILE *)ud); }
-
 void fuser_print_op_with(MlirOperation op, FILE *out, MlirOpPrintingFlags flags) {
-  mlirOperationPrintWithFlags(op, flags, write_chunk, out);
+  mlirOperationPrintWithFlags(op, flags, fuser_print_to_file, out);
   fputc('\n', out);
 }
 

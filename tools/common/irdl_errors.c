@@ -4,7 +4,7 @@
  * 'builtin.dense_array'` without saying which op, attribute or operand;
  * the op is in the verifier's "see current operation" note, and which of
  * its attributes or operands carries that constraint is in the dialect's
- * IRDL definition, walked here as IR (dialects/fuser.irdl.mlir):
+ * IRDL definition (generated from dialects/ops.def), walked here as IR:
  *
  *   'fuser.add' op expects exactly 2 operands, but got 1
  *   'fuser.cat' op attribute 'dim': expected base attribute 'builtin.integer' but got 'builtin.dense_array'
@@ -16,6 +16,7 @@
 #include "dialects/fuser.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Dialect/IRDL.h"
+#include "support/mlir_print.h"
 #include "tools/common/tool_support.h"
 
 typedef struct {
@@ -27,12 +28,6 @@ static bool ref_is(MlirStringRef s, const char *c) { return s.length == strlen(c
 
 static MlirAttribute attr(MlirOperation op, const char *name) {
   return mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-}
-
-static void print_to(MlirStringRef s, void *ud) {
-  names *n = ud;
-  size_t len = strlen(n->text);
-  snprintf(n->text + len, sizeof n->text - len, "%.*s", (int)s.length, s.data);
 }
 
 /* Whether constraint value v (an irdl.base or irdl.is result) is what the
@@ -48,9 +43,10 @@ static bool constraint_matches(MlirValue v, const char *want_base, const char *w
   if (want_is && ref_is(kind, "irdl.is")) {
     MlirAttribute e = attr(def, "expected");
     if (mlirAttributeIsNull(e) || !mlirAttributeIsAType(e)) return false;
-    names printed = {{0}, 0};
-    mlirTypePrint(mlirTypeAttrGetValue(e), print_to, &printed);
-    return strcmp(printed.text, want_is) == 0;
+    char printed[64];
+    fixed_text t = fixed_text_on(printed, sizeof printed);
+    mlirTypePrint(mlirTypeAttrGetValue(e), fuser_print_to_fixed, &t);
+    return strcmp(printed, want_is) == 0;
   }
   return false;
 }

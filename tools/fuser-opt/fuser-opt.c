@@ -20,6 +20,7 @@
 #include "passes/named_pipeline.h"
 #include "passes/pass.h"
 #include "passes/report.h"
+#include "support/mlir_print.h"
 #include "tools/common/tool_support.h"
 #include "tools/fuser-opt/options.h"
 
@@ -87,10 +88,6 @@ static bool is_script(const char *path) {
   return n > 3 && strcmp(path + n - 3, ".py") == 0;
 }
 
-static void write_bytes(MlirStringRef s, void *ud) { fwrite(s.data, 1, s.length, (FILE *)ud); }
-
-static void print_pipeline(MlirStringRef s, void *ud) { fwrite(s.data, 1, s.length, (FILE *)ud); }
-
 /* Parses, verifies, transforms and prints one chunk (`len` bytes: bytecode
  * holds NULs). Returns true on success. */
 static bool process_chunk(MlirContext ctx, const fuser_opt_options *o, const char *pipeline, const char *text,
@@ -111,7 +108,7 @@ static bool process_chunk(MlirContext ctx, const fuser_opt_options *o, const cha
   }
   if (ok && o->report) fuser_report(op, out);
   if (ok && !o->verify_diagnostics) {
-    if (o->emit_bytecode) mlirOperationWriteBytecode(op, write_bytes, out);
+    if (o->emit_bytecode) mlirOperationWriteBytecode(op, fuser_print_to_file, out);
     else {
       MlirOpPrintingFlags flags = printing_flags(o);
       fuser_print_op_with(op, out, flags);
@@ -174,7 +171,7 @@ int main(int argc, char **argv) {
     if (mlirPassManagerIsNull(pm)) setup_ok = false;
     else {
       if (o.dump_pipeline) {
-        mlirPrintPassPipeline(mlirPassManagerGetAsOpPassManager(pm), print_pipeline, stderr);
+        mlirPrintPassPipeline(mlirPassManagerGetAsOpPassManager(pm), fuser_print_to_file, stderr);
         fputc('\n', stderr);
       }
       mlirPassManagerDestroy(pm);

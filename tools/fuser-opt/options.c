@@ -11,6 +11,7 @@
 #include "mlir-c/Pass.h"
 #include "passes/named_pipeline.h"
 #include "passes/pass.h"
+#include "support/mlir_print.h"
 /* upstream_passes and upstream_dialects, from mlir-opt --help (cmake/upstream_lists.cmake) */
 #include "upstream_lists.inc"
 
@@ -146,23 +147,6 @@ bool fuser_opt_parse_args(int argc, char **argv, fuser_opt_options *o) {
   return true;
 }
 
-typedef struct {
-  char *buf;
-  size_t len, cap;
-} text;
-
-static void append(text *t, const char *s, size_t n) {
-  if (t->len + n + 1 > t->cap) {
-    t->cap = (t->len + n + 1) * 2;
-    t->buf = realloc(t->buf, t->cap);
-  }
-  memcpy(t->buf + t->len, s, n);
-  t->len += n;
-  t->buf[t->len] = 0;
-}
-
-static void collect(MlirStringRef s, void *ud) { append(ud, s.data, s.length); }
-
 /* Whether MLIR's registry knows `name` as a pass or pass pipeline: it is
  * added to a scratch pass manager; only "does not refer to a registered
  * pass" counts as unknown (a pass on another anchor still is a pass). When
@@ -170,18 +154,18 @@ static void collect(MlirStringRef s, void *ud) { append(ud, s.data, s.length); }
  * (mlir-opt nests such pass flags implicitly). */
 static bool upstream_knows_anchored(MlirContext ctx, const char *name, size_t len, char *anchor, size_t anchor_len) {
   MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-  text err = {0};
+  strbuf err = {0};
   bool ok = mlirLogicalResultIsSuccess(
-      mlirOpPassManagerAddPipeline(mlirPassManagerGetAsOpPassManager(pm), mlirStringRefCreate(name, len), collect, &err));
+      mlirOpPassManagerAddPipeline(mlirPassManagerGetAsOpPassManager(pm), mlirStringRefCreate(name, len), fuser_print_to_strbuf, &err));
   if (anchor) anchor[0] = 0;
-  if (!ok) ok = !err.buf || !strstr(err.buf, "does not refer to a registered pass");
-  const char *restricted = err.buf ? strstr(err.buf, "restricted to '") : NULL;
+  if (!ok) ok = !err.data || !strstr(err.data, "does not refer to a registered pass");
+  const char *restricted = err.data ? strstr(err.data, "restricted to '") : NULL;
   if (ok && restricted && anchor) {
     restricted += strlen("restricted to '");
     size_t n = strcspn(restricted, "'");
     if (n < anchor_len) snprintf(anchor, anchor_len, "%.*s", (int)n, restricted);
   }
-  free(err.buf);
+  sb_free(&err);
   mlirPassManagerDestroy(pm);
   return ok;
 }
@@ -197,8 +181,8 @@ bool fuser_opt_pipeline_text(MlirContext ctx, const fuser_opt_options *o, char *
     return true;
   }
   if (!o->npass_flags) return true;
-  text t = {0};
-  append(&t, "builtin.module(", 15);
+  strbuf t = {0};
+  sb_append(&t, "builtin.module(");
   for (int i = 0; i < o->npass_flags; i++) {
     const fuser_opt_pass_flag *f = &o->pass_flags[i];
     bool ours = fuser_pass_lookup(f->name, f->name_len) || fuser_named_pipeline_lookup(f->name, f->name_len);
@@ -206,24 +190,24 @@ bool fuser_opt_pipeline_text(MlirContext ctx, const fuser_opt_options *o, char *
     if (!ours && !upstream_knows_anchored(ctx, f->name, f->name_len, anchor, sizeof anchor)) {
       fprintf(stderr, "fuser-opt: error: unknown option '%s' (neither an option nor a pass; see --help)\n", f->spelled);
       fuser_opt_usage(stderr);
-      free(t.buf);
+      sb_free(&t);
       return false;
     }
-    if (i) append(&t, ", ", 2);
+    if (i) sb_append(&t, ", ");
     if (anchor[0]) {
-      append(&t, anchor, strlen(anchor));
-      append(&t, "(", 1);
+      sb_append(&t, anchor);
+      sb_append(&t, "(");
     }
-    append(&t, f->name, f->name_len);
+    sb_append_n(&t, f->name, f->name_len);
     if (f->options) {
-      append(&t, "{", 1);
-      append(&t, f->options, strlen(f->options));
-      append(&t, "}", 1);
+      sb_append(&t, "{");
+      sb_append(&t, f->options);
+      sb_append(&t, "}");
     }
-    if (anchor[0]) append(&t, ")", 1);
+    if (anchor[0]) sb_append(&t, ")");
   }
-  append(&t, ")", 1);
-  *pipeline = t.buf;
+  sb_append(&t, ")");
+  *pipeline = t.data;
   return true;
 }
 

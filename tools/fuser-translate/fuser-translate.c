@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
-#include "lowering/strbuf.h"
+#include "support/mlir_print.h"
 #include "frontend/nvfuser_export.h"
 #include "frontend/nvfuser_import.h"
 #include "tools/common/tool_support.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
-#include "lowering/strbuf.h"
+#include "support/mlir_print.h"
 #include "frontend/nvfuser_export.h"
 #include "frontend/nvfuser_import.h"
 #include "mlir-c/Diagnostics.h"
