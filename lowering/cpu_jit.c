@@ -36,6 +36,12 @@ fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen)
     return NULL;
   fuser_cpu_module *m = calloc(1, sizeof *m);
   m->num_launches = fuser_launch_plan_read(mlirModuleGetOperation(module), &m->launches);
+  if (m->num_launches < 0) {
+    snprintf(err, errlen, "the launch plan does not read (the error above)");
+    m->num_launches = 0;
+    fuser_cpu_destroy(m);
+    return NULL;
+  }
   if (!fuser_run_pipeline(mlirModuleGetOperation(module), fuser_cpu_to_llvm_pipeline(), err, errlen)) {
     fuser_cpu_destroy(m);
     return NULL;

@@ -7,19 +7,10 @@
 #include <string.h>
 
 #include "lowering/kernel_gen_internal.h"
+#include "lowering/launch_param.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
-
-void fk_param_format(const fk_param *p, char *buf, size_t len) {
-  switch (p->kind) {
-  case FK_PARAM_PTR: snprintf(buf, len, "ptr(t%d)", p->tensor); break;
-  case FK_PARAM_SIZE: snprintf(buf, len, "size(t%d,%d)", p->tensor, p->dim); break;
-  case FK_PARAM_STRIDE: snprintf(buf, len, "stride(t%d,%d)", p->tensor, p->dim); break;
-  case FK_PARAM_SCALAR: snprintf(buf, len, "scalar(t%d)", p->tensor); break;
-  case FK_PARAM_CHECK: snprintf(buf, len, "check"); break;
-  }
-}
 
 static void add_param(gen *g, fk_param_kind kind, int tensor, int dim) {
   if (g->nparams == g->capparams) {
@@ -131,11 +122,7 @@ static void set_attrs(gen *g, MlirOperation f, const fk_codegen_options *o) {
   fb_builder *b = &g->b;
   fk_kernel *k = g->k;
   MlirAttribute params[FK_MAX_PARAMS];
-  for (int i = 0; i < g->nparams; i++) {
-    char desc[64];
-    fk_param_format(&g->params[i], desc, sizeof desc);
-    params[i] = fb_str_attr(b, desc);
-  }
+  for (int i = 0; i < g->nparams; i++) params[i] = fk_param_attr(b->ctx, &g->params[i]);
   char kernel[512];
   snprintf(kernel, sizeof kernel, "%.*s", (int)k->name_len, k->name);
   MlirNamedAttribute attrs[] = {

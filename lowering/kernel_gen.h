@@ -54,7 +54,4 @@ typedef struct {
  * Returns it, or a null op after a located error. */
 MlirOperation fk_codegen(fk_kernel *k, const fk_codegen_options *opts, MlirOperation after);
 
-/* Formats a parameter as "ptr(t0)", "size(t5,1)", "stride(t2,1)", "scalar(t3)". */
-void fk_param_format(const fk_param *p, char *buf, size_t len);
-
 #endif

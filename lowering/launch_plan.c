@@ -8,6 +8,8 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/GPU.h"
+#include "lowering/launch_param.h"
+#include "support/error.h"
 
 
 static MlirAttribute fattr(MlirOperation op, const char *name) {
@@ -67,17 +69,6 @@ static void str_field(MlirAttribute dict, const char *name, char *out, size_t le
   MlirAttribute a = field(dict, name);
   MlirStringRef s = mlirAttributeIsNull(a) ? mlirStringRefCreate("", 0) : mlirStringAttrGetValue(a);
   snprintf(out, len, "%.*s", (int)s.length, s.data);
-}
-
-static bool parse_param(const char *s, fk_param *p) {
-  p->dim = -1;
-  if (sscanf(s, "ptr(t%d)", &p->tensor) == 1) p->kind = FK_PARAM_PTR;
-  else if (sscanf(s, "size(t%d,%d)", &p->tensor, &p->dim) == 2) p->kind = FK_PARAM_SIZE;
-  else if (sscanf(s, "stride(t%d,%d)", &p->tensor, &p->dim) == 2) p->kind = FK_PARAM_STRIDE;
-  else if (sscanf(s, "scalar(t%d)", &p->tensor) == 1) p->kind = FK_PARAM_SCALAR;
-  else if (strcmp(s, "check") == 0) p->kind = FK_PARAM_CHECK, p->tensor = -1;
-  else return false;
-  return true;
 }
 
 static void read_condition(MlirAttribute d, int num_args, fuser_launch_condition *c) {
@@ -150,13 +141,22 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
       l->grid_tile_dims[i] = !mlirAttributeIsNull(td) && mlirAttributeIsADenseI64Array(td) && mlirDenseArrayGetNumElements(td) == 2
                                  ? (int)mlirDenseI64ArrayGetElement(td, i) : -1;
     if (l->grid_tile_dims[0] < 0 || l->grid_tile_dims[1] < 0) l->grid_tile = 0;
+    /* a parameter that does not read would shift every later argument of
+     * the kernel: the whole plan is refused */
     MlirAttribute params = field(d, "params");
-    for (intptr_t p = 0; p < mlirArrayAttrGetNumElements(params) && l->num_params < FK_MAX_PARAMS; p++) {
-      MlirStringRef s = mlirStringAttrGetValue(mlirArrayAttrGetElement(params, p));
-      char buf[64];
-      snprintf(buf, sizeof buf, "%.*s", (int)s.length, s.data);
-      if (parse_param(buf, &l->params[l->num_params])) l->num_params++;
+    intptr_t np = mlirAttributeIsNull(params) || !mlirAttributeIsAArray(params) ? -1 : mlirArrayAttrGetNumElements(params);
+    if (np < 0 || np > FK_MAX_PARAMS) {
+      fuser_emit_error(module, "launch %d (%s): params must be an array of at most %d parameters", i, l->entry, FK_MAX_PARAMS);
+      fuser_launch_plan_free(ls, n);
+      return -1;
     }
+    for (intptr_t p = 0; p < np; p++)
+      if (!fk_param_read(mlirArrayAttrGetElement(params, p), &l->params[l->num_params++])) {
+        fuser_emit_error(module, "launch %d (%s): parameter %d is not {ptr = T}, {size = [T, D]}, {stride = [T, D]}, {scalar = T} or {check}",
+                         i, l->entry, (int)p);
+        fuser_launch_plan_free(ls, n);
+        return -1;
+      }
     MlirAttribute conds = field(d, "conditions");
     for (intptr_t c = 0; c < mlirArrayAttrGetNumElements(conds) && l->num_conditions < FUSER_LAUNCH_MAX_CONDITIONS; c++)
       read_condition(mlirArrayAttrGetElement(conds, c), l->num_args, &l->conditions[l->num_conditions++]);

@@ -83,7 +83,8 @@ typedef struct {
 } fuser_launch;
 
 /* Reads every launch of `module` in order. Returns the count (0 if none)
- * and a malloc'ed array in *out (free with fuser_launch_plan_free). */
+ * and a malloc'ed array in *out (free with fuser_launch_plan_free), or -1
+ * after a located error when a launch record does not read (*out NULL). */
 int fuser_launch_plan_read(MlirOperation module, fuser_launch **out);
 void fuser_launch_plan_free(fuser_launch *launches, int n);
 

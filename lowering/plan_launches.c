@@ -272,6 +272,7 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
   model_state *st = m->internal;
   fuser_launch *launches;
   int n = fuser_launch_plan_read(module, &launches);
+  if (n < 0) return fpm_fail(err, errlen, "the launch plan does not read (the error above)");
   char (*names)[64] = calloc(n + 1, 64);
   m->kernels = calloc(st->ncalls + 1, sizeof *m->kernels);
   bool ok = true;

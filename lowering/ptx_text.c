@@ -50,6 +50,10 @@ char *fuser_module_to_ptx_text_with(MlirOperation module, const char *chip, int 
   if (!fuser_module_compile_to_ptx(module, chip, unroll, block_size, err, errlen)) return NULL;
   fuser_launch *ls;
   int n = fuser_launch_plan_read(module, &ls);
+  if (n < 0) {
+    snprintf(err, errlen, "the launch plan does not read (the error above)");
+    return NULL;
+  }
   strbuf out = {0};
   sb_append(&out, "");
   for (int i = 0; i < n; i++)

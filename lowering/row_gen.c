@@ -26,6 +26,7 @@
 #include "dialects/fuser.h"
 #include "lowering/builder.h"
 #include "lowering/kernel_gen.h"
+#include "lowering/launch_param.h"
 #include "lowering/launch_plan.h"
 #include "lowering/row_cluster.h"
 #include "lowering/row_gen_internal.h"
@@ -574,11 +575,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     ok = false;
   } else {
     MlirAttribute pdesc[FK_MAX_PARAMS];
-    for (int i = 0; i < g->nparams; i++) {
-      char d[64];
-      fk_param_format(&g->params[i], d, sizeof d);
-      pdesc[i] = fuser_str_attr(ctx, d);
-    }
+    for (int i = 0; i < g->nparams; i++) pdesc[i] = fk_param_attr(ctx, &g->params[i]);
     MlirAttribute kn = mlirStringAttrGet(ctx, mlirStringRefCreate(k->name, k->name_len));
     set_attr(f, "fuser.loops", mlirUnitAttrGet(ctx));
     set_attr(f, "fuser.row_kernel", mlirUnitAttrGet(ctx));

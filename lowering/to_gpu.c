@@ -14,7 +14,7 @@
  * `fuser.launches`: one dictionary per kernel variant, in module order:
  *   {binary = "fuser_kernels_i32", entry = "f_k0__vector", kernel = "f_k0", variant = "vector",
  *    vector_width = 8, unroll = 1, index_bits = 32, block_size = 128,
- *    num_args = 6, params = ["ptr(t0)", ..., "size(t6,0)"],
+ *    num_args = 6, params = [{ptr = 0 : i64}, ..., {size = array<i64: 6, 0>}] (launch_param.h),
  *    conditions = [{arg = 0 : i64, kind = "align", bytes = 16 : i64}, ...]}
  * threads = max(ceil((n / W) / unroll), n mod W), n = points of the
  * iteration space (product of the sizes of result 0), grid = ceil(threads /

@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @bias_k0__vector(
 // CHECK-SAME: %[[A:.*]]: memref<1xbf16>, %[[B:.*]]: memref<1xbf16>, %[[O:.*]]: memref<1xbf16>, %[[S:.*]]: f64)
 // CHECK-SAME: fuser.kernel_name = "bias_k0", fuser.loops, fuser.num_args = 3 : i64
-// CHECK-SAME: fuser.params = ["ptr(t0)", "ptr(t1)", "ptr(t3)", "scalar(t2)"]
+// CHECK-SAME: fuser.params = [{ptr = 0 : i64}, {ptr = 1 : i64}, {ptr = 3 : i64}, {scalar = 2 : i64}]
 // CHECK-SAME: fuser.unroll = 1 : i64, fuser.variant = "vector"
 // CHECK-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}
 // CHECK-SAME: fuser.vector_width = 8 : i64
@@ -121,7 +121,7 @@ func.func private @cat_k0(%a: tensor<64x16xbf16> {fuser.strides = array<i64: 16,
 // CHECK-LABEL: func.func @dyn_k0__vector(
 // CHECK-SAME: %{{.*}}: memref<1xf32>, %{{.*}}: memref<1xf32>, %[[N0:.*]]: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK-SAME: fuser.index_bits = 32 : i64
-// CHECK-SAME: fuser.params = ["ptr(t0)", "ptr(t1)", "size(t0,0)", "size(t0,1)", "stride(t0,0)", "size(t1,0)", "size(t1,1)", "stride(t1,0)"]
+// CHECK-SAME: fuser.params = [{ptr = 0 : i64}, {ptr = 1 : i64}, {size = array<i64: 0, 0>}, {size = array<i64: 0, 1>}, {stride = array<i64: 0, 0>}, {size = array<i64: 1, 0>}, {size = array<i64: 1, 1>}, {stride = array<i64: 1, 0>}]
 // CHECK-SAME: {kind = "index32"}
 // CHECK: arith.index_cast %[[N0]] : i64 to index
 // CHECK-COUNT-4: memref.load %{{.*}} : memref<?xf32>

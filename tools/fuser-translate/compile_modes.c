@@ -77,6 +77,10 @@ bool translate_emit_ptx(MlirModule module, const char *output, const translate_c
   }
   fuser_launch *ls;
   int n = fuser_launch_plan_read(op, &ls);
+  if (n < 0) {
+    fprintf(stderr, "fuser-translate: error: the launch plan does not read (the error above)\n");
+    return false;
+  }
   int *first = malloc(sizeof *first * (size_t)(n ? n : 1));
   int nbin = distinct_binaries(ls, n, first);
   bool ok = true;
