@@ -71,23 +71,41 @@ static void str_field(MlirAttribute dict, const char *name, char *out, size_t le
   snprintf(out, len, "%.*s", (int)s.length, s.data);
 }
 
-static void read_condition(MlirAttribute d, int num_args, fuser_launch_condition *c) {
-  char kind[16];
-  str_field(d, "kind", kind, sizeof kind);
+/* One entry of `conditions` (passes/conditions.h); false for a kind it
+ * does not know (it used to be read as index32, so a typo dropped the
+ * condition) or a dictionary without the tensor or numbers its kind needs. */
+static bool read_condition(MlirAttribute d, int num_args, fuser_launch_condition *c) {
+  static const struct {
+    const char *name;
+    fuser_condition_kind kind;
+    const char *value; /* the number it needs, if any */
+    bool tensor, dim;
+  } kinds[] = {
+      {"align", FUSER_COND_ALIGN, "bytes", true, false},     {"stride", FUSER_COND_STRIDE, "multiple", true, true},
+      {"extent", FUSER_COND_EXTENT, "multiple", true, true}, {"merge", FUSER_COND_MERGE, NULL, true, true},
+      {"points", FUSER_COND_POINTS, "at_least", true, false}, {"index32", FUSER_COND_INDEX32, NULL, false, false},
+      {"row_length", FUSER_COND_ROW_LENGTH, "at_least", true, true},
+  };
+  if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d)) return false;
+  MlirAttribute k = field(d, "kind");
+  if (mlirAttributeIsNull(k) || !mlirAttributeIsAString(k)) return false;
+  MlirStringRef s = mlirStringAttrGetValue(k);
+  int which = -1;
+  for (int i = 0; i < (int)(sizeof kinds / sizeof kinds[0]); i++)
+    if (s.length == strlen(kinds[i].name) && memcmp(s.data, kinds[i].name, s.length) == 0) which = i;
+  if (which < 0) return false;
   int64_t arg = int_field(d, "arg", -1), res = int_field(d, "result", -1);
+  c->kind = kinds[which].kind;
   c->tensor = arg >= 0 ? (int)arg : res >= 0 ? num_args + (int)res : -1;
   c->dim = (int)int_field(d, "dim", -1);
-  c->kind = strcmp(kind, "align") == 0     ? FUSER_COND_ALIGN
-            : strcmp(kind, "stride") == 0  ? FUSER_COND_STRIDE
-            : strcmp(kind, "extent") == 0  ? FUSER_COND_EXTENT
-            : strcmp(kind, "merge") == 0   ? FUSER_COND_MERGE
-            : strcmp(kind, "points") == 0  ? FUSER_COND_POINTS
-            : strcmp(kind, "row_length") == 0 ? FUSER_COND_ROW_LENGTH
-                                           : FUSER_COND_INDEX32;
   c->inner = (int)int_field(d, "inner", -1);
-  c->value = c->kind == FUSER_COND_ALIGN    ? int_field(d, "bytes", 1)
-             : c->kind == FUSER_COND_POINTS || c->kind == FUSER_COND_ROW_LENGTH ? int_field(d, "at_least", 0)
-                                            : int_field(d, "multiple", 1);
+  c->value = kinds[which].value ? int_field(d, kinds[which].value, -1) : 0;
+  if (kinds[which].tensor && c->tensor < 0) return false;
+  if (kinds[which].dim && c->dim < 0) return false;
+  if (c->kind == FUSER_COND_MERGE && c->inner < 0) return false;
+  bool at_least = c->kind == FUSER_COND_POINTS || c->kind == FUSER_COND_ROW_LENGTH;
+  if (kinds[which].value && c->value < (at_least ? 0 : 1)) return false;
+  return true;
 }
 
 /* The PTX of gpu.binary @name, if present. */
@@ -158,8 +176,20 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
         return -1;
       }
     MlirAttribute conds = field(d, "conditions");
-    for (intptr_t c = 0; c < mlirArrayAttrGetNumElements(conds) && l->num_conditions < FUSER_LAUNCH_MAX_CONDITIONS; c++)
-      read_condition(mlirArrayAttrGetElement(conds, c), l->num_args, &l->conditions[l->num_conditions++]);
+    intptr_t nc = mlirAttributeIsNull(conds) || !mlirAttributeIsAArray(conds) ? -1 : mlirArrayAttrGetNumElements(conds);
+    if (nc < 0 || nc > FUSER_LAUNCH_MAX_CONDITIONS) {
+      fuser_emit_error(module, "launch %d (%s): conditions must be an array of at most %d conditions", i, l->entry,
+                       FUSER_LAUNCH_MAX_CONDITIONS);
+      fuser_launch_plan_free(ls, n);
+      return -1;
+    }
+    for (intptr_t c = 0; c < nc; c++)
+      if (!read_condition(mlirArrayAttrGetElement(conds, c), l->num_args, &l->conditions[l->num_conditions++])) {
+        fuser_emit_error(module, "launch %d (%s): condition %d is not one of align, stride, extent, merge, points, index32, row_length with what its kind needs",
+                         i, l->entry, (int)c);
+        fuser_launch_plan_free(ls, n);
+        return -1;
+      }
     l->ptx = find_ptx(module, l->binary, &l->ptx_len);
   }
   *out = ls;
