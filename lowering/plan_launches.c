@@ -16,13 +16,84 @@
 #include "passes/kernel_info.h"
 #include "passes/layout.h"
 
+/* A malloc'ed expression, whole (a cut one would mean something else). */
 static char *fmt(const char *f, ...) {
-  char buf[2048];
-  va_list ap;
+  va_list ap, ap2;
   va_start(ap, f);
-  vsnprintf(buf, sizeof buf, f, ap);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, f, ap);
   va_end(ap);
-  return fpm_dup_str(buf);
+  char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+  if (s) vsnprintf(s, (size_t)n + 1, f, ap2);
+  va_end(ap2);
+  return s;
+}
+
+/* The conditions of one variant (or one matmul's checks) while they are
+ * gathered: any number; cond_pack then fits them into the runtime's 64 per
+ * variant by joining neighbours with &&. Dropping one instead would let a
+ * variant run where it must not (an unchecked extent, a misaligned vector
+ * access). */
+typedef struct {
+  char **items;
+  int n, cap;
+  bool failed; /* out of memory */
+} cond_list;
+
+static void cond_push(cond_list *l, char *c) {
+  if (!c || l->failed) {
+    free(c);
+    l->failed = true;
+    return;
+  }
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 16;
+    char **p = realloc(l->items, sizeof *p * (size_t)cap);
+    if (!p) {
+      free(c);
+      l->failed = true;
+      return;
+    }
+    l->items = p, l->cap = cap;
+  }
+  l->items[l->n++] = c;
+}
+
+/* The plan's input checks (fuser.input_checks: what its views rely on;
+ * every variant and matmul carries them: failing one fails every variant,
+ * so the call is refused before any launch). */
+static void cond_push_input_checks(cond_list *l, MlirAttribute checks) {
+  for (intptr_t q = 0; !mlirAttributeIsNull(checks) && q < mlirArrayAttrGetNumElements(checks); q++) {
+    MlirStringRef t = mlirStringAttrGetValue(mlirArrayAttrGetElement(checks, q));
+    cond_push(l, fmt("%.*s", (int)t.length, t.data));
+  }
+}
+
+/* Moves l's conditions into out[FPM_MAX_CONDITIONS] (*n of them): as they
+ * are when they fit, else in groups of ceil(n / FPM_MAX_CONDITIONS) joined
+ * with &&. Frees l; false when out of memory. */
+static bool cond_pack(cond_list *l, char **out, int *n) {
+  int group = (l->n + FPM_MAX_CONDITIONS - 1) / FPM_MAX_CONDITIONS;
+  bool ok = !l->failed;
+  *n = 0;
+  for (int i = 0; ok && i < l->n; i += group) {
+    char *joined = group == 1 ? l->items[i] : fmt("(%s)", l->items[i]);
+    if (group > 1) free(l->items[i]);
+    for (int j = i + 1; j < l->n && j < i + group; j++) {
+      char *next = joined ? fmt("%s && (%s)", joined, l->items[j]) : NULL;
+      free(joined), free(l->items[j]);
+      joined = next;
+    }
+    if (!joined) ok = false;
+    else out[(*n)++] = joined;
+  }
+  if (!ok) {
+    for (int i = 0; i < *n; i++) free(out[i]);
+    *n = 0;
+  }
+  free(l->items);
+  *l = (cond_list){0};
+  return ok;
 }
 
 static int module_for(fuser_plan_model *m, const fuser_launch *l, char names[][64]) {
@@ -136,13 +207,13 @@ static bool same_params(const fpm_kernel *k, const fuser_launch *l, const call_i
 }
 
 /* The run-time conditions of a variant, as expressions. */
-static void add_conditions(const fuser_launch *l, const call_info *c, fpm_variant *v) {
-  for (int i = 0; i < l->num_conditions && v->num_conditions < FPM_MAX_CONDITIONS; i++) {
+static void add_conditions(const fuser_launch *l, const call_info *c, cond_list *v) {
+  for (int i = 0; i < l->num_conditions; i++) {
     const fuser_launch_condition *k = &l->conditions[i];
     char a[1024], b[1024];
     if (k->kind == FUSER_COND_INDEX32) {
       /* every tensor's span and the point count fit comfortably in 31 bits */
-      for (int t = 0; t < c->num_tensors && v->num_conditions < FPM_MAX_CONDITIONS; t++) {
+      for (int t = 0; t < c->num_tensors; t++) {
         const value_desc *d = &c->t[t];
         if (!d->tensor) continue;
         char span[4096] = "1", points[2048] = "1";
@@ -153,7 +224,7 @@ static void add_conditions(const fuser_launch *l, const call_info *c, fpm_varian
           snprintf(span + n, sizeof span - n, " + max(%s - 1, 0) * (%s)", a, b);
           snprintf(points + m2, sizeof points - m2, " * (%s)", a);
         }
-        v->conditions[v->num_conditions++] = fmt("%s < 2147418112 && %s < 2147418112", span, points);
+        cond_push(v, fmt("%s < 2147418112 && %s < 2147418112", span, points));
       }
       continue;
     }
@@ -162,15 +233,15 @@ static void add_conditions(const fuser_launch *l, const call_info *c, fpm_varian
     case FUSER_COND_ALIGN:
       if (d->buffer != FPM_INPUT) break; /* outputs and temps are 256-byte aligned */
       fpm_poly_text(&d->offset, a, sizeof a);
-      v->conditions[v->num_conditions++] = fmt("(addr(%d) + (%s) * %zu) %% %lld == 0", d->index, a, d->esize, (long long)k->value);
+      cond_push(v, fmt("(addr(%d) + (%s) * %zu) %% %lld == 0", d->index, a, d->esize, (long long)k->value));
       break;
     case FUSER_COND_STRIDE:
       fpm_poly_text(&d->stride[k->dim], a, sizeof a);
-      v->conditions[v->num_conditions++] = fmt("(%s) %% %lld == 0", a, (long long)k->value);
+      cond_push(v, fmt("(%s) %% %lld == 0", a, (long long)k->value));
       break;
     case FUSER_COND_EXTENT:
       fpm_poly_text(&d->size[k->dim], a, sizeof a);
-      v->conditions[v->num_conditions++] = fmt("(%s) %% %lld == 0", a, (long long)k->value);
+      cond_push(v, fmt("(%s) %% %lld == 0", a, (long long)k->value));
       break;
     case FUSER_COND_POINTS:       /* enough points for the unrolled variant to fill the GPU */
     case FUSER_COND_ROW_LENGTH: { /* a row long enough for the cluster variant: dims [dim, rank) */
@@ -180,7 +251,7 @@ static void add_conditions(const fuser_launch *l, const call_info *c, fpm_varian
         size_t m2 = strlen(points);
         snprintf(points + m2, sizeof points - m2, " * (%s)", a);
       }
-      v->conditions[v->num_conditions++] = fmt("%s >= %lld", points, (long long)k->value);
+      cond_push(v, fmt("%s >= %lld", points, (long long)k->value));
       break;
     }
     case FUSER_COND_MERGE: { /* dims dim and inner form one linear run */
@@ -188,7 +259,7 @@ static void add_conditions(const fuser_launch *l, const call_info *c, fpm_varian
       fpm_poly_text(&d->stride[k->dim], a, sizeof a);
       fpm_poly_text(&d->stride[k->inner], b, sizeof b);
       fpm_poly_text(&d->size[k->inner], c2, sizeof c2);
-      v->conditions[v->num_conditions++] = fmt("(%s) == (%s) * (%s)", a, b, c2);
+      cond_push(v, fmt("(%s) == (%s) * (%s)", a, b, c2));
       break;
     }
     default:
@@ -221,7 +292,7 @@ static const value_desc *matmul_operand(const call_info *c, int i) {
   return mlirValueIsABlockArgument(v) ? &c->t[mlirBlockArgumentGetArgNumber(v)] : NULL;
 }
 
-static bool matmul_segment(const call_info *c, fpm_kernel *k, char *err, size_t errlen) {
+static bool matmul_segment(const call_info *c, MlirAttribute input_checks, fpm_kernel *k, char *err, size_t errlen) {
   MlirOperation op = c->matmul;
   int nops = (int)mlirOperationGetNumOperands(op);
   const value_desc *a = matmul_operand(c, 0), *b = matmul_operand(c, 1), *bias = nops == 3 ? matmul_operand(c, 2) : NULL;
@@ -254,7 +325,10 @@ static bool matmul_segment(const call_info *c, fpm_kernel *k, char *err, size_t 
   mm->out_m = stride_or_zero(out, d.m_dim);
   mm->out_n = stride_or_zero(out, d.n_dim);
   mm->bias_n = bias && bias->rank == 1 ? fpm_poly_str(&bias->stride[0]) : fpm_dup_str("0");
-  for (int q = 0; q < c->nchecks && mm->num_checks < FPM_MAX_CONDITIONS; q++) mm->checks[mm->num_checks++] = fpm_dup_str(c->checks[q]);
+  cond_list checks = {0};
+  for (int q = 0; q < c->nchecks; q++) cond_push(&checks, fpm_dup_str(c->checks[q]));
+  cond_push_input_checks(&checks, input_checks);
+  if (!cond_pack(&checks, mm->checks, &mm->num_checks)) return fpm_fail(err, errlen, "out of memory");
   return true;
 }
 
@@ -281,12 +355,7 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
     fpm_kernel *k = &m->kernels[m->num_kernels++];
     snprintf(k->name, sizeof k->name, "%s", c->callee);
     if (!mlirOperationIsNull(c->matmul)) {
-      ok = matmul_segment(c, k, err, errlen);
-      for (intptr_t q = 0; ok && !mlirAttributeIsNull(st->input_checks) && q < mlirArrayAttrGetNumElements(st->input_checks) &&
-                           k->matmul->num_checks < FPM_MAX_CONDITIONS; q++) {
-        MlirStringRef t = mlirStringAttrGetValue(mlirArrayAttrGetElement(st->input_checks, q));
-        k->matmul->checks[k->matmul->num_checks++] = fmt("%.*s", (int)t.length, t.data);
-      }
+      ok = matmul_segment(c, st->input_checks, k, err, errlen);
       continue;
     }
     for (int li = 0; ok && li < n; li++) {
@@ -335,16 +404,11 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
         v->grid = fmt("max(ceildiv(max(ceildiv((%s) / %d, %d), (%s) %% %d), %d), 1)", points, l->vector_width, l->unroll, points,
                       l->vector_width, l->block_size);
       }
-      add_conditions(l, c, v);
-      for (int q = 0; q < c->nchecks && v->num_conditions < FPM_MAX_CONDITIONS; q++)
-        v->conditions[v->num_conditions++] = fpm_dup_str(c->checks[q]);
-      /* what the plan's views rely on: failing it fails every variant, so
-       * the call is refused before any launch */
-      for (intptr_t q = 0; !mlirAttributeIsNull(st->input_checks) && q < mlirArrayAttrGetNumElements(st->input_checks) &&
-                           v->num_conditions < FPM_MAX_CONDITIONS; q++) {
-        MlirStringRef t = mlirStringAttrGetValue(mlirArrayAttrGetElement(st->input_checks, q));
-        v->conditions[v->num_conditions++] = fmt("%.*s", (int)t.length, t.data);
-      }
+      cond_list conds = {0};
+      add_conditions(l, c, &conds);
+      for (int q = 0; q < c->nchecks; q++) cond_push(&conds, fpm_dup_str(c->checks[q]));
+      cond_push_input_checks(&conds, st->input_checks);
+      if (!cond_pack(&conds, v->conditions, &v->num_conditions)) ok = fpm_fail(err, errlen, "out of memory");
     }
     if (ok && k->num_variants == 0) ok = fpm_fail(err, errlen, "no launch for kernel %s", c->callee);
   }
