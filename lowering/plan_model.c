@@ -21,15 +21,6 @@
 
 #include "lowering/plan_model_internal.h"
 
-
-bool fpm_fail(char *err, size_t len, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, len, fmt, ap);
-  va_end(ap);
-  return false;
-}
-
 char *fpm_dup_str(const char *s) {
   size_t n = strlen(s) + 1;
   char *d = malloc(n);
@@ -197,15 +188,15 @@ static bool describe_view(model_state *st, MlirOperation op, char *err, size_t e
   int next = 1;
   int64_t dyn = mlirShapedTypeGetDynamicSize();
   if (offset == dyn) {
-    if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->offset)) return fpm_fail(err, errlen, "view offset is not a host expression");
+    if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->offset)) return fuser_message(err, errlen, "view offset is not a host expression");
   } else d->offset = fuser_poly_const(offset);
   for (int k = 0; k < d->rank; k++)
     if (mlirShapedTypeIsDynamicDim(t, k) && !host_poly(st, mlirOperationGetOperand(op, next++), &d->size[k]))
-      return fpm_fail(err, errlen, "view size is not a host expression");
+      return fuser_message(err, errlen, "view size is not a host expression");
   for (int k = 0; k < d->rank; k++) {
     if (strides[k] != dyn) d->stride[k] = fuser_poly_const(strides[k]);
     else if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->stride[k]))
-      return fpm_fail(err, errlen, "view stride is not a host expression");
+      return fuser_message(err, errlen, "view stride is not a host expression");
   }
   return true;
 }
@@ -423,7 +414,7 @@ static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, s
       if (!mlirTypeIsARankedTensor(mlirValueGetType(v))) continue;
       int s = ks_slot(&ks, v);
       if (!op_sizes(&ks, op, (int)r, ks.sizes[s])) {
-        ok = fpm_fail(err, errlen, "cannot express the extents of '%s' in kernel %s on the host",
+        ok = fuser_message(err, errlen, "cannot express the extents of '%s' in kernel %s on the host",
                   fuser_op_full_name(fuser_op_id_of(op)), c->callee);
         break;
       }
@@ -488,7 +479,7 @@ static MlirAttribute temp_order(MlirOperation kernel, int r) {
  * the result's extents are k's. */
 static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k, fpm_output *o, char *err, size_t errlen) {
   value_desc *in = desc_of(st, mlirBlockGetArgument(fuser_func_body(st->func), k));
-  if (!in || !in->tensor || in->rank != d->rank) return fpm_fail(err, errlen, "output aliased to input %d: not a tensor of its rank", k);
+  if (!in || !in->tensor || in->rank != d->rank) return fuser_message(err, errlen, "output aliased to input %d: not a tensor of its rank", k);
   for (int j = 0; j < d->rank; j++) {
     char a[512], b[512], line[1100];
     fpm_poly_text(&d->size[j], a, sizeof a);
@@ -513,7 +504,7 @@ static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k
 bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err, size_t errlen) {
   memset(m, 0, sizeof *m);
   MlirOperation func = find_plan(module);
-  if (mlirOperationIsNull(func)) return fpm_fail(err, errlen, "no segmented fusion (fuser.plan) in the module");
+  if (mlirOperationIsNull(func)) return fuser_message(err, errlen, "no segmented fusion (fuser.plan) in the module");
   model_state *st = calloc(1, sizeof *st);
   m->internal = st;
   st->func = func;
@@ -550,12 +541,12 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
       else if (!mlirTypeIsARankedTensor(mlirValueGetType(a))) { /* a scalar computed on the host */
         c->t[i].index = -1;
         c->t[i].dtype = fuser_dtype_of_type(mlirValueGetType(a));
-        if (!host_poly(st, a, &c->t[i].value)) return fpm_fail(err, errlen, "kernel scalar argument is not a host expression");
-      } else return fpm_fail(err, errlen, "kernel %s reads a tensor the plan does not define", c->callee);
+        if (!host_poly(st, a, &c->t[i].value)) return fuser_message(err, errlen, "kernel scalar argument is not a host expression");
+      } else return fuser_message(err, errlen, "kernel %s reads a tensor the plan does not define", c->callee);
     }
     for (int r = 0; r < c->num_tensors - c->num_args; r++) set_tensor_type(&c->t[c->num_args + r], mlirValueGetType(mlirOperationGetResult(op, r)));
     MlirOperation kernel = lookup_symbol(module, c->callee);
-    if (mlirOperationIsNull(kernel)) return fpm_fail(err, errlen, "kernel %s not found", c->callee);
+    if (mlirOperationIsNull(kernel)) return fuser_message(err, errlen, "kernel %s not found", c->callee);
     if (!kernel_result_sizes(kernel, c, err, errlen)) return false;
     if (fuser_is_matmul_kernel(kernel)) c->matmul = mlirBlockGetFirstOperation(fuser_func_body(kernel));
     fpm_add_index_flag(m, kernel, c);
@@ -595,12 +586,12 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
     value_desc *d = desc_of(st, mlirOperationGetOperand(ret, i));
     for (int j = 0; j < i; j++) /* one buffer per value: a second output of it would be left without one */
       if (mlirValueEqual(mlirOperationGetOperand(ret, j), mlirOperationGetOperand(ret, i)))
-        return fpm_fail(err, errlen, "outputs %d and %d are the same value (fd.add_output of one tensor twice): not supported, "
+        return fuser_message(err, errlen, "outputs %d and %d are the same value (fd.add_output of one tensor twice): not supported, "
                     "add it once", j, i);
     if ((d && !d->tensor) || !mlirTypeIsATensor(mlirValueGetType(mlirOperationGetOperand(ret, i))))
-      return fpm_fail(err, errlen, "output %d is a scalar: compiled fusions return tensors only (fuser-run --cpu evaluates "
+      return fuser_message(err, errlen, "output %d is a scalar: compiled fusions return tensors only (fuser-run --cpu evaluates "
                   "scalar outputs)", i);
-    if (!d) return fpm_fail(err, errlen, "output %d is not a tensor the plan defines", i);
+    if (!d) return fuser_message(err, errlen, "output %d is not a tensor the plan defines", i);
     if (d->buffer != FPM_INPUT) continue;
     fpm_output *o = &m->outputs[i];
     o->alias_input = d->index;

@@ -13,6 +13,7 @@
 #include "mlir-c/IR.h"
 #include "passes/ptr_map.h"
 #include "passes/symbolic.h"
+#include "support/error.h" /* fuser_message: the model's errors */
 
 /* What a kernel parameter can refer to: a tensor in some buffer, or a scalar. */
 typedef struct {
@@ -47,7 +48,6 @@ typedef struct {
   int ncalls;
 } model_state;
 
-bool fpm_fail(char *err, size_t len, const char *fmt, ...);
 char *fpm_dup_str(const char *s);
 /* a polynomial in the runtime's expression language */
 void fpm_poly_text(const fuser_poly *p, char *buf, size_t len);
