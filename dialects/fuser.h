@@ -203,6 +203,10 @@ bool fuser_verify_op(MlirOperation op, char *err, size_t errlen);
  * shape- and dtype-taking ops. Returns false with a message on a violation. */
 bool fuser_reinfer_op(MlirOperation op, char *err, size_t errlen);
 
+/* The plan level's rules for one op (dialects/verify_plan.c): a static
+ * view inside its input's known storage, plan calls naming kernels. */
+bool fuser_verify_plan_op(MlirOperation op, char *err, size_t errlen);
+
 /* Checks a fusion function's argument layouts (contiguity/stride_order). */
 bool fuser_verify_function(MlirOperation func, char *err, size_t errlen);
 

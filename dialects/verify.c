@@ -252,6 +252,7 @@ static MlirWalkResult verify_one(MlirOperation op, void *ud) {
   bool ok = true;
   if (is_fusion_function(op)) ok = fuser_verify_function(op, err, sizeof err);
   else if (fuser_op_id_of(op) != FUSER_OP_NONE) ok = fuser_verify_op(op, err, sizeof err);
+  if (ok) ok = fuser_verify_plan_op(op, err, sizeof err);
   if (!ok) {
     char msg[640];
     snprintf(msg, sizeof msg, "'%.*s' op %s", (int)mlirIdentifierStr(mlirOperationGetName(op)).length,
