@@ -12,6 +12,7 @@
 #include "lowering/plan_model_internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/input_checks.h"
 #include "passes/ir_util.h"
 #include "passes/kernel_info.h"
 #include "passes/layout.h"
@@ -59,14 +60,22 @@ static void cond_push(cond_list *l, char *c) {
   l->items[l->n++] = c;
 }
 
-/* The plan's input checks (fuser.input_checks: what its views rely on;
- * every variant and matmul carries them: failing one fails every variant,
- * so the call is refused before any launch). */
-static void cond_push_input_checks(cond_list *l, MlirAttribute checks) {
-  for (intptr_t q = 0; !mlirAttributeIsNull(checks) && q < mlirArrayAttrGetNumElements(checks); q++) {
-    MlirStringRef t = mlirStringAttrGetValue(mlirArrayAttrGetElement(checks, q));
-    cond_push(l, fmt("%.*s", (int)t.length, t.data));
+/* The plan's input checks (fuser.input_checks, passes/input_checks.h: what
+ * its views rely on; every variant and matmul carries them: failing one
+ * fails every variant, so the call is refused before any launch), as the
+ * runtime's expressions. False when one does not read. */
+static bool cond_push_input_checks(cond_list *l, MlirAttribute checks) {
+  if (mlirAttributeIsNull(checks)) return true;
+  if (!mlirAttributeIsAArray(checks)) return false;
+  for (intptr_t q = 0; q < mlirArrayAttrGetNumElements(checks); q++) {
+    fuser_input_check c;
+    if (!fuser_input_check_read(mlirArrayAttrGetElement(checks, q), &c)) return false;
+    char a[1024], b[1024];
+    fpm_poly_text(&c.lhs, a, sizeof a);
+    fpm_poly_text(&c.rhs, b, sizeof b);
+    cond_push(l, fmt("%s %s %s", a, c.rel == FUSER_CHECK_GE ? ">=" : "==", b));
   }
+  return true;
 }
 
 /* Moves l's conditions into out[FPM_MAX_CONDITIONS] (*n of them): as they
@@ -327,7 +336,10 @@ static bool matmul_segment(const call_info *c, MlirAttribute input_checks, fpm_k
   mm->bias_n = bias && bias->rank == 1 ? fpm_poly_str(&bias->stride[0]) : fpm_dup_str("0");
   cond_list checks = {0};
   for (int q = 0; q < c->nchecks; q++) cond_push(&checks, fpm_dup_str(c->checks[q]));
-  cond_push_input_checks(&checks, input_checks);
+  if (!cond_push_input_checks(&checks, input_checks)) {
+    cond_pack(&checks, mm->checks, &mm->num_checks);
+    return fuser_message(err, errlen, "fuser.input_checks does not read (passes/input_checks.h)");
+  }
   if (!cond_pack(&checks, mm->checks, &mm->num_checks)) return fuser_message(err, errlen, "out of memory");
   return true;
 }
@@ -407,8 +419,9 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
       cond_list conds = {0};
       add_conditions(l, c, &conds);
       for (int q = 0; q < c->nchecks; q++) cond_push(&conds, fpm_dup_str(c->checks[q]));
-      cond_push_input_checks(&conds, st->input_checks);
+      bool checks_read = cond_push_input_checks(&conds, st->input_checks);
       if (!cond_pack(&conds, v->conditions, &v->num_conditions)) ok = fuser_message(err, errlen, "out of memory");
+      else if (!checks_read) ok = fuser_message(err, errlen, "fuser.input_checks does not read (passes/input_checks.h)");
     }
     if (ok && k->num_variants == 0) ok = fuser_message(err, errlen, "no launch for kernel %s", c->callee);
   }

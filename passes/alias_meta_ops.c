@@ -14,7 +14,8 @@
  * views use them, and the runtime checks them. What else the views rely on
  * at run time (a slice of a `?` dim stays inside it, a reshape of `?` dims
  * keeps the element count, dims mapped onto each other have equal extents)
- * is recorded as `fuser.input_checks`, expressions the runtime checks before
+ * is recorded as `fuser.input_checks` (typed relations of polynomials,
+ * passes/input_checks.h), which the runtime checks before
  * any launch.
  *
  * Before:
@@ -27,7 +28,6 @@
  *        : (tensor<4x8xf32>) -> tensor<4x4xf32>
  *   %1 = "fuser.neg"(%0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +35,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/dim_graph.h"
+#include "passes/input_checks.h"
 #include "passes/ir_util.h"
 #include "passes/layout.h"
 #include "passes/pass.h"
@@ -47,40 +48,23 @@ typedef struct {
   fuser_layout *layouts;
   int count, cap;
   /* run-time checks on the inputs that the views rely on (slices within
-   * extents, reshapes keeping the element count, equal mapped extents), in
-   * the runtime's expression language: fuser.input_checks on the fusion */
-  char **checks;
+   * extents, reshapes keeping the element count, equal mapped extents):
+   * fuser.input_checks on the fusion (passes/input_checks.h) */
+  fuser_input_check *checks;
   int nchecks;
 } alias_state;
 
-static void add_check(alias_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add_check(alias_state *st, const char *fmt, ...) {
-  char buf[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
+/* Records that lhs `rel` rhs must hold at run time (once); false when a
+ * side overflowed the polynomial capacity: the view then cannot be relied
+ * on and is not made. */
+static bool add_check(alias_state *st, fuser_check_relation rel, fuser_poly lhs, fuser_poly rhs) {
+  if (lhs.overflow || rhs.overflow) return false;
   for (int i = 0; i < st->nchecks; i++)
-    if (strcmp(st->checks[i], buf) == 0) return;
+    if (st->checks[i].rel == rel && fuser_poly_equal(&st->checks[i].lhs, &lhs) && fuser_poly_equal(&st->checks[i].rhs, &rhs))
+      return true;
   st->checks = realloc(st->checks, sizeof *st->checks * (st->nchecks + 1));
-  st->checks[st->nchecks++] = strdup(buf);
-}
-
-/* A polynomial in the runtime's expression language. */
-static void poly_expr(const fuser_poly *p, char *buf, size_t len) {
-  size_t n = 0;
-  buf[0] = 0;
-  if (p->nt == 0) snprintf(buf, len, "0");
-  for (int i = 0; i < p->nt && n < len; i++) {
-    const fuser_term *t = &p->t[i];
-    n += (size_t)snprintf(buf + n, len - n, "%s%lld", i ? " + " : "", (long long)t->coeff);
-    for (int k = 0; k < t->nf && n < len; k++) {
-      const fuser_sym *f = &t->f[k];
-      if (f->kind == FUSER_SYM_SCALAR) n += (size_t)snprintf(buf + n, len - n, " * scalar(%d)", f->arg);
-      else n += (size_t)snprintf(buf + n, len - n, " * %s(%d, %d)", f->kind == FUSER_SYM_SIZE ? "size" : "stride", f->arg, f->dim);
-    }
-  }
+  st->checks[st->nchecks++] = (fuser_input_check){rel, lhs, rhs};
+  return true;
 }
 
 static const fuser_layout *layout_of(alias_state *st, MlirValue v) {
@@ -235,11 +219,9 @@ static bool transfer(alias_state *st, MlirOperation op, const fuser_layout *in, 
     fuser_get_i64_array(op, "end_indices", b, FUSER_MAX_RANK);
     for (int d = 0; d < rank; d++) {
       int64_t extent;
-      if (!fuser_poly_is_const(&in->size[d], &extent) && b[d] > 0) { /* the slice must stay inside */
-        char e[512];
-        poly_expr(&in->size[d], e, sizeof e);
-        add_check(st, "%s >= %lld", e, (long long)b[d]);
-      }
+      if (!fuser_poly_is_const(&in->size[d], &extent) && b[d] > 0 && /* the slice must stay inside */
+          !add_check(st, FUSER_CHECK_GE, in->size[d], fuser_poly_const(b[d])))
+        return false;
       out->offset = fuser_poly_add(out->offset, scaled(in->stride[d], a[d]));
       out->size[d] = fuser_poly_const(b[d] - a[d]);
     }
@@ -281,13 +263,8 @@ static bool transfer(alias_state *st, MlirOperation op, const fuser_layout *in, 
     fuser_poly n_in = fuser_poly_const(1), n_out = fuser_poly_const(1);
     for (int d = 0; d < in->rank; d++) n_in = fuser_poly_mul(n_in, in->size[d]);
     for (int d = 0; d < rank; d++) n_out = fuser_poly_mul(n_out, size[d]);
-    if (!fuser_poly_equal(&n_in, &n_out)) { /* symbolic: the run-time count must match */
-      char x[512], y[512];
-      poly_expr(&n_in, x, sizeof x);
-      poly_expr(&n_out, y, sizeof y);
-      add_check(st, "%s == %s", x, y);
-    }
-    return true;
+    /* symbolic: the run-time count must match */
+    return fuser_poly_equal(&n_in, &n_out) || add_check(st, FUSER_CHECK_EQ, n_in, n_out);
   }
   default:
     return false;
@@ -364,7 +341,7 @@ static void add_extent_checks(alias_state *st, fuser_dim_graph *g) {
         for (int e = 0; e < mlirShapedTypeGetRank(u) && (j < i || e < d) && found < 0; e++)
           if (mlirShapedTypeIsDynamicDim(u, e) && fuser_dim_class(g, fuser_dim_node(g, b, e)) == cls) found = e;
         if (found >= 0) {
-          add_check(st, "1 * size(%d, %d) == 1 * size(%d, %d)", i, d, j, found);
+          add_check(st, FUSER_CHECK_EQ, fuser_poly_sym(FUSER_SYM_SIZE, i, d), fuser_poly_sym(FUSER_SYM_SIZE, j, found));
           j = i + 1; /* one check per dim */
         }
       }
@@ -376,11 +353,10 @@ static void store_checks(alias_state *st) {
   if (!st->nchecks) return;
   MlirContext ctx = mlirOperationGetContext(st->func);
   MlirAttribute *a = malloc(sizeof *a * st->nchecks);
-  for (int i = 0; i < st->nchecks; i++) a[i] = fuser_str_attr(ctx, st->checks[i]);
+  for (int i = 0; i < st->nchecks; i++) a[i] = fuser_input_check_attr(ctx, &st->checks[i]); /* no overflow: add_check */
   mlirOperationSetDiscardableAttributeByName(st->func, mlirStringRefCreateFromCString("fuser.input_checks"),
                                              mlirArrayAttrGet(ctx, st->nchecks, a));
   free(a);
-  for (int i = 0; i < st->nchecks; i++) free(st->checks[i]);
   free(st->checks);
 }
 
