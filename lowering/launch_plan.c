@@ -159,6 +159,9 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
       l->grid_tile_dims[i] = !mlirAttributeIsNull(td) && mlirAttributeIsADenseI64Array(td) && mlirDenseArrayGetNumElements(td) == 2
                                  ? (int)mlirDenseI64ArrayGetElement(td, i) : -1;
     if (l->grid_tile_dims[0] < 0 || l->grid_tile_dims[1] < 0) l->grid_tile = 0;
+    MlirAttribute skip = mlirAttributeIsNull(rg) ? rg : field(rg, "skip");
+    bool has_skip = !mlirAttributeIsNull(skip) && mlirAttributeIsADenseI64Array(skip) && mlirDenseArrayGetNumElements(skip) == 2;
+    for (int i = 0; i < 2; i++) l->grid_skip[i] = has_skip ? (int)mlirDenseI64ArrayGetElement(skip, i) : 0;
     /* a parameter that does not read would shift every later argument of
      * the kernel: the whole plan is refused */
     MlirAttribute params = field(d, "params");
@@ -272,6 +275,9 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
     else if (l->grid_tensor >= 0 && l->blocks_per_row > 1)
       fprintf(out, "row_grid %d %d %d %d blocks_per_row %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block,
               l->blocks_per_row);
+    else if (l->grid_tensor >= 0 && l->grid_skip[1] > l->grid_skip[0])
+      fprintf(out, "row_grid %d %d %d %d skip %d %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block, l->grid_skip[0],
+              l->grid_skip[1]);
     else if (l->grid_tensor >= 0) fprintf(out, "row_grid %d %d %d %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block);
     for (int p = 0; p < l->num_params; p++) {
       const fk_param *q = &l->params[p];

@@ -22,13 +22,15 @@
  *              `tile_dims` [d1, d2] (transpose tiles, lowering/transpose_gen.h)
  *              dims d1 and d2 count ceil(size / T) each: a block per tile;
  *              with `blocks_per_row` S > 1 (the row schedules' cluster
- *              variant) grid = rows x S: S blocks per row, one cluster
+ *              variant) grid = rows x S: S blocks per row, one cluster;
+ *              with `skip` [a, b) (the outer persistent schedule: result 0
+ *              has the row space's shape) dims a..b-1 are not counted
  *   conditions all must hold to use this variant; try the variants of a
  *              kernel in order, the last one (scalar) has none.
  *
  * Text form (fuser_launch_plan_write), one record per variant:
  *   launch <entry> binary <binary> kernel <kernel> variant <v> width <W> unroll <U> index_bits <b> param_bits <p> block <B> num_args <N>
- *   row_grid <tensor> <first> <dims> <rows_per_block> [blocks_per_row <S>]   (row kernels only)
+ *   row_grid <tensor> <first> <dims> <rows_per_block> [blocks_per_row <S> | skip <a> <b>]   (row kernels only)
  *   param ptr <t> | param size <t> <d> | param stride <t> <d> | param scalar <t> |
  *   param check   (the index flag: kernels with index ops, kernel_gen.h)
  *   condition align <t> <bytes> | condition stride <t> <d> <multiple> |
@@ -76,6 +78,7 @@ typedef struct {
   /* row_grid of a transpose tile kernel: dims grid_tile_dims[] count ceil(size / grid_tile) blocks (0: none) */
   int grid_tile, grid_tile_dims[2];
   int blocks_per_row; /* row_grid: blocks (one cluster) per row, 1 but for the cluster variant */
+  int grid_skip[2];   /* row_grid: dims [grid_skip[0], grid_skip[1]) not counted (empty: none) */
   int num_conditions;
   fuser_launch_condition conditions[FUSER_LAUNCH_MAX_CONDITIONS];
   char *ptx; /* owned, NUL-terminated; NULL before gpu-module-to-binary */

@@ -207,6 +207,7 @@ static const struct {
     {"inner_persistent", lower_rows},
     {"inner_reduce", lower_rows},
     {"outer", lower_rows},
+    {"outer_persistent", lower_rows},
     {"transpose", lower_transpose},
     {"pointwise", lower_pointwise},
 };

@@ -3,13 +3,43 @@
  * and a row group, sums its rows with U rows in flight, the row groups
  * combine in a fixed tree through shared memory (the CPU form replays the
  * same tree), and row group 0 stores the kept-shape results
- * (row_gen_internal.h). */
+ * (row_gen_internal.h). The outer persistent schedule shares the thread
+ * context and the tree: each thread holds its V rows of the column vector
+ * (chunks, loaded once), and every thread stores its rows of the result
+ * (the inner epilogue of row_gen.c over the chunks).
+ *
+ * Before (kernel level): softmax over dim 1 of [B, C, W], kind = "outer_persistent",
+ *   %2 = "fuser.max"(%1) {dims = array<i64: 1>} ... broadcast_in_dim ... sub, exp, sum, div
+ * After (GPU form, held variant): thread t: cv = t mod CW, rg = t / CW;
+ *   %x_u = vector.load %mem_t0[(b * C + rg + u * G) * W + col] {alignment = 16} (u < V)
+ *   max of the x_u, the tree over the G row groups (store, gpu.barrier, ...),
+ *   exp(x_u - max), their sum, the tree again, vector.store of exp_u / sum. */
 #include <string.h>
 
 #include "lowering/row_gen_internal.h"
 #include "passes/ir_util.h"
 
 /* ---- the outer schedule ------------------------------------------------------ */
+
+/* Outer persistent: the thread's held rows rg, rg + G, ... (a chunk each,
+ * V of them). A row past the end (static rows not a multiple of G, or
+ * symbolic rows) reads row rows - 1 and counts as the neutral element;
+ * chunks that lie inside the rows for every thread get no check. */
+static void held_rows(rgen *g) {
+  fb_builder *b = &g->b;
+  int V = g->var->vectors, G = g->T;
+  MlirValue last = fb_subi(b, g->rows, rg_idx(g, 1));
+  for (int u = 0; u < V; u++) {
+    MlirValue r = fb_addi(b, g->rg, rg_idx(g, (int64_t)u * G));
+    g->chunk_ok[u] = (MlirValue){NULL};
+    if (g->s->rows == INT64_MIN || (int64_t)(u + 1) * G > g->s->rows) {
+      g->chunk_ok[u] = fb_cmpi(b, FB_CMPI_ULT, r, g->rows);
+      r = fb_select(b, g->chunk_ok[u], r, last);
+    }
+    g->rowc[u] = r;
+  }
+  g->nchunks = V;
+}
 
 /* Thread t of a block: column vector cv = t mod CW of the block's tile,
  * row group rg = t / CW; a column past the end reads the last vector and
@@ -40,6 +70,7 @@ void rg_outer_thread_context(rgen *g, MlirValue tid, MlirValue bid) {
   for (int c = 1; c < MAX_CHUNKS; c++) g->col[c] = g->col[0];
   g->valid = g->col_ok;
   g->nchunks = 1;
+  if (g->held) held_rows(g);
 }
 
 /* The thread's partial over its rows rg, rg + G, ...: U rows in flight per

@@ -398,6 +398,7 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
         const value_desc *gt = &c->t[l->grid_tensor];
         char rows[2048] = "1";
         for (int q = l->grid_first; q < l->grid_first + l->grid_dims && q < gt->rank; q++) {
+          if (q >= l->grid_skip[0] && q < l->grid_skip[1]) continue; /* the reduced dims of a held slab */
           fpm_poly_text(&gt->size[q], s, sizeof s);
           size_t len = strlen(rows);
           if (l->grid_tile > 0 && (q == l->grid_tile_dims[0] || q == l->grid_tile_dims[1])) /* a block per tile */

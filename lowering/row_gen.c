@@ -37,33 +37,46 @@
 
 /* ---- phases ---------------------------------------------------------------- */
 
-/* The thread's partial of phase ph over its chunks (registers) or its
- * strided columns (looped). */
-static MlirValue thread_partial(rgen *g, const phase *ph) {
+/* var_mean's mean for its second pass as a vector of the accumulation
+ * type (outer: already a vector of columns; inner: the row's value splat);
+ * NULL for other passes. */
+static MlirValue pass_mean(rgen *g, const phase *ph) {
+  if (ph->pass != 1) return (MlirValue){NULL};
+  MlirValue m = g->red[g->nred - 1].val[1];
+  return g->outer_mode ? m : fb_broadcast(&g->b, m, rg_vec_type(g, ph->acc));
+}
+
+MlirValue rg_chunks_partial(rgen *g, const phase *ph) {
   fb_builder *b = &g->b;
-  MlirValue in = mlirOperationGetOperand(ph->red, 0);
+  MlirValue in = mlirOperationGetOperand(ph->red, 0), mean = pass_mean(g, ph), acc = {NULL};
   fuser_dtype in_dt = fuser_value_dtype(in);
   int8_t map[FK_R];
   memset(map, -1, sizeof map);
   for (int d = 0; d < g->s->rank; d++) map[d] = (int8_t)d;
-  MlirValue mean = {NULL};
-  if (ph->pass == 1)
-    mean = g->outer_mode ? g->red[g->nred - 1].val[1] : fb_broadcast(b, g->red[g->nred - 1].val[1], rg_vec_type(g, ph->acc));
-  MlirValue acc = {NULL};
-  if (g->var->vectors > 0) {
-    for (int c = 0; c < g->nchunks; c++) {
-      MlirValue x = rg_convert(g, rg_eval(g, in, map, c), in_dt, ph->acc);
-      if (ph->pass == 1) {
-        MlirValue d = fb_binary(b, "arith.subf", x, mean);
-        x = fb_binary(b, "arith.mulf", d, d);
-      }
-      if (!mlirValueIsNull(g->chunk_ok[c]))
-        x = fb_select(b, g->chunk_ok[c], x, fb_broadcast(b, rg_neutral_const(g, ph->id, ph->acc), rg_vec_type(g, ph->acc)));
-      acc = c == 0 ? x : rg_combine(g, ph->id, ph->acc, acc, x); /* the neutral element only seeds */
+  for (int c = 0; c < g->nchunks; c++) {
+    MlirValue x = rg_convert(g, rg_eval(g, in, map, c), in_dt, ph->acc);
+    if (ph->pass == 1) {
+      MlirValue d = fb_binary(b, "arith.subf", x, mean);
+      x = fb_binary(b, "arith.mulf", d, d);
     }
-    return rg_lanes_tree(g, ph->id, ph->acc, acc);
+    if (!mlirValueIsNull(g->chunk_ok[c]))
+      x = fb_select(b, g->chunk_ok[c], x, fb_broadcast(b, rg_neutral_const(g, ph->id, ph->acc), rg_vec_type(g, ph->acc)));
+    acc = c == 0 ? x : rg_combine(g, ph->id, ph->acc, acc, x); /* the neutral element only seeds */
   }
-  acc = fb_broadcast(b, rg_neutral_const(g, ph->id, ph->acc), rg_vec_type(g, ph->acc));
+  return acc;
+}
+
+/* The thread's partial of phase ph over its chunks (registers) or its
+ * strided columns (looped). */
+static MlirValue thread_partial(rgen *g, const phase *ph) {
+  fb_builder *b = &g->b;
+  if (g->var->vectors > 0) return rg_lanes_tree(g, ph->id, ph->acc, rg_chunks_partial(g, ph));
+  MlirValue in = mlirOperationGetOperand(ph->red, 0), mean = pass_mean(g, ph);
+  fuser_dtype in_dt = fuser_value_dtype(in);
+  int8_t map[FK_R];
+  memset(map, -1, sizeof map);
+  for (int d = 0; d < g->s->rank; d++) map[d] = (int8_t)d;
+  MlirValue acc = fb_broadcast(b, rg_neutral_const(g, ph->id, ph->acc), rg_vec_type(g, ph->acc));
   MlirValue start = fb_muli(b, g->lane, rg_idx(g, g->W)), step = rg_idx(g, g->T * g->W), end = g->row_len;
   if (g->S > 1) start = fb_addi(b, g->clo, start), end = g->chi; /* this block's chunk */
   MlirOperation loop = fb_for(b, start, end, step, 1, &acc);
@@ -287,7 +300,7 @@ static void bind_params(rgen *g, MlirBlock entry) {
  * argument of the full rank whose reduced dims are not all 1. */
 static int find_space_tensor(rgen *g) {
   fk_kernel *k = g->k;
-  if (g->s->kind == FUSER_SCHED_INNER_PERSISTENT) return k->num_args;
+  if (g->s->kind == FUSER_SCHED_INNER_PERSISTENT || g->s->kind == FUSER_SCHED_OUTER_PERSISTENT) return k->num_args;
   for (int t = 0; t < k->num_args; t++) {
     if (!k->t[t].is_tensor || k->t[t].rank != g->s->rank) continue;
     bool ones = true;
@@ -426,6 +439,7 @@ static bool static_strides_aligned(rgen *g) {
 
 static const char *variant_name(const fuser_reduction_schedule *s, const fuser_row_variant *v) {
   if (s->kind == FUSER_SCHED_OUTER) return v->width == 1 ? "columns_scalar" : v->min_points > 0 ? "columns_wide" : "columns";
+  if (s->kind == FUSER_SCHED_OUTER_PERSISTENT) return v->width == 1 ? "held_scalar" : "held";
   if (v->vectors == 0 && v->min_points > 0) return "looped_warp";
   if (v->vectors > 0) return v->cluster > 1 ? "persistent_cluster" : "persistent";
   return v->cluster > 1 ? "looped_cluster" : v->width > 1 ? "looped" : "looped_scalar";
@@ -447,7 +461,8 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   g->T = var->threads;
   g->RPB = var->rows_per_block;
   g->block = g->T * g->RPB;
-  g->outer_mode = s->kind == FUSER_SCHED_OUTER;
+  g->outer_mode = s->kind == FUSER_SCHED_OUTER || s->kind == FUSER_SCHED_OUTER_PERSISTENT;
+  g->held = s->kind == FUSER_SCHED_OUTER_PERSISTENT;
   /* the CPU form runs a cluster variant as one block per row: the looped
    * code over the whole row (a persistent one's block holds only its chunk) */
   fuser_row_variant cpu_var;
@@ -503,14 +518,14 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
         /* reload: the pass's loads and values live in its own scope, so the
          * next pass (after the block barrier) and the epilogue load again */
         if (var->reload) rg_scope_push(g);
-        MlirValue part = om ? rg_outer_partial(g, &ph[p]) : thread_partial(g, &ph[p]);
+        MlirValue part = om ? (g->held ? rg_chunks_partial(g, &ph[p]) : rg_outer_partial(g, &ph[p])) : thread_partial(g, &ph[p]);
         if (var->reload) rg_scope_pop(g);
         MlirValue total = om ? rg_outer_tree_gpu(g, ph[p].id, ph[p].acc, part, wg) : rg_block_allreduce_gpu(g, ph[p].id, ph[p].acc, part, wg);
         if (g->S > 1) total = rg_cluster_allreduce_gpu(g, ph[p].id, ph[p].acc, total, mlirBlockGetArgument(entry, cwg_first + p));
         finish_phase(g, &ph[p], total);
       }
       if (!g->failed) {
-        if (om) rg_outer_epilogue(g);
+        if (om && !g->held) rg_outer_epilogue(g);
         else epilogue(g);
       }
     } else {
@@ -534,7 +549,8 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
         if (om) rg_outer_thread_context(g, fb_for_iv(tl), bid);
         else rg_thread_context(g, fb_for_iv(tl), bid);
         reload_row_results(g, ph, p);
-        if (om) fb_vector_store(b, rg_outer_partial(g, &ph[p]), buf, fb_muli(b, fb_for_iv(tl), rg_idx(g, g->W)), 0);
+        if (om)
+          fb_vector_store(b, g->held ? rg_chunks_partial(g, &ph[p]) : rg_outer_partial(g, &ph[p]), buf, fb_muli(b, fb_for_iv(tl), rg_idx(g, g->W)), 0);
         else fb_store(b, thread_partial(g, &ph[p]), buf, fb_for_iv(tl));
         rg_scope_pop(g);
         fb_set_ip(b, save);
@@ -560,7 +576,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
         if (om) rg_outer_thread_context(g, fb_for_iv(tl), bid);
         else rg_thread_context(g, fb_for_iv(tl), bid);
         reload_row_results(g, ph, nph);
-        if (om) rg_outer_epilogue(g);
+        if (om && !g->held) rg_outer_epilogue(g);
         else epilogue(g);
         rg_scope_pop(g);
         fb_set_ip(b, fb_ip_in(fb_body(par)));
@@ -603,13 +619,17 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     /* batched outer: the columns are result 0's dims (the kept shape) */
     bool batched = om && s->batch > 0;
     MlirNamedAttribute rg[5] = {
-        fuser_named(ctx, "tensor", fuser_i64_attr(ctx, batched ? k->num_args : g->space_tensor)),
-        fuser_named(ctx, "first", fuser_i64_attr(ctx, batched ? 0 : om ? s->outer : 0)),
-        fuser_named(ctx, "dims", fuser_i64_attr(ctx, om ? s->rank - s->outer : s->outer)),
+        fuser_named(ctx, "tensor", fuser_i64_attr(ctx, batched || g->held ? k->num_args : g->space_tensor)),
+        fuser_named(ctx, "first", fuser_i64_attr(ctx, batched || g->held ? 0 : om ? s->outer : 0)),
+        fuser_named(ctx, "dims", fuser_i64_attr(ctx, g->held ? s->rank : om ? s->rank - s->outer : s->outer)),
         fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, om ? (int64_t)g->RPB * g->W : g->RPB)),
         fuser_named(ctx, "blocks_per_row", fuser_i64_attr(ctx, g->S)), /* the cluster variant only */
     };
-    set_attr(f, "fuser.row_grid", mlirDictionaryAttrGet(ctx, g->S > 1 ? 5 : 4, rg));
+    int nrg = g->S > 1 ? 5 : 4;
+    /* outer persistent: result 0 has the row space's shape; its reduced dims
+     * are not counted (a block per CW x W kept points) */
+    if (g->held) rg[nrg++] = fuser_named(ctx, "skip", mlirDenseI64ArrayGet(ctx, 2, (int64_t[]){s->batch, s->batch + s->outer}));
+    set_attr(f, "fuser.row_grid", mlirDictionaryAttrGet(ctx, nrg, rg));
     *after = f;
   }
   fb_free(b);

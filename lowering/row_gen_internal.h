@@ -61,6 +61,7 @@ typedef struct {
   /* outer schedule: the reduced (leading) dims merge into one row index,
    * the chunks are the rows in flight, the column vector is the thread's */
   bool outer_mode;
+  bool held; /* outer persistent: the chunks are the thread's held rows (registers) */
   MlirValue rowc[MAX_CHUNKS], rg, cv, col_ok;
   /* batched outer: the kept dims before the reduced ones, from the flat
    * column (bidx), and the trailing kept extent (inner_len) */
@@ -113,6 +114,11 @@ MlirValue rg_cluster_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, Mli
 MlirValue rg_neutral_const(rgen *g, fuser_op_id id, fuser_dtype acc);
 MlirValue rg_lanes_tree(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue v);
 MlirValue rg_eval(rgen *g, MlirValue v, const int8_t *map, int chunk);
+
+/* row_gen.c: the combination of phase ph's input over the thread's chunks
+ * (its vectors of the row, or the outer schedule's held rows), evaluated
+ * once and kept in registers; ragged chunks count as the neutral element. */
+MlirValue rg_chunks_partial(rgen *g, const phase *ph);
 
 /* row_gen_block.c */
 void rg_thread_context(rgen *g, MlirValue tid, MlirValue bid);

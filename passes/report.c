@@ -85,10 +85,11 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
   fuser_schedule_reduction_kernel(kernel, &s);
   if (s.kind != FUSER_SCHED_NONE) {
     /* a row schedule (passes/schedule_reduction.h): its variants, in order */
-    fprintf(out, "    schedule: %s, %s", fuser_sched_kind_name(s.kind), s.kind == FUSER_SCHED_OUTER ? "reduced rows" : "rows");
+    bool columns = s.kind == FUSER_SCHED_OUTER || s.kind == FUSER_SCHED_OUTER_PERSISTENT;
+    fprintf(out, "    schedule: %s, %s", fuser_sched_kind_name(s.kind), columns ? "reduced rows" : "rows");
     if (s.rows == INT64_MIN) fputs(" ?", out);
     else fprintf(out, " %lld", (long long)s.rows);
-    fputs(s.kind == FUSER_SCHED_OUTER ? " x columns" : " x row length", out);
+    fputs(columns ? " x columns" : " x row length", out);
     if (s.row_len == INT64_MIN) fputs(" ?\n", out);
     else fprintf(out, " %lld\n", (long long)s.row_len);
     if (s.batch > 0)
@@ -96,7 +97,10 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
               s.batch + s.outer, s.batch, s.batch == 1 ? "" : "s");
     for (int i = 0; i < s.num_variants; i++) {
       const fuser_row_variant *v = &s.variants[i];
-      if (s.kind == FUSER_SCHED_OUTER) {
+      if (s.kind == FUSER_SCHED_OUTER_PERSISTENT) {
+        fprintf(out, "      variant %d: held, width %d, %d column vectors x %d row groups per block, %d rows held per thread\n", i,
+                v->width, v->rows_per_block, v->threads, v->vectors);
+      } else if (s.kind == FUSER_SCHED_OUTER) {
         fprintf(out, "      variant %d: width %d, %d column vectors x %d row groups per block, %d rows in flight", i, v->width,
                 v->rows_per_block, v->threads, v->vectors);
         if (v->min_points > 0) fprintf(out, ", when the kept shape has at least %lld points", (long long)v->min_points);

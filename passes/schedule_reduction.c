@@ -32,6 +32,7 @@ const char *fuser_sched_kind_name(fuser_sched_kind k) {
   case FUSER_SCHED_INNER_PERSISTENT: return "inner_persistent";
   case FUSER_SCHED_INNER_REDUCE: return "inner_reduce";
   case FUSER_SCHED_OUTER: return "outer";
+  case FUSER_SCHED_OUTER_PERSISTENT: return "outer_persistent";
   default: return "none";
   }
 }
@@ -314,18 +315,17 @@ static bool has_var_mean(MlirOperation kernel) {
  * shared buffers (block x W lanes per pass): a var_mean's two passes in f64,
  * a float sum/max/min in f32 (bf16/f16/f32 results), f64 and integer ones
  * (accumulated in i64) in 8 bytes. */
+int fuser_reduction_tree_bytes(MlirOperation red) {
+  if (fuser_op_kind_of(fuser_op_id_of(red)) == FUSER_KIND_VAR_MEAN) return 2 * 8;
+  MlirType t = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(red, 0)));
+  fuser_dtype dt = fuser_dtype_of_type(t);
+  return fuser_dtype_is_float(dt) && fuser_dtype_size(dt) <= 4 ? 4 : 8; /* integers accumulate in i64 */
+}
+
 static int outer_tree_bytes(MlirOperation kernel) {
   int n = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(kernel)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!is_reduction(op)) continue;
-    if (fuser_op_kind_of(fuser_op_id_of(op)) == FUSER_KIND_VAR_MEAN) {
-      n += 2 * 8;
-      continue;
-    }
-    MlirType t = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(op, 0)));
-    fuser_dtype dt = fuser_dtype_of_type(t);
-    n += fuser_dtype_is_float(dt) && fuser_dtype_size(dt) <= 4 ? 4 : 8; /* integers accumulate in i64 */
-  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(kernel)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (is_reduction(op)) n += fuser_reduction_tree_bytes(op);
   return n;
 }
 
@@ -352,6 +352,73 @@ static void outer_variants(MlirOperation kernel, fuser_reduction_schedule *s, in
   if (has_var_mean(kernel))
     s->variants[s->num_variants++] = outer_variant(1, OUTER_COLUMN_VECTORS, OUTER_ROW_GROUPS, OUTER_ROWS_IN_FLIGHT, passes, 0);
   if (s->num_variants == 0) s->kind = FUSER_SCHED_NONE, snprintf(s->why, sizeof s->why, "columns not a multiple of the vector width");
+}
+
+/* Outer persistent constants (schedule_reduction.h). */
+#define HELD_VALUES 64     /* f32 values of the held rows per thread (V x W) */
+#define HELD_VECTORS 16    /* rows held per thread at most (the generator's chunks) */
+#define HELD_SPARE_REGS 32 /* registers besides the held values */
+
+bool fuser_outer_persistent_variant(int64_t rows, int w, int tree_bytes, fuser_row_variant *v) {
+  if (rows == DYN || rows < 1 || w < 1) return false;
+  int vmax = HELD_VALUES / w > HELD_VECTORS ? HELD_VECTORS : HELD_VALUES / w;
+  int64_t groups = next_pow2((rows + vmax - 1) / vmax);
+  int64_t cw = w > 1 ? OUTER_COLUMN_VECTORS : 2 * OUTER_COLUMN_VECTORS;
+  while (cw * groups < MIN_BLOCK) cw *= 2;
+  int64_t block = cw * groups, held = (rows + groups - 1) / groups;
+  int64_t regs = 65536 / block > 255 ? 255 : 65536 / block;
+  if (block > 1024 || held * w + HELD_SPARE_REGS > regs || (int64_t)tree_bytes * block * w > OUTER_SHARED_BYTES) return false;
+  *v = (fuser_row_variant){.width = w, .vectors = (int)held, .threads = (int)groups, .rows_per_block = (int)cw};
+  return true;
+}
+
+bool fuser_outer_persistent_fits(int64_t rows, int tree_bytes) {
+  fuser_row_variant v;
+  return fuser_outer_persistent_variant(rows, 8, tree_bytes, &v) && fuser_outer_persistent_variant(rows, 1, tree_bytes, &v);
+}
+
+/* Whether every result of the kernel has the shape of the row space (static
+ * extents equal where both are static). */
+static bool results_of_space_shape(MlirOperation kernel, MlirType space) {
+  MlirOperation ret = mlirBlockGetTerminator(fuser_func_body(kernel));
+  for (intptr_t j = 0; j < mlirOperationGetNumOperands(ret); j++) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(ret, j));
+    if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != mlirShapedTypeGetRank(space)) return false;
+    for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
+      if (!mlirShapedTypeIsDynamicDim(t, d) && !mlirShapedTypeIsDynamicDim(space, d) &&
+          mlirShapedTypeGetDimSize(t, d) != mlirShapedTypeGetDimSize(space, d))
+        return false;
+  }
+  return true;
+}
+
+/* The outer persistent schedule of a kernel whose outer (batch = 0) or
+ * batched outer reduction over dims [batch, batch + k) is broadcast back:
+ * the held-rows variant of width w, then of width 1; NONE (with the reason)
+ * when the rows are symbolic or too many for one block. */
+static void outer_persistent(MlirOperation kernel, fuser_reduction_schedule *s, MlirValue space, int batch, int k) {
+  fuser_dim_graph g;
+  fuser_dim_graph_build(&g, kernel);
+  int w = vector_width_of(kernel, false, s->rank, batch + k);
+  s->batch = batch;
+  s->outer = k;
+  s->rows = product(&g, space, batch, batch + k);
+  int64_t before = product(&g, space, 0, batch), after = product(&g, space, batch + k, s->rank);
+  s->row_len = before == DYN || after == DYN ? DYN : before * after;
+  fuser_dim_graph_free(&g);
+  int tree = outer_tree_bytes(kernel);
+  fuser_row_variant v;
+  s->kind = FUSER_SCHED_OUTER_PERSISTENT;
+  /* the vectors stay inside one batch entry: the trailing kept extent a multiple of W */
+  if (w > 1 && (after == DYN || after % w == 0) && fuser_outer_persistent_variant(s->rows, w, tree, &v)) s->variants[s->num_variants++] = v;
+  if (fuser_outer_persistent_variant(s->rows, 1, tree, &v)) {
+    s->variants[s->num_variants++] = v;
+    return;
+  }
+  s->kind = FUSER_SCHED_NONE;
+  s->num_variants = 0;
+  if (s->rows == DYN) snprintf(s->why, sizeof s->why, "an outer reduction broadcast back over a symbolic number of rows");
+  else snprintf(s->why, sizeof s->why, "an outer reduction broadcast back over %lld rows: more than one block holds", (long long)s->rows);
 }
 
 void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s) {
@@ -407,6 +474,11 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   }
   if (s->why[0]) return;
   s->rank = (int)mlirShapedTypeGetRank(space);
+  if ((batch > 0 || outer) && results_of_space_shape(kernel, space) && mlirOperationGetNumOperands(mlirBlockGetTerminator(body)) > 0 &&
+      mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(mlirBlockGetTerminator(body), 0))) == s->rank) {
+    outer_persistent(kernel, s, space_value, batch, k);
+    return;
+  }
   if (batch > 0) {
     /* batched outer: results of the reduced shape [kept before, kept after] */
     MlirType r0 = mlirValueGetType(mlirOperationGetOperand(mlirBlockGetTerminator(body), 0));
@@ -460,10 +532,6 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   if (rr == s->rank && full) reduced = false;
   if (!full && !reduced) {
     snprintf(s->why, sizeof s->why, "results neither of the reduction input's shape nor of the reduced shape");
-    return;
-  }
-  if (outer && full) {
-    snprintf(s->why, sizeof s->why, "an outer reduction broadcast back (outer persistent) is not scheduled");
     return;
   }
   fuser_dim_graph g;
@@ -582,7 +650,7 @@ static int space_rank(MlirOperation kernel) {
 void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule, fuser_reduction_schedule *s) {
   memset(s, 0, sizeof *s);
   MlirStringRef kind = mlirStringAttrGetValue(entry(schedule, "kind"));
-  for (fuser_sched_kind k = FUSER_SCHED_INNER_PERSISTENT; k <= FUSER_SCHED_OUTER; k++)
+  for (fuser_sched_kind k = FUSER_SCHED_INNER_PERSISTENT; k <= FUSER_SCHED_OUTER_PERSISTENT; k++)
     if (strlen(fuser_sched_kind_name(k)) == kind.length && memcmp(fuser_sched_kind_name(k), kind.data, kind.length) == 0) s->kind = k;
   s->rank = space_rank(kernel);
   s->outer = (int)int_or(schedule, "outer_dims", 0);
@@ -620,6 +688,10 @@ static bool applies_inner_reduce(const fk_kernel *k, MlirOperation func) {
 static bool applies_outer(const fk_kernel *k, MlirOperation func) {
   (void)k;
   return classified_as(func, FUSER_SCHED_OUTER);
+}
+static bool applies_outer_persistent(const fk_kernel *k, MlirOperation func) {
+  (void)k;
+  return classified_as(func, FUSER_SCHED_OUTER_PERSISTENT);
 }
 
 static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o) {
@@ -694,3 +766,5 @@ const fuser_schedule_kind fuser_schedule_inner_persistent = {
 const fuser_schedule_kind fuser_schedule_inner_reduce = {
     .kind = "inner_reduce", .applies = applies_inner_reduce, .choose = choose, .verify = verify};
 const fuser_schedule_kind fuser_schedule_outer = {.kind = "outer", .applies = applies_outer, .choose = choose, .verify = verify};
+const fuser_schedule_kind fuser_schedule_outer_persistent = {
+    .kind = "outer_persistent", .applies = applies_outer_persistent, .choose = choose, .verify = verify};

@@ -17,6 +17,14 @@
  *                     rows (row groups), several rows in flight per thread,
  *                     the row groups combined by a shared-memory tree in a
  *                     fixed order (deterministic, one launch);
+ *   outer_persistent  the outer (or batched outer) reduction broadcast back:
+ *                     results of the reduction input's shape (softmax over
+ *                     dim 1 of [B, C, W]); a block owns a slab of C rows x
+ *                     its column vectors, each thread holds V rows of one
+ *                     column vector in registers (16-byte loads along the
+ *                     contiguous kept dims), the row groups combine in the
+ *                     outer tree, and every thread writes its V rows of the
+ *                     normalized slab: the slab is read once;
  *   none              no reduction (pointwise) or a mix the schedules above
  *                     cannot hold (the simple per-point kernel runs).
  *
@@ -96,7 +104,19 @@
  * columns are the kept dims flattened (batch first), so a block's column
  * vectors may belong to different batch entries; `batch_dims` = b.
  * In fuser_row_variant an outer variant stores: width W, vectors = rows in
- * flight, threads = row groups, rows_per_block = column vectors per block. */
+ * flight, threads = row groups, rows_per_block = column vectors per block.
+ * Outer persistent (held rows, C static): W as outer; G = the power of two
+ * covering C / Vmax row groups (Vmax = 64 f32 values / W, at most 16
+ * vectors), V = ceil(C / G) rows held per thread (ragged rows past C read
+ * row C - 1 and count as the neutral element), CW = 4 column vectors (64
+ * bytes of bf16 per row, the narrow outer tile; 8 at W = 1) doubled until
+ * the block has 128 threads; accepted when the block has at most 1024
+ * threads, V x W + 32 registers fit the thread's share (65536 / block, at
+ * most 255) and the tree buffers (tree bytes per lane x block x W) fit 48
+ * KB: softmax over C <= 1024 bf16 rows. Larger or symbolic C: the
+ * segmentation cuts as before (fuser.cuts says why). Then the same with
+ * W = 1 (no conditions). In the variant: vectors = V, threads = G,
+ * rows_per_block = CW. */
 #ifndef FUSER_PASSES_SCHEDULE_REDUCTION_H
 #define FUSER_PASSES_SCHEDULE_REDUCTION_H
 
@@ -110,6 +130,7 @@ typedef enum {
   FUSER_SCHED_INNER_PERSISTENT,
   FUSER_SCHED_INNER_REDUCE,
   FUSER_SCHED_OUTER,
+  FUSER_SCHED_OUTER_PERSISTENT,
 } fuser_sched_kind;
 
 /* One variant of a row schedule. */
@@ -171,6 +192,20 @@ bool fuser_reduction_is_batched_outer(MlirOperation red, int *batch, int *num_re
  * vector width nor needs an alignment condition. `strides`/`shape`: static
  * values or INT64_MIN. */
 bool fuser_tensor_constant_along_row(const int64_t *strides, const int64_t *shape, int rank, int from);
+
+/* The outer persistent variant of width w for a static number of reduced
+ * rows (schedule_reduction.h), its row groups' tree combining `tree_bytes`
+ * per lane (the sum over its passes of the accumulators' bytes); false when
+ * the rows do not fit one block. The segmentation keeps a middle-dim
+ * normalization in one kernel only where both widths (w and 1) fit
+ * (fuser_outer_persistent_fits). */
+/* The bytes per accumulator lane a reduction's passes put through the
+ * outer tree's shared buffers: a var_mean's two passes in f64 (16), a float
+ * sum/max/min in f32 (bf16/f16/f32 results: 4), f64 and integer ones (i64
+ * accumulators) 8. */
+int fuser_reduction_tree_bytes(MlirOperation red);
+bool fuser_outer_persistent_variant(int64_t rows, int w, int tree_bytes, fuser_row_variant *v);
+bool fuser_outer_persistent_fits(int64_t rows, int tree_bytes);
 
 /* Classifies a `fuser.kernel` function and picks its row variants. */
 void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s);

@@ -10,6 +10,10 @@
  *     reduction (its input's innermost dims), its broadcast back and its
  *     epilogue are one kernel, which the inner-persistent row schedule
  *     computes with the row in registers (passes/schedule_reduction.h);
+ *     so are an outer or middle-dim reduction (softmax over dim 1 of
+ *     [B, C, W]) and its broadcast back when the outer persistent schedule
+ *     holds its C rows in one block (fuser_outer_persistent_fits; else the
+ *     cut says why);
  *   - it holds a reduction and is reduced again over other rows;
  *   - it is a matmul/linear result or operand: each product is a kernel of
  *     its own (attribute `fuser.matmul`), which the plan runs through
@@ -90,8 +94,14 @@ typedef struct {
                                budget + 1 (exact along chains; shared ops count once per use) */
   intptr_t budget;          /* max-kernel-ops (0: none) */
   fuser_ptr_map row_space;  /* value with a reduction in its cone -> that reduction's input, when
-                               the reduction is inner (reduces the input's innermost dims) */
-  fuser_ptr_map row_reduced; /* the same value -> how many trailing dims that reduction reduced */
+                               the reduction is inner (reduces the input's innermost dims), or
+                               outer / middle and held by the outer persistent schedule */
+  fuser_ptr_map row_reduced; /* the same value -> the dims that reduction reduced, [from, from + k),
+                               as from * 64 + k */
+  fuser_ptr_map row_tree;   /* the same value -> the tree bytes per lane of the outer reductions
+                               in its cone (fuser_reduction_tree_bytes, summed along the chain) */
+  fuser_ptr_map declined;   /* value with an outer reduction broadcast back that no block holds in
+                               its cone -> that reduction's rows (-1: symbolic) */
   fuser_ptr_map root_index; /* value -> index in roots */
   fuser_ptr_map position;   /* value -> definition order in the plan (arguments first) */
   intptr_t next_position;
@@ -166,32 +176,64 @@ static void classify(seg_state *st) {
  * computed once and materialized rather than recomputed in every kernel. */
 #define EXPENSIVE 8
 
-/* Whether `res` lies in the row space of inner reduction input `space`
- * with its `k` trailing dims reduced: the same rank, every row dim the same
- * iteration dim, every reduced dim the same or of extent 1 (the reduced
- * value itself, or broadcast back). A row schedule (inner persistent) then
- * computes the reduction and this consumer in one kernel. */
-static bool in_row_space(seg_state *st, MlirValue space, int k, MlirValue res) {
+/* Whether `res` lies in the row space of reduction input `space` with its
+ * dims `red` = [from, from + k) reduced (from * 64 + k): the same rank,
+ * every kept dim the same iteration dim, every reduced dim the same or of
+ * extent 1 (the reduced value itself, or broadcast back). A row schedule
+ * (inner or outer persistent) then computes the reduction and this
+ * consumer in one kernel. */
+static bool in_row_space(seg_state *st, MlirValue space, int red, MlirValue res) {
   MlirType s = mlirValueGetType(space), r = mlirValueGetType(res);
   if (!mlirTypeIsARankedTensor(r) || mlirShapedTypeGetRank(s) != mlirShapedTypeGetRank(r)) return false;
-  int rank = (int)mlirShapedTypeGetRank(s);
+  int rank = (int)mlirShapedTypeGetRank(s), from = red / 64, to = from + red % 64;
   for (int d = 0; d < rank; d++) {
     int a = fuser_dim_class(&st->g, fuser_dim_node(&st->g, space, d));
     int b = fuser_dim_class(&st->g, fuser_dim_node(&st->g, res, d));
     bool one = !mlirShapedTypeIsDynamicDim(r, d) && mlirShapedTypeGetDimSize(r, d) == 1;
-    if (a != b && !(d >= rank - k && one)) return false;
+    if (a != b && !(d >= from && d < to && one)) return false;
   }
   return true;
 }
 
 /* The row space a value with a reduction in its cone follows (NULL: none,
- * e.g. an outer reduction). */
-static MlirValue row_space_of(seg_state *st, MlirValue v, int *k) {
+ * e.g. an outer reduction no block holds); *red: its reduced dims. */
+static MlirValue row_space_of(seg_state *st, MlirValue v, int *red) {
   intptr_t s = 0, kk = 0;
   if (!fuser_ptr_map_get(&st->row_space, v.ptr, &s)) return (MlirValue){NULL};
   fuser_ptr_map_get(&st->row_reduced, v.ptr, &kk);
-  *k = (int)kk;
+  *red = (int)kk;
   return (MlirValue){(const void *)s};
+}
+
+/* The row space of reduction `op` (its input), or NULL: inner reductions
+ * always (the inner schedules take any row), outer and middle-dim ones
+ * when the outer persistent schedule holds their rows in one block
+ * (*declined: their rows, -1 when symbolic, where it does not). */
+static MlirValue reduction_row_space(seg_state *st, MlirOperation op, int *red, intptr_t *tree, intptr_t *declined) {
+  MlirValue in = mlirOperationGetOperand(op, 0);
+  int rank = (int)mlirShapedTypeGetRank(mlirValueGetType(in)), from = 0, k = 0;
+  *tree = 0;
+  *declined = 0;
+  if (fuser_reduction_is_inner(op, &k)) {
+    *red = (rank - k) * 64 + k;
+    return in;
+  }
+  if (!fuser_reduction_is_outer(op, &k) && !fuser_reduction_is_batched_outer(op, &from, &k)) return (MlirValue){NULL};
+  int64_t rows = 1;
+  for (int d = from; d < from + k && rows >= 0; d++) {
+    int64_t e = fuser_dim_static_extent(&st->g, fuser_dim_node(&st->g, in, d));
+    rows = e < 0 ? -1 : rows * e;
+  }
+  /* the tree bytes of the outer reductions upstream in the same row space (softmax's max before its sum) */
+  intptr_t up = 0, up_red = 0;
+  if (fuser_ptr_map_get(&st->row_tree, in.ptr, &up) && fuser_ptr_map_get(&st->row_reduced, in.ptr, &up_red) && up_red != from * 64 + k) up = 0;
+  *tree = up + fuser_reduction_tree_bytes(op);
+  if (rows < 0 || !fuser_outer_persistent_fits(rows, (int)*tree)) {
+    *declined = rows < 0 ? -1 : rows;
+    return (MlirValue){NULL};
+  }
+  *red = from * 64 + k;
+  return in;
 }
 
 /* A compute operand of a kernel op: a tensor computed in the same kernel
@@ -310,7 +352,8 @@ static void find_roots(seg_state *st) {
     intptr_t cost = 1;
     MlirValue space = {NULL};
     int space_k = 0;
-    if (reduces && fuser_reduction_is_inner(op, &space_k)) space = mlirOperationGetOperand(op, 0);
+    intptr_t tree = 0, declined = 0;
+    if (reduces) space = reduction_row_space(st, op, &space_k, &tree, &declined);
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
       MlirValue o = mlirOperationGetOperand(op, i);
       if (role(st, o) != ROLE_COMPUTE || is_root(st, o)) continue;
@@ -325,7 +368,15 @@ static void find_roots(seg_state *st) {
        * reduction's row space: a normalization's broadcast back). */
       if (o_red && !reduces && is_tensor(o) && !same_shape(st, o, mlirOperationGetResult(op, 0))) {
         if (mlirValueIsNull(o_space) || !in_row_space(st, o_space, ok_k, mlirOperationGetResult(op, 0))) {
-          add_root(st, o, "reduction result consumed at a different shape");
+          /* an outer reduction broadcast back that no block holds says why */
+          intptr_t rows = 0;
+          char why[160] = "reduction result consumed at a different shape", *end = why + strlen(why);
+          if (fuser_ptr_map_get(&st->declined, o.ptr, &rows) && rows < 0)
+            snprintf(end, sizeof why - (size_t)(end - why), " (an outer reduction broadcast back over symbolic rows: no block holds them)");
+          else if (rows > 0)
+            snprintf(end, sizeof why - (size_t)(end - why), " (an outer reduction broadcast back over %lld rows: more than one block holds)",
+                     (long long)rows);
+          add_root(st, o, why);
           continue;
         }
       }
@@ -341,6 +392,9 @@ static void find_roots(seg_state *st) {
         }
       }
       if (o_red && !reduces && mlirValueIsNull(space)) space = o_space, space_k = ok_k;
+      intptr_t t = 0;
+      if (!reduces && fuser_ptr_map_get(&st->row_tree, o.ptr, &t) && t > tree) tree = t;
+      if (!reduces && fuser_ptr_map_get(&st->declined, o.ptr, &t) && declined == 0) declined = t;
       red |= o_red;
     }
     if (kind == FUSER_KIND_MATMUL) { /* cuBLASLt: its own segment, operands in global memory */
@@ -359,7 +413,9 @@ static void find_roots(seg_state *st) {
       if (red && !mlirValueIsNull(space)) {
         fuser_ptr_map_put(&st->row_space, mlirOperationGetResult(op, r).ptr, (intptr_t)space.ptr);
         fuser_ptr_map_put(&st->row_reduced, mlirOperationGetResult(op, r).ptr, space_k);
+        if (tree > 0) fuser_ptr_map_put(&st->row_tree, mlirOperationGetResult(op, r).ptr, tree);
       }
+      if (red && declined != 0) fuser_ptr_map_put(&st->declined, mlirOperationGetResult(op, r).ptr, declined);
       fuser_ptr_map_put(&st->cost, mlirOperationGetResult(op, r).ptr, cost > EXPENSIVE ? EXPENSIVE + 1 : cost);
     }
   }
@@ -797,6 +853,8 @@ static bool segment_fusion(MlirOperation func, void *ud) {
   fuser_ptr_map_init(&st.ops);
   fuser_ptr_map_init(&st.row_space);
   fuser_ptr_map_init(&st.row_reduced);
+  fuser_ptr_map_init(&st.row_tree);
+  fuser_ptr_map_init(&st.declined);
   fuser_ptr_map_init(&st.root_index);
   fuser_ptr_map_init(&st.position);
   fuser_ptr_map_init(&st.written);
@@ -813,6 +871,8 @@ static bool segment_fusion(MlirOperation func, void *ud) {
   fuser_ptr_map_free(&st.ops);
   fuser_ptr_map_free(&st.row_space);
   fuser_ptr_map_free(&st.row_reduced);
+  fuser_ptr_map_free(&st.row_tree);
+  fuser_ptr_map_free(&st.declined);
   fuser_ptr_map_free(&st.root_index);
   fuser_ptr_map_free(&st.position);
   fuser_ptr_map_free(&st.written);

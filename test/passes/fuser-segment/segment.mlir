@@ -187,17 +187,29 @@ func.func @shared_chain(%arg0: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4xf3
 
 // -----
 
-// Cuts stay where no schedule continues: a reduction over a middle dim
-// broadcast back (its result consumed at another shape), and a reduced value
-// reduced again over other rows.
+// A reduction over a middle dim broadcast back stays in its row space when
+// the outer persistent schedule holds its 64 rows in one block: one kernel.
 // CHECK-LABEL: func.func @middle
-// CHECK: %[[M:.*]] = call @middle_k0(%arg0) {fuser.cuts = ["reduction result consumed at a different shape"]}
-// CHECK: call @middle_k1(%arg0, %[[M]]) {fuser.cuts = ["fusion output"]}
+// CHECK: call @middle_k0(%arg0) {fuser.cuts = ["fusion output"]}
+// CHECK-NOT: call @middle_k1
 func.func @middle(%arg0: tensor<8x64x128xf32>) -> tensor<8x64x128xf32> attributes {fuser.fusion} {
   %0 = "fuser.max"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x64x128xf32>) -> tensor<8x128xf32>
   %1 = "fuser.broadcast_in_dim"(%0) {broadcast_dims = array<i64: 0, 2>} : (tensor<8x128xf32>) -> tensor<8x64x128xf32>
   %2 = "fuser.sub"(%arg0, %1) : (tensor<8x64x128xf32>, tensor<8x64x128xf32>) -> tensor<8x64x128xf32>
   return %2 : tensor<8x64x128xf32>
+}
+
+// -----
+
+// Over 4096 rows no block holds them: the cut stays, and says why.
+// CHECK-LABEL: func.func @middle_wide
+// CHECK: %[[M:.*]] = call @middle_wide_k0(%arg0) {fuser.cuts = ["reduction result consumed at a different shape (an outer reduction broadcast back over 4096 rows: more than one block holds)"]}
+// CHECK: call @middle_wide_k1(%arg0, %[[M]]) {fuser.cuts = ["fusion output"]}
+func.func @middle_wide(%arg0: tensor<2x4096x64xf32>) -> tensor<2x4096x64xf32> attributes {fuser.fusion} {
+  %0 = "fuser.max"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<2x4096x64xf32>) -> tensor<2x64xf32>
+  %1 = "fuser.broadcast_in_dim"(%0) {broadcast_dims = array<i64: 0, 2>} : (tensor<2x64xf32>) -> tensor<2x4096x64xf32>
+  %2 = "fuser.sub"(%arg0, %1) : (tensor<2x4096x64xf32>, tensor<2x4096x64xf32>) -> tensor<2x4096x64xf32>
+  return %2 : tensor<2x4096x64xf32>
 }
 
 // -----
