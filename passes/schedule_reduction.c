@@ -392,20 +392,29 @@ static bool results_of_space_shape(MlirOperation kernel, MlirType space) {
   return true;
 }
 
-/* The outer persistent schedule of a kernel whose outer (batch = 0) or
- * batched outer reduction over dims [batch, batch + k) is broadcast back:
- * the held-rows variant of width w, then of width 1; NONE (with the reason)
- * when the rows are symbolic or too many for one block. */
-static void outer_persistent(MlirOperation kernel, fuser_reduction_schedule *s, MlirValue space, int batch, int k) {
+/* The sizes of an outer schedule over reduced dims [batch, batch + k) of
+ * the row space `space`: s->batch, s->outer, s->rows (the reduced rows) and
+ * s->row_len (the kept points, batch included), static or DYN; returns the
+ * trailing kept extent (dims [batch + k, rank)), static or DYN. */
+static int64_t outer_extents(MlirOperation kernel, fuser_reduction_schedule *s, MlirValue space, int batch, int k) {
   fuser_dim_graph g;
   fuser_dim_graph_build(&g, kernel);
-  int w = vector_width_of(kernel, false, s->rank, batch + k);
   s->batch = batch;
   s->outer = k;
   s->rows = product(&g, space, batch, batch + k);
   int64_t before = product(&g, space, 0, batch), after = product(&g, space, batch + k, s->rank);
   s->row_len = before == DYN || after == DYN ? DYN : before * after;
   fuser_dim_graph_free(&g);
+  return after;
+}
+
+/* The outer persistent schedule of a kernel whose outer (batch = 0) or
+ * batched outer reduction over dims [batch, batch + k) is broadcast back:
+ * the held-rows variant of width w, then of width 1; NONE (with the reason)
+ * when the rows are symbolic or too many for one block. */
+static void outer_persistent(MlirOperation kernel, fuser_reduction_schedule *s, MlirValue space, int batch, int k) {
+  int w = vector_width_of(kernel, false, s->rank, batch + k);
+  int64_t after = outer_extents(kernel, s, space, batch, k);
   int tree = outer_tree_bytes(kernel);
   fuser_row_variant v;
   s->kind = FUSER_SCHED_OUTER_PERSISTENT;
@@ -493,16 +502,9 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
       snprintf(s->why, sizeof s->why, "a batched outer reduction's results are not of the reduced shape");
       return;
     }
-    fuser_dim_graph g;
-    fuser_dim_graph_build(&g, kernel);
     int w = vector_width_of(kernel, true, s->rank, batch + k);
     s->kind = FUSER_SCHED_OUTER;
-    s->batch = batch;
-    s->outer = k;
-    s->rows = product(&g, space_value, batch, batch + k);
-    int64_t before = product(&g, space_value, 0, batch), after = product(&g, space_value, batch + k, s->rank);
-    s->row_len = before == DYN || after == DYN ? DYN : before * after;
-    fuser_dim_graph_free(&g);
+    int64_t after = outer_extents(kernel, s, space_value, batch, k);
     /* the vectors stay inside one batch entry: the trailing kept extent a multiple of W */
     outer_variants(kernel, s, w, after == DYN || after % w == 0);
     return;
