@@ -6,7 +6,8 @@
  *   row_gen_block.c   the inner schedules' thread context and block
  *                     reduction (warp shuffles, GPU and CPU all-reduce);
  *   outer_gen.c       the outer (columns) schedule: thread context, partial
- *                     over rows, the row groups' tree, epilogue;
+ *                     over rows, the row groups' tree, epilogue; the outer
+ *                     persistent schedule's held rows;
  *   row_gen.c         phases, the inner epilogue, parameters, run-time
  *                     conditions, variants and the public entry points.
  * Only those files include this header; every other client uses row_gen.h.
