@@ -66,15 +66,8 @@ MlirValue rg_chunks_partial(rgen *g, const phase *ph) {
   return acc;
 }
 
-/* Loads in flight per thread of the looped variants (not the cluster
- * variant, whose 1024-thread blocks run at 32 registers): with one, a warp
- * per row of batch-norm's 3136 columns waited on 13 loads in sequence. */
-#define LOOPED_IN_FLIGHT 4
-
 /* The thread's partial of phase ph over its chunks (registers) or its
- * strided columns (looped): U columns in flight per step while whole steps
- * fit, then one at a time; the columns combine in the same order either way
- * (the bits do not depend on U). */
+ * strided columns (looped). */
 static MlirValue thread_partial(rgen *g, const phase *ph) {
   fb_builder *b = &g->b;
   if (g->var->vectors > 0) return rg_lanes_tree(g, ph->id, ph->acc, rg_chunks_partial(g, ph));
@@ -86,43 +79,21 @@ static MlirValue thread_partial(rgen *g, const phase *ph) {
   MlirValue acc = fb_broadcast(b, rg_neutral_const(g, ph->id, ph->acc), rg_vec_type(g, ph->acc));
   MlirValue start = fb_muli(b, g->lane, rg_idx(g, g->W)), step = rg_idx(g, g->T * g->W), end = g->row_len;
   if (g->S > 1) start = fb_addi(b, g->clo, start), end = g->chi; /* this block's chunk */
-  int U = g->S > 1 ? 1 : LOOPED_IN_FLIGHT;
-  MlirValue rest = start;
-  for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
-    int n = pass == 0 ? U : 1;
-    MlirValue lb = pass == 0 ? start : rest, ub = end, st = step;
-    if (pass == 0) {
-      /* the steps whose U columns all lie before the end: [start, full) */
-      MlirValue span = rg_idx(g, (int64_t)U * g->T * g->W), tail = rg_idx(g, (int64_t)(U - 1) * g->T * g->W);
-      MlirValue full = fb_select(b, fb_cmpi(b, FB_CMPI_UGT, end, tail), fb_subi(b, end, tail), rg_idx(g, 0));
-      MlirValue any = fb_cmpi(b, FB_CMPI_UGT, full, start);
-      MlirValue steps = fb_select(b, any, fb_ceildivui(b, fb_subi(b, fb_select(b, any, full, start), start), span), rg_idx(g, 0));
-      rest = fb_addi(b, start, fb_muli(b, steps, span));
-      ub = full, st = span;
-    }
-    MlirOperation loop = fb_for(b, lb, ub, st, 1, &acc);
-    fb_ip save = fb_get_ip(b);
-    fb_set_ip(b, fb_ip_end(fb_body(loop)));
-    rg_scope_push(g);
-    MlirValue a = fb_for_iter_arg(loop, 0);
-    /* each column combined as it is computed: the loads do not depend on the
-     * sum, so they issue first anyway, and an f64 phase (var_mean) keeps one
-     * vector<W x f64> live, not U (512 threads spilled with 4) */
-    for (int u = 0; u < n; u++) {
-      g->col[u] = u == 0 ? fb_for_iv(loop) : fb_addi(b, fb_for_iv(loop), rg_idx(g, (int64_t)u * g->T * g->W));
-      MlirValue x = rg_convert(g, rg_eval(g, in, map, u), in_dt, ph->acc);
-      if (ph->pass == 1) {
-        MlirValue d = fb_binary(b, "arith.subf", x, mean);
-        x = fb_binary(b, "arith.mulf", d, d);
-      }
-      a = rg_combine(g, ph->id, ph->acc, a, x);
-    }
-    fb_yield(b, 1, &a);
-    rg_scope_pop(g);
-    fb_set_ip(b, save);
-    acc = fb_result(loop, 0);
+  MlirOperation loop = fb_for(b, start, end, step, 1, &acc);
+  fb_ip save = fb_get_ip(b);
+  fb_set_ip(b, fb_ip_end(fb_body(loop)));
+  rg_scope_push(g);
+  g->col[0] = fb_for_iv(loop);
+  MlirValue x = rg_convert(g, rg_eval(g, in, map, 0), in_dt, ph->acc);
+  if (ph->pass == 1) {
+    MlirValue d = fb_binary(b, "arith.subf", x, mean);
+    x = fb_binary(b, "arith.mulf", d, d);
   }
-  return rg_lanes_tree(g, ph->id, ph->acc, acc);
+  MlirValue next = rg_combine(g, ph->id, ph->acc, fb_for_iter_arg(loop, 0), x);
+  fb_yield(b, 1, &next);
+  rg_scope_pop(g);
+  fb_set_ip(b, save);
+  return rg_lanes_tree(g, ph->id, ph->acc, fb_result(loop, 0));
 }
 
 /* A scalar of the accumulation type in the shape of `like` (outer: a
