@@ -7,6 +7,8 @@
  *                     reduction (warp shuffles, GPU and CPU all-reduce);
  *   outer_gen.c       the outer (columns) schedule: thread context, partial
  *                     over rows, the row groups' tree, epilogue;
+ *   inner_outer_gen.c the inner_outer schedule's partial results (column
+ *                     sums over a row group, in registers);
  *   row_gen.c         phases, the inner epilogue, parameters, run-time
  *                     conditions, variants and the public entry points.
  * Only those files include this header; every other client uses row_gen.h.
@@ -81,6 +83,13 @@ typedef struct {
   int S;
   MlirValue crank, clo, chi;
   bool cluster_waited;
+  /* inner_outer: each group of T threads walks group_rows rows (row j of
+   * the group in `step`); the partial results (tensor, value summed) */
+  int64_t group_rows;
+  MlirValue step;
+  int npart;
+  int part_tensor[4];
+  MlirValue part_value[4];
 } rgen;
 
 /* One reduction pass over the rows: a reduction op, or one of var_mean's two. */
@@ -118,6 +127,16 @@ MlirValue rg_eval(rgen *g, MlirValue v, const int8_t *map, int chunk);
 void rg_thread_context(rgen *g, MlirValue tid, MlirValue bid);
 MlirValue rg_block_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue wg);
 MlirValue rg_block_allreduce_cpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue p, MlirValue rib);
+
+/* inner_outer_gen.c */
+void rg_io_init(rgen *g);
+bool rg_io_is_partial(const rgen *g, int t);
+int rg_io_num_acc(const rgen *g);
+MlirValue rg_io_neutral(rgen *g);
+/* adds the current row's values of every partial into acc[p x chunks + c] */
+void rg_io_accumulate(rgen *g, MlirValue *acc);
+/* stores acc as row `group` of the partial results */
+void rg_io_store(rgen *g, const MlirValue *acc, MlirValue group);
 
 /* outer_gen.c */
 void rg_outer_thread_context(rgen *g, MlirValue tid, MlirValue bid);
