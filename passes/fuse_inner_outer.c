@@ -136,7 +136,7 @@ static bool split_outer(MlirOperation k1, int64_t rows, int64_t cols, outer_part
 }
 
 /* Clones op into block `b` with its operands through map (old -> new), and maps its results. */
-static void clone_into(MlirBlock b, MlirOperation op, fuser_ptr_map *map) {
+static MlirOperation clone_into(MlirBlock b, MlirOperation op, fuser_ptr_map *map) {
   MlirOperation c = mlirOperationClone(op);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(c); i++) {
     intptr_t m;
@@ -145,6 +145,7 @@ static void clone_into(MlirBlock b, MlirOperation op, fuser_ptr_map *map) {
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
     fuser_ptr_map_put(map, mlirOperationGetResult(op, r).ptr, (intptr_t)mlirOperationGetResult(c, r).ptr);
   mlirBlockAppendOwnedOperation(b, c);
+  return c;
 }
 
 static MlirValue mapped(fuser_ptr_map *map, MlirValue v) {
@@ -271,6 +272,21 @@ static MlirOperation fused_rows_kernel(fusion_pair *fp, MlirValue *operands, int
   return make_kernel(ctx, loc, name, body, nres, res_types, arg_attrs, res_attrs);
 }
 
+/* An element-wise epilogue op (a cast of a column sum) whose result is `?`
+ * where its operand is static: the static extent, as nvFuser's rules give
+ * it (the verifier's). */
+static void refine_types(MlirOperation op) {
+  if (mlirOperationGetNumResults(op) != 1 || mlirOperationGetNumOperands(op) < 1) return;
+  MlirType in = mlirValueGetType(mlirOperationGetOperand(op, 0)), out = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!mlirTypeIsARankedTensor(in) || !mlirTypeIsARankedTensor(out) || mlirShapedTypeGetRank(in) != mlirShapedTypeGetRank(out)) return;
+  fuser_op_kind k = fuser_op_kind_of(fuser_op_id_of(op));
+  if (k != FUSER_KIND_UNARY) return;
+  int64_t shape[FUSER_MAX_RANK];
+  int rank = (int)mlirShapedTypeGetRank(in);
+  for (int d = 0; d < rank; d++) shape[d] = mlirShapedTypeIsDynamicDim(out, d) ? mlirShapedTypeGetDimSize(in, d) : mlirShapedTypeGetDimSize(out, d);
+  mlirValueSetType(mlirOperationGetResult(op, 0), mlirRankedTensorTypeGet(rank, shape, mlirShapedTypeGetElementType(out), mlirAttributeGetNull()));
+}
+
 /* The combine kernel: each column sum over the partials' G rows, then k1's epilogue. */
 static MlirOperation combine_kernel(fusion_pair *fp) {
   MlirContext ctx = mlirOperationGetContext(fp->k1);
@@ -292,15 +308,19 @@ static MlirOperation combine_kernel(fusion_pair *fp) {
     MlirType ft = mlirRankedTensorTypeGet(1, &ps[1], mlirF32TypeGet(ctx), mlirAttributeGetNull());
     int64_t zero = 0;
     MlirNamedAttribute a[2] = {fuser_named(ctx, "dims", mlirDenseI64ArrayGet(ctx, 1, &zero)), fuser_named(ctx, "keepdim", mlirBoolAttrGet(ctx, 0))};
-    MlirValue s = append(body, mlirOperationGetLocation(sum), "fuser.sum", mlirBlockGetArgument(body, i),
-                         fuser_dtype_of_type(mlirShapedTypeGetElementType(rt)) == FUSER_DTYPE_F32 ? rt : ft, 2, a);
-    if (fuser_dtype_of_type(mlirShapedTypeGetElementType(rt)) != FUSER_DTYPE_F32) s = append(body, mlirOperationGetLocation(sum), "fuser.cast", s, rt, 0, NULL);
+    /* the sum of [G, H] is [H] (H static even where k1 had `?`: the plan's
+     * types follow, refine_results) */
+    MlirValue s = append(body, mlirOperationGetLocation(sum), "fuser.sum", mlirBlockGetArgument(body, i), ft, 2, a);
+    MlirType st = mlirRankedTensorTypeGet(1, &ps[1], mlirShapedTypeGetElementType(rt), mlirAttributeGetNull());
+    if (fuser_dtype_of_type(mlirShapedTypeGetElementType(rt)) != FUSER_DTYPE_F32) s = append(body, mlirOperationGetLocation(sum), "fuser.cast", s, st, 0, NULL);
     fuser_ptr_map_put(&m, mlirOperationGetResult(sum, 0).ptr, (intptr_t)s.ptr);
   }
   MlirOperation ret1 = mlirBlockGetTerminator(b1);
   for (MlirOperation op = mlirBlockGetFirstOperation(b1); !mlirOperationEqual(op, ret1); op = mlirOperationGetNextInBlock(op)) {
     intptr_t r;
-    if (fuser_ptr_map_get(&fp->parts.role, op.ptr, &r) && (r == ROLE_POST || r == ROLE_CONST)) clone_into(body, op, &m);
+    if (fuser_ptr_map_get(&fp->parts.role, op.ptr, &r) && (r == ROLE_POST || r == ROLE_CONST)) {
+      refine_types(clone_into(body, op, &m));
+    }
   }
   int nres = (int)mlirOperationGetNumOperands(ret1);
   MlirValue res[MAX_ARGS];
@@ -350,6 +370,32 @@ static bool inputs_before(MlirOperation c0, MlirOperation c1) {
     if (!before) return false;
   }
   return true;
+}
+
+/* The combine's results may be static where c1's were `?` (LayerNorm's db
+ * over `?` columns that the dim graph proves to be the weight's H): then
+ * every use must be the plan's return, whose fusion result type follows
+ * (refine_plan_results; the input checks already fix H). */
+static bool results_refinable(MlirOperation c1, MlirType t1) {
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(c1); i++) {
+    MlirValue r = mlirOperationGetResult(c1, i);
+    if (mlirTypeEqual(mlirValueGetType(r), mlirFunctionTypeGetResult(t1, i))) continue;
+    for (MlirOpOperand u = mlirValueGetFirstUse(r); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+      if (!fuser_op_is(mlirOpOperandGetOwner(u), "func.return")) return false;
+  }
+  return true;
+}
+
+static void refine_plan_results(MlirOperation call) {
+  MlirOperation plan = mlirBlockGetParentOperation(mlirOperationGetBlock(call));
+  MlirType ft = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(plan, S("function_type")));
+  MlirOperation ret = mlirBlockGetTerminator(mlirOperationGetBlock(call));
+  int nin = (int)mlirFunctionTypeGetNumInputs(ft), nres = (int)mlirFunctionTypeGetNumResults(ft);
+  MlirType in[MAX_ARGS], res[MAX_ARGS];
+  if (nin > MAX_ARGS || nres > MAX_ARGS) return;
+  for (int i = 0; i < nin; i++) in[i] = mlirFunctionTypeGetInput(ft, i);
+  for (int i = 0; i < nres; i++) res[i] = mlirValueGetType(mlirOperationGetOperand(ret, i));
+  mlirOperationSetAttributeByName(plan, S("function_type"), mlirTypeAttrGet(mlirFunctionTypeGet(mlirOperationGetContext(call), nin, in, nres, res)));
 }
 
 static void say_not_fused(MlirOperation c1, const char *why) {
@@ -407,6 +453,14 @@ static bool try_fuse(MlirOperation module, MlirOperation c1, int64_t requested) 
     return false;
   }
   MlirOperation nk1 = combine_kernel(&fp);
+  MlirType t1 = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(nk1, S("function_type")));
+  if (!results_refinable(c1, t1)) {
+    mlirOperationDestroy(nk0);
+    mlirOperationDestroy(nk1);
+    say_not_fused(c1, "not fused with the rows kernel: a column sum of `?` extent feeds another kernel");
+    fuser_ptr_map_free(&fp.parts.role);
+    return false;
+  }
   MlirContext ctx = mlirOperationGetContext(c0);
   /* the rows call: its results, then the partials */
   int nres0 = (int)mlirOperationGetNumResults(c0), nres = nres0 + fp.parts.nsums;
@@ -423,8 +477,9 @@ static bool try_fuse(MlirOperation module, MlirOperation c1, int64_t requested) 
   MlirValue parts[FUSER_SCHED_MAX_PARTIALS];
   for (int i = 0; i < fp.parts.nsums; i++) parts[i] = mlirOperationGetResult(n0, nres0 + i);
   int nres1 = (int)mlirOperationGetNumResults(c1);
-  for (int i = 0; i < nres1; i++) types[i] = mlirValueGetType(mlirOperationGetResult(c1, i));
-  replace_call(c1, fp.parts.nsums, parts, nres1, types, mlirOperationGetAttributeByName(c1, S("fuser.cuts")));
+  for (int i = 0; i < nres1; i++) types[i] = mlirFunctionTypeGetResult(t1, i);
+  MlirOperation n1 = replace_call(c1, fp.parts.nsums, parts, nres1, types, mlirOperationGetAttributeByName(c1, S("fuser.cuts")));
+  refine_plan_results(n1);
   replace_kernel(k0, nk0);
   replace_kernel(k1, nk1);
   fuser_ptr_map_free(&fp.parts.role);
