@@ -410,10 +410,6 @@ static bool try_fuse(MlirOperation module, MlirOperation c1, int64_t requested) 
   fuser_schedule_reduction_kernel(k1, &s1);
   if (s1.kind != FUSER_SCHED_OUTER || s1.batch != 0 || s1.rank != 2) return false;
   char why[200] = "";
-  if (s1.rows == INT64_MIN || s1.row_len == INT64_MIN) {
-    say_not_fused(c1, "not fused with the rows kernel: symbolic rows or columns (the row groups need a static row count)");
-    return false;
-  }
   MlirOperation c0 = {NULL}, k0 = {NULL};
   /* the nearest earlier one */
   for (MlirOperation op = mlirBlockGetFirstOperation(mlirOperationGetBlock(c1)); !mlirOperationEqual(op, c1); op = mlirOperationGetNextInBlock(op)) {
@@ -422,9 +418,15 @@ static bool try_fuse(MlirOperation module, MlirOperation c1, int64_t requested) 
     fuser_reduction_schedule sk;
     if (mlirOperationIsNull(k)) continue;
     fuser_schedule_reduction_kernel(k, &sk);
-    if (sk.kind == FUSER_SCHED_INNER_PERSISTENT && sk.rank == 2 && sk.rows == s1.rows && sk.row_len == s1.row_len) c0 = op, k0 = k, s0 = sk;
+    bool rows = sk.rows == s1.rows || sk.rows == INT64_MIN || s1.rows == INT64_MIN;
+    bool cols = sk.row_len == s1.row_len || sk.row_len == INT64_MIN || s1.row_len == INT64_MIN;
+    if (sk.kind == FUSER_SCHED_INNER_PERSISTENT && sk.rank == 2 && rows && cols) c0 = op, k0 = k, s0 = sk;
   }
   if (mlirOperationIsNull(c0)) return false; /* a plain column sum: nothing to fuse with */
+  if (s1.rows == INT64_MIN || s1.row_len == INT64_MIN || s0.rows != s1.rows || s0.row_len != s1.row_len) {
+    say_not_fused(c1, "not fused with the rows kernel: symbolic rows or columns (the row groups need a static row count)");
+    return false;
+  }
   if (!inputs_before(c0, c1)) {
     say_not_fused(c1, "not fused with the rows kernel: an input is computed after it");
     return false;
