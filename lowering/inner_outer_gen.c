@@ -67,7 +67,7 @@ void rg_io_store(rgen *g, const MlirValue *acc, MlirValue group) {
   fb_builder *b = &g->b;
   int8_t map[FK_R];
   memset(map, -1, sizeof map);
-  map[0] = 0, map[1] = 1;
+  map[0] = 0, map[1] = (int8_t)g->s->outer; /* [group, the row's last dim] */
   MlirValue row = g->outer_idx[0];
   g->outer_idx[0] = group; /* the partials' row is the group */
   for (int p = 0; p < g->npart && !g->failed; p++)

@@ -79,6 +79,24 @@ static int role_of(outer_parts *p, MlirValue v) {
   return (int)r;
 }
 
+/* Whether `sum` reduces every dim but the last of its input, whose
+ * leading extents (static, from the dim graph) multiply to `rows` and whose
+ * last is `cols`: the column sum of a [rows..., cols] value. */
+static bool sums_leading_rows(fuser_dim_graph *g, MlirOperation sum, int64_t rows, int64_t cols) {
+  MlirValue in = mlirOperationGetOperand(sum, 0);
+  int rank = (int)mlirShapedTypeGetRank(mlirValueGetType(in));
+  int64_t dims[FUSER_MAX_RANK], n = 1;
+  MlirAttribute keep = mlirOperationGetDiscardableAttributeByName(sum, S("keepdim"));
+  if (rank < 2 || rank > FUSER_MAX_RANK || fuser_get_i64_array(sum, "dims", dims, FUSER_MAX_RANK) != rank - 1) return false;
+  if (!mlirAttributeIsNull(keep) && mlirAttributeIsABool(keep) && mlirBoolAttrGetValue(keep)) return false;
+  for (int d = 0; d + 1 < rank; d++) {
+    int64_t e = fuser_dim_static_extent(g, fuser_dim_node(g, in, d));
+    if (dims[d] != d || e < 0) return false;
+    n *= e;
+  }
+  return n == rows && fuser_dim_static_extent(g, fuser_dim_node(g, in, rank - 1)) == cols;
+}
+
 /* Splits the outer kernel; false (and why) when it is not column sums of
  * [rows, cols] values followed by their epilogue. */
 static bool split_outer(MlirOperation k1, int64_t rows, int64_t cols, outer_parts *p, char *why, size_t len) {
@@ -98,12 +116,8 @@ static bool split_outer(MlirOperation k1, int64_t rows, int64_t cols, outer_part
     int role = ROLE_PRE;
     if (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN) {
       MlirValue in = mlirOperationGetOperand(op, 0);
-      int64_t dims[2];
       fuser_dtype dt = fuser_value_dtype(in);
-      bool over_rows = fuser_op_id_of(op) == FUSER_OP_sum && fuser_get_i64_array(op, "dims", dims, 2) == 1 && dims[0] == 0 &&
-                       mlirShapedTypeGetRank(mlirValueGetType(in)) == 2 &&
-                       fuser_dim_static_extent(&g, fuser_dim_node(&g, in, 0)) == rows &&
-                       fuser_dim_static_extent(&g, fuser_dim_node(&g, in, 1)) == cols;
+      bool over_rows = fuser_op_id_of(op) == FUSER_OP_sum && sums_leading_rows(&g, op, rows, cols);
       if (!over_rows || role_of(p, in) != ROLE_PRE) {
         snprintf(why, len, "a reduction of the column kernel is not a sum over the rows of the rows kernel");
         ok = false;
@@ -199,6 +213,13 @@ typedef struct {
   outer_parts parts;
 } fusion_pair;
 
+static MlirType f32_like(MlirType t) {
+  int rank = (int)mlirShapedTypeGetRank(t);
+  int64_t shape[FUSER_MAX_RANK];
+  for (int d = 0; d < rank; d++) shape[d] = mlirShapedTypeGetDimSize(t, d);
+  return mlirRankedTensorTypeGet(rank, shape, mlirF32TypeGet(mlirTypeGetContext(t)), mlirAttributeGetNull());
+}
+
 /* The fused rows kernel: k0's body, then the column sums' inputs as
  * partials over the row groups. Its arguments: c0's operands, then those of
  * c1's it lacks (*operands, *nops). */
@@ -249,12 +270,12 @@ static MlirOperation fused_rows_kernel(fusion_pair *fp, MlirValue *operands, int
     res_attrs[i] = attrs_or_empty(fp->k0, "res_attrs", i);
   }
   MlirType f32 = mlirF32TypeGet(ctx);
-  int64_t xs[2] = {fp->rows, fp->cols}, rs[3] = {fp->groups, fp->rows / fp->groups, fp->cols}, ps[2] = {fp->groups, fp->cols};
+  int64_t rs[3] = {fp->groups, fp->rows / fp->groups, fp->cols}, ps[2] = {fp->groups, fp->cols};
   for (int i = 0; i < fp->parts.nsums; i++) {
     MlirOperation sum = fp->parts.sums[i];
     MlirLocation sl = mlirOperationGetLocation(sum);
     MlirValue x = mapped(&m1, mlirOperationGetOperand(sum, 0));
-    if (fuser_value_dtype(x) != FUSER_DTYPE_F32) x = append(body, sl, "fuser.cast", x, mlirRankedTensorTypeGet(2, xs, f32, mlirAttributeGetNull()), 0, NULL);
+    if (fuser_value_dtype(x) != FUSER_DTYPE_F32) x = append(body, sl, "fuser.cast", x, f32_like(mlirValueGetType(x)), 0, NULL);
     MlirValue r = append(body, sl, "fuser.reshape", x, mlirRankedTensorTypeGet(3, rs, f32, mlirAttributeGetNull()), 0, NULL);
     int64_t one = 1;
     MlirNamedAttribute a[2] = {fuser_named(ctx, "dims", mlirDenseI64ArrayGet(ctx, 1, &one)), fuser_named(ctx, "keepdim", mlirBoolAttrGet(ctx, 0))};
@@ -408,7 +429,8 @@ static bool try_fuse(MlirOperation module, MlirOperation c1, int64_t requested) 
   if (mlirOperationIsNull(k1)) return false;
   fuser_reduction_schedule s1, s0;
   fuser_schedule_reduction_kernel(k1, &s1);
-  if (s1.kind != FUSER_SCHED_OUTER || s1.batch != 0 || s1.rank != 2) return false;
+  /* column sums over the leading dims of [rows..., H] */
+  if (s1.kind != FUSER_SCHED_OUTER || s1.batch != 0 || s1.outer != s1.rank - 1) return false;
   char why[200] = "";
   MlirOperation c0 = {NULL}, k0 = {NULL};
   /* the nearest earlier one */
@@ -420,7 +442,7 @@ static bool try_fuse(MlirOperation module, MlirOperation c1, int64_t requested) 
     fuser_schedule_reduction_kernel(k, &sk);
     bool rows = sk.rows == s1.rows || sk.rows == INT64_MIN || s1.rows == INT64_MIN;
     bool cols = sk.row_len == s1.row_len || sk.row_len == INT64_MIN || s1.row_len == INT64_MIN;
-    if (sk.kind == FUSER_SCHED_INNER_PERSISTENT && sk.rank == 2 && rows && cols) c0 = op, k0 = k, s0 = sk;
+    if (sk.kind == FUSER_SCHED_INNER_PERSISTENT && sk.rank == s1.rank && sk.outer == sk.rank - 1 && rows && cols) c0 = op, k0 = k, s0 = sk;
   }
   if (mlirOperationIsNull(c0)) return false; /* a plain column sum: nothing to fuse with */
   if (s1.rows == INT64_MIN || s1.row_len == INT64_MIN || s0.rows != s1.rows || s0.row_len != s1.row_len) {

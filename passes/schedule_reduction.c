@@ -325,10 +325,16 @@ bool fuser_inner_outer_partial(MlirValue v, MlirValue *x, int64_t *groups) {
     return false;
   MlirValue in = mlirOperationGetOperand(reshape, 0);
   MlirType it = mlirValueGetType(in);
-  if (!mlirTypeIsARankedTensor(it) || mlirShapedTypeGetRank(it) != 2 || fuser_value_dtype(in) != FUSER_DTYPE_F32) return false;
-  int64_t g = mlirShapedTypeGetDimSize(rt, 0), rows = g * mlirShapedTypeGetDimSize(rt, 1), h = mlirShapedTypeGetDimSize(rt, 2);
-  if ((!mlirShapedTypeIsDynamicDim(it, 0) && mlirShapedTypeGetDimSize(it, 0) != rows) ||
-      (!mlirShapedTypeIsDynamicDim(it, 1) && mlirShapedTypeGetDimSize(it, 1) != h))
+  if (!mlirTypeIsARankedTensor(it) || mlirShapedTypeGetRank(it) < 2 || fuser_value_dtype(in) != FUSER_DTYPE_F32) return false;
+  /* x: [rows..., H], its leading dims the rows (static or `?`) */
+  int xr = (int)mlirShapedTypeGetRank(it);
+  int64_t g = mlirShapedTypeGetDimSize(rt, 0), rows = g * mlirShapedTypeGetDimSize(rt, 1), h = mlirShapedTypeGetDimSize(rt, 2), known = 1;
+  bool dyn = false;
+  for (int d = 0; d + 1 < xr; d++)
+    if (mlirShapedTypeIsDynamicDim(it, d)) dyn = true;
+    else known *= mlirShapedTypeGetDimSize(it, d);
+  if ((dyn ? known == 0 || rows % known != 0 : known != rows) ||
+      (!mlirShapedTypeIsDynamicDim(it, xr - 1) && mlirShapedTypeGetDimSize(it, xr - 1) != h))
     return false;
   *x = in;
   *groups = g;
@@ -336,8 +342,8 @@ bool fuser_inner_outer_partial(MlirValue v, MlirValue *x, int64_t *groups) {
 }
 
 int64_t fuser_inner_outer_groups(const fuser_reduction_schedule *inner, int partials, int64_t requested, char *why, int whylen) {
-  if (inner->kind != FUSER_SCHED_INNER_PERSISTENT || inner->rank != 2 || inner->rows == DYN || inner->row_len == DYN) {
-    snprintf(why, whylen, "the rows kernel is not an inner persistent one over static [rows, row length]");
+  if (inner->kind != FUSER_SCHED_INNER_PERSISTENT || inner->outer != inner->rank - 1 || inner->rows == DYN || inner->row_len == DYN) {
+    snprintf(why, whylen, "the rows kernel is not an inner persistent one over static rows of one reduced dim");
     return 0;
   }
   fuser_row_variant v[2];
@@ -435,7 +441,7 @@ static void inner_outer_schedule(MlirOperation kernel, MlirValue space_value, bo
   s->rows = product(&g, space_value, 0, s->outer);
   s->row_len = product(&g, space_value, s->outer, s->rank);
   fuser_dim_graph_free(&g);
-  if (!full || s->rank != 2 || s->rows == DYN || s->row_len == DYN || s->rows % groups != 0) {
+  if (!full || s->outer != s->rank - 1 || s->rows == DYN || s->row_len == DYN || s->rows % groups != 0) {
     snprintf(s->why, sizeof s->why, "inner-outer partials beside results that are not inner persistent over static rows");
     return;
   }
