@@ -362,9 +362,14 @@ int64_t fuser_inner_outer_groups(const fuser_reduction_schedule *inner, int part
     return 0;
   }
   int64_t cap = (int64_t)GPU_SMS * (1024 / block > 1 ? 1024 / block : 1);
-  for (int64_t g = cap < n / 32 ? cap : n / 32; g >= 1; g--)
-    if (n % g == 0 && g % rpb == 0) return g;
-  snprintf(why, whylen, "no divisor of the %lld rows leaves groups of 32 rows or more in whole blocks", (long long)n);
+  /* groups of 32 rows or more; of 16 where that leaves an SM without a block */
+  for (int min_rows = 32; min_rows >= 16; min_rows /= 2)
+    for (int64_t g = cap < n / min_rows ? cap : n / min_rows; g >= 1; g--)
+      if (n % g == 0 && g % rpb == 0) {
+        if (g / rpb >= GPU_SMS) return g;
+        break;
+      }
+  snprintf(why, whylen, "too few row groups of 16 rows or more to give each of the %d SMs a block (the two kernels fill them)", GPU_SMS);
   return 0;
 }
 

@@ -191,11 +191,13 @@ bool fuser_inner_outer_partial(MlirValue v, MlirValue *x, int64_t *groups);
  * `partials` partial results: `requested` when > 0 and valid, else the
  * heuristic (docs/lowering.md, "Normalization backward"): the largest
  * divisor of the rows that is at most 132 SMs x 1024 threads / block
- * (about 1024 threads per SM, the blocks' registers permitting) and leaves
- * each group at least 32 rows (the workspace, written and read once, at
- * most 4 x 2 / 32 = 1/4 of an f32 row's bytes per row: ~4% of the traffic
- * of bf16 grad, x and dx), and a multiple of every variant's rows per
- * block. 0 when none (the reason in why). */
+ * (about 1024 threads per SM, the blocks' registers permitting), leaves
+ * each group at least 32 rows (the partials, written and read once, add
+ * 8 / 32 bytes per column and row: ~4% of the traffic of bf16 grad, x and
+ * dx per partial), and is a multiple of every variant's rows per block;
+ * groups of 16 rows where 32 leave fewer blocks than SMs; and at least one
+ * block per SM (132), else 0 (the reason in why): fewer rows run faster as
+ * the two kernels, which fill the GPU (a group's rows are sequential). */
 int64_t fuser_inner_outer_groups(const fuser_reduction_schedule *inner, int partials, int64_t requested, char *why, int whylen);
 
 /* Whether a kernel tensor of the row space's rank is constant along the row

@@ -1,31 +1,35 @@
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, fuser-fuse-inner-outer)' | FileCheck %s
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, fuser-fuse-inner-outer{partial-rows=8})' | FileCheck %s --check-prefix=G8
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, fuser-fuse-inner-outer{partial-rows=24})' | FileCheck %s --check-prefix=ODD
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, fuser-fuse-inner-outer{partial-rows=16})' | FileCheck %s --check-prefix=G16
 // Normalization backward (RMSNorm's, 256 x 1024 bf16): dx is an inner
-// persistent row kernel, dw a column sum of the same rows. The column sum's
-// inputs move into the rows kernel as partials over row groups (the
-// heuristic: 8 groups of 32 rows for 256 rows; partial-rows=16: 16 of 16),
-// and the column kernel sums the partial rows.
-
+// persistent row kernel, dw a column sum of the same rows. With the row
+// groups fixed (partial-rows=8: 8 groups of 32 rows; 16: 16 of 16) the
+// column sum's inputs move into the rows kernel as partials over the
+// groups, and the column kernel sums the partial rows. The heuristic keeps
+// the two kernels for 256 rows: too few groups to give every SM a block.
 // CHECK-LABEL: func.func @rms
-// CHECK: %[[K:.*]]:2 = call @rms_k0(%arg0, %arg1, %{{.*}}, %{{.*}}) {fuser.cuts = ["fusion output", "inner-outer partials: column sums over 8 row groups of 32 rows (combined by the next kernel)"]}
-// CHECK-SAME: -> (tensor<256x1024xbf16>, tensor<8x1024xf32>)
-// CHECK: %[[W:.*]] = call @rms_k1(%[[K]]#1) {fuser.cuts = ["fusion output"]} : (tensor<8x1024xf32>) -> tensor<1024xbf16>
-// CHECK: return %[[K]]#0, %[[W]]
-// CHECK-LABEL: func.func private @rms_k0(
-// CHECK-SAME: -> (tensor<256x1024xbf16> {fuser.strides = array<i64: 1024, 1>}, tensor<8x1024xf32> {fuser.strides = array<i64: 1024, 1>})
+// CHECK: call @rms_k1(%arg0, %arg1, %{{.*}}) {fuser.cuts = ["fusion output"], fuser.inner_outer = "not fused with the rows kernel: too few row groups of 16 rows or more to give each of the 132 SMs a block (the two kernels fill them)"}
+
+// G8-LABEL: func.func @rms
+// G8: %[[K:.*]]:2 = call @rms_k0(%arg0, %arg1, %{{.*}}, %{{.*}}) {fuser.cuts = ["fusion output", "inner-outer partials: column sums over 8 row groups of 32 rows (combined by the next kernel)"]}
+// G8-SAME: -> (tensor<256x1024xbf16>, tensor<8x1024xf32>)
+// G8: %[[W:.*]] = call @rms_k1(%[[K]]#1) {fuser.cuts = ["fusion output"]} : (tensor<8x1024xf32>) -> tensor<1024xbf16>
+// G8: return %[[K]]#0, %[[W]]
+// G8-LABEL: func.func private @rms_k0(
+// G8-SAME: -> (tensor<256x1024xbf16> {fuser.strides = array<i64: 1024, 1>}, tensor<8x1024xf32> {fuser.strides = array<i64: 1024, 1>})
 // The column sum's input shares the rows kernel's casts and xhat (one load each).
-// CHECK-COUNT-3: "fuser.cast"(%arg
-// CHECK-NOT: "fuser.cast"(%arg
-// CHECK: "fuser.cast"(%{{.*}}) {{.*}}-> tensor<256x1024xbf16>
-// CHECK-NEXT: %[[X:.*]] = "fuser.mul"
-// CHECK: %[[R:.*]] = "fuser.reshape"(%[[X]]) : (tensor<256x1024xf32>) -> tensor<8x32x1024xf32>
-// CHECK: %[[P:.*]] = "fuser.sum"(%[[R]]) {dims = array<i64: 1>, keepdim = false} : (tensor<8x32x1024xf32>) -> tensor<8x1024xf32>
-// CHECK: return %{{.*}}, %[[P]]
-// CHECK-LABEL: func.func private @rms_k1(%arg0: tensor<8x1024xf32> {fuser.strides = array<i64: 1024, 1>})
-// CHECK-NEXT: %[[S:.*]] = "fuser.sum"(%arg0) {dims = array<i64: 0>, keepdim = false} : (tensor<8x1024xf32>) -> tensor<1024xf32>
-// CHECK-NEXT: %[[C:.*]] = "fuser.cast"(%[[S]]) {{.*}}: (tensor<1024xf32>) -> tensor<1024xbf16>
-// CHECK-NEXT: return %[[C]]
+// G8-COUNT-3: "fuser.cast"(%arg
+// G8-NOT: "fuser.cast"(%arg
+// G8: "fuser.cast"(%{{.*}}) {{.*}}-> tensor<256x1024xbf16>
+// G8-NEXT: %[[X:.*]] = "fuser.mul"
+// G8: %[[R:.*]] = "fuser.reshape"(%[[X]]) : (tensor<256x1024xf32>) -> tensor<8x32x1024xf32>
+// G8: %[[P:.*]] = "fuser.sum"(%[[R]]) {dims = array<i64: 1>, keepdim = false} : (tensor<8x32x1024xf32>) -> tensor<8x1024xf32>
+// G8: return %{{.*}}, %[[P]]
+// G8-LABEL: func.func private @rms_k1(%arg0: tensor<8x1024xf32> {fuser.strides = array<i64: 1024, 1>})
+// G8-NEXT: %[[S:.*]] = "fuser.sum"(%arg0) {dims = array<i64: 0>, keepdim = false} : (tensor<8x1024xf32>) -> tensor<1024xf32>
+// G8-NEXT: %[[C:.*]] = "fuser.cast"(%[[S]]) {{.*}}: (tensor<1024xf32>) -> tensor<1024xbf16>
+// G8-NEXT: return %[[C]]
 // ODD-LABEL: func.func @rms
 // ODD: call @rms_k1(%arg0, %arg1, %{{.*}}) {fuser.cuts = ["fusion output"], fuser.inner_outer = "not fused with the rows kernel: partial-rows=24 does not divide the 256 rows into groups of whole blocks"}
 // G16-LABEL: func.func @rms

@@ -1,5 +1,5 @@
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-allocation-order, fuser-split-reductions, fuser-segment, fuser-report)' -o /dev/null | FileCheck %s
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-allocation-order, fuser-split-reductions, fuser-segment, fuser-fuse-inner-outer, fuser-report)' -o /dev/null | FileCheck %s --check-prefix=IO
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-allocation-order, fuser-split-reductions, fuser-segment, fuser-fuse-inner-outer{partial-rows=8}, fuser-report)' -o /dev/null | FileCheck %s --check-prefix=IO
 // fuser-report prints each reduction kernel's schedule and its variants.
 
 // CHECK-LABEL: fusion @norm: 1 kernel
@@ -107,9 +107,11 @@ func.func @keepdim_rows(%arg0: tensor<?x?x?xf32>) -> tensor<?x?x1xf32> attribute
   return %1 : tensor<?x?x1xf32>
 }
 
-// Normalization backward: the rows kernel returns the column sums' partials
-// over row groups (inner_outer), the column kernel sums them. Its report
-// line says how many groups of how many rows.
+// Normalization backward, its row groups fixed (partial-rows=8): the rows
+// kernel returns the column sums' partials over row groups (inner_outer),
+// the column kernel sums them. Its report line says how many groups of how
+// many rows. (Without the option, 256 rows keep the two kernels:
+// test/passes/fuser-fuse-inner-outer.)
 // IO-LABEL: fusion @norm_backward: 2 kernels
 // IO: kernel @norm_backward_k0  (fusion output; inner-outer partials: column sums over 8 row groups of 32 rows (combined by the next kernel))
 // IO: schedule: inner_outer, rows 256 x row length 1024
