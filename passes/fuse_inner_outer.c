@@ -261,6 +261,12 @@ static MlirOperation fused_rows_kernel(fusion_pair *fp, MlirValue *operands, int
     if (fuser_ptr_map_get(&fp->parts.role, op.ptr, &r) && (r == ROLE_PRE || r == ROLE_CONST)) clone_into(body, op, &m1);
   }
   int nres0 = (int)mlirOperationGetNumOperands(ret0), nres = nres0 + fp->parts.nsums;
+  if (nres > MAX_ARGS) {
+    mlirBlockDestroy(body);
+    fuser_ptr_map_free(&m0);
+    fuser_ptr_map_free(&m1);
+    return (MlirOperation){NULL};
+  }
   MlirValue res[MAX_ARGS];
   MlirType res_types[MAX_ARGS];
   MlirAttribute res_attrs[MAX_ARGS];
@@ -430,7 +436,7 @@ static bool try_fuse(MlirOperation module, MlirOperation c1, int64_t requested) 
   fuser_reduction_schedule s1, s0;
   fuser_schedule_reduction_kernel(k1, &s1);
   /* column sums over the leading dims of [rows..., H] */
-  if (s1.kind != FUSER_SCHED_OUTER || s1.batch != 0 || s1.outer != s1.rank - 1) return false;
+  if (s1.kind != FUSER_SCHED_OUTER || s1.batch != 0 || s1.outer != s1.rank - 1 || mlirOperationGetNumResults(c1) > MAX_ARGS) return false;
   char why[200] = "";
   MlirOperation c0 = {NULL}, k0 = {NULL};
   /* the nearest earlier one */
@@ -490,7 +496,9 @@ static bool try_fuse(MlirOperation module, MlirOperation c1, int64_t requested) 
   int nres0 = (int)mlirOperationGetNumResults(c0), nres = nres0 + fp.parts.nsums;
   MlirType types[MAX_ARGS];
   MlirAttribute cuts[MAX_ARGS], old = mlirOperationGetAttributeByName(c0, S("fuser.cuts"));
-  for (int i = 0; i < nres0; i++) types[i] = mlirValueGetType(mlirOperationGetResult(c0, i)), cuts[i] = mlirArrayAttrGetElement(old, i);
+  bool has_cuts = !mlirAttributeIsNull(old) && mlirAttributeIsAArray(old) && mlirArrayAttrGetNumElements(old) == nres0;
+  for (int i = 0; i < nres0; i++)
+    types[i] = mlirValueGetType(mlirOperationGetResult(c0, i)), cuts[i] = has_cuts ? mlirArrayAttrGetElement(old, i) : fuser_str_attr(ctx, "");
   char reason[200];
   snprintf(reason, sizeof reason, "inner-outer partials: column sums over %lld row groups of %lld rows (combined by the next kernel)",
            (long long)fp.groups, (long long)(fp.rows / fp.groups));
@@ -502,7 +510,8 @@ static bool try_fuse(MlirOperation module, MlirOperation c1, int64_t requested) 
   for (int i = 0; i < fp.parts.nsums; i++) parts[i] = mlirOperationGetResult(n0, nres0 + i);
   int nres1 = (int)mlirOperationGetNumResults(c1);
   for (int i = 0; i < nres1; i++) types[i] = mlirFunctionTypeGetResult(t1, i);
-  MlirOperation n1 = replace_call(c1, fp.parts.nsums, parts, nres1, types, mlirOperationGetAttributeByName(c1, S("fuser.cuts")));
+  MlirAttribute cuts1 = mlirOperationGetAttributeByName(c1, S("fuser.cuts"));
+  MlirOperation n1 = replace_call(c1, fp.parts.nsums, parts, nres1, types, mlirAttributeIsNull(cuts1) ? mlirArrayAttrGet(ctx, 0, NULL) : cuts1);
   refine_plan_results(n1);
   replace_kernel(k0, nk0);
   replace_kernel(k1, nk1);
