@@ -441,89 +441,6 @@ static const char *variant_name(const fuser_reduction_schedule *s, const fuser_r
  * 1024-thread blocks per SM): not when a persistent one holds its f32
  * values across the passes (V x W of them per thread). */
 static bool min_blocks_ok(const fuser_row_variant *v) { return v->vectors == 0 || v->reload; }
-/* inner_outer (GPU form): opens the loop over the group's rows, the
- * partials (acc) as its iter_args; the row code then goes in its body. */
-static MlirOperation open_group_rows(rgen *g, MlirValue *acc, fb_ip *after) {
-  fb_builder *b = &g->b;
-  g->nchunks = g->var->vectors;
-  int n = rg_io_num_acc(g);
-  for (int i = 0; i < n; i++) acc[i] = rg_io_neutral(g);
-  MlirOperation loop = fb_for(b, rg_idx(g, 0), rg_idx(g, g->group_rows), rg_idx(g, 1), n, acc);
-  *after = fb_get_ip(b);
-  fb_set_ip(b, fb_ip_end(fb_body(loop)));
-  rg_scope_push(g);
-  g->step = fb_for_iv(loop);
-  for (int i = 0; i < n; i++) acc[i] = fb_for_iter_arg(loop, i);
-  return loop;
-}
-
-/* Closes it: adds the row's values, and (the row's shared-memory slots are
- * reused by the next row) a barrier; then stores the group's partials. */
-static void close_group_rows(rgen *g, MlirOperation loop, MlirValue *acc, fb_ip after, MlirValue tid, MlirValue bid) {
-  fb_builder *b = &g->b;
-  int n = rg_io_num_acc(g);
-  rg_io_accumulate(g, acc);
-  if (g->T > 32) fb_barrier(b);
-  fb_yield(b, n, acc);
-  rg_scope_pop(g);
-  fb_set_ip(b, after);
-  for (int i = 0; i < n; i++) acc[i] = fb_result(loop, i);
-  g->step = rg_idx(g, 0);
-  rg_thread_context(g, tid, bid); /* the thread's columns and group */
-  rg_io_store(g, acc, fb_addi(b, fb_muli(b, bid, rg_idx(g, g->RPB)), g->rib));
-}
-
-/* inner_outer (CPU form): each block's threads' partials in one buffer
- * [thread][partial x chunk] of W-wide vectors, set to the neutral element. */
-static MlirValue cpu_group_partials(rgen *g) {
-  fb_builder *b = &g->b;
-  MlirContext ctx = rg_ctx_of(g);
-  g->nchunks = g->var->vectors;
-  int n = rg_io_num_acc(g);
-  MlirType pt = fb_memref_1d_type(rg_elem_type(g, FUSER_DTYPE_F32), (int64_t)g->block * n * g->W);
-  MlirValue buf = fb_result(fb_op(b, "memref.alloc", 1, &pt, 0, NULL, 1,
-                                  (MlirNamedAttribute[]){fb_named(b, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 2, (int32_t[]){0, 0}))}, 0), 0);
-  MlirOperation tl = fb_for(b, rg_idx(g, 0), rg_idx(g, (int64_t)g->block * n), rg_idx(g, 1), 0, NULL);
-  fb_ip save = fb_get_ip(b);
-  fb_set_ip(b, fb_ip_in(fb_body(tl)));
-  fb_vector_store(b, rg_io_neutral(g), buf, fb_muli(b, fb_for_iv(tl), rg_idx(g, g->W)), 0);
-  fb_set_ip(b, save);
-  return buf;
-}
-
-/* The CPU form's thread `tid` adds its row's values into its partials in buf. */
-static void cpu_accumulate(rgen *g, MlirValue buf, MlirValue tid) {
-  fb_builder *b = &g->b;
-  int n = rg_io_num_acc(g);
-  MlirValue acc[4 * MAX_CHUNKS], at[4 * MAX_CHUNKS];
-  for (int i = 0; i < n; i++) {
-    at[i] = fb_muli(b, fb_addi(b, fb_muli(b, tid, rg_idx(g, n)), rg_idx(g, i)), rg_idx(g, g->W));
-    acc[i] = fb_vector_load(b, rg_vec_type(g, FUSER_DTYPE_F32), buf, at[i], 0);
-  }
-  rg_io_accumulate(g, acc);
-  for (int i = 0; i < n; i++) fb_vector_store(b, acc[i], buf, at[i], 0);
-}
-
-/* The CPU form's stores of every thread's group partials, then frees buf. */
-static void cpu_store_partials(rgen *g, MlirValue buf, MlirValue bid) {
-  fb_builder *b = &g->b;
-  int n = rg_io_num_acc(g);
-  MlirOperation tl = fb_for(b, rg_idx(g, 0), rg_idx(g, g->block), rg_idx(g, 1), 0, NULL);
-  fb_ip save = fb_get_ip(b);
-  fb_set_ip(b, fb_ip_in(fb_body(tl)));
-  rg_scope_push(g);
-  g->step = rg_idx(g, 0);
-  rg_thread_context(g, fb_for_iv(tl), bid);
-  MlirValue acc[4 * MAX_CHUNKS];
-  for (int i = 0; i < n; i++)
-    acc[i] = fb_vector_load(b, rg_vec_type(g, FUSER_DTYPE_F32), buf,
-                            fb_muli(b, fb_addi(b, fb_muli(b, fb_for_iv(tl), rg_idx(g, n)), rg_idx(g, i)), rg_idx(g, g->W)), 0);
-  rg_io_store(g, acc, fb_addi(b, fb_muli(b, bid, rg_idx(g, g->RPB)), g->rib));
-  rg_scope_pop(g);
-  fb_set_ip(b, save);
-  fb_op(b, "memref.dealloc", 0, NULL, 1, &buf, 0, NULL, 0);
-}
-
 static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const fuser_row_variant *var, bool gpu,
                          MlirOperation *after, bool *unsup, char *why) {
   rgen *g = calloc(1, sizeof *g);
@@ -584,9 +501,9 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     bind_params(g, entry);
     bool om = g->outer_mode;
     if (gpu) {
-      MlirValue tid = fb_thread_id(b, 'x'), bid = fb_block_id(b, 'x'), acc[4 * MAX_CHUNKS];
+      MlirValue tid = fb_thread_id(b, 'x'), bid = fb_block_id(b, 'x'), acc[FUSER_SCHED_MAX_PARTIALS * MAX_CHUNKS];
       fb_ip after_rows;
-      MlirOperation rows_loop = g->npart > 0 ? open_group_rows(g, acc, &after_rows) : (MlirOperation){NULL};
+      MlirOperation rows_loop = g->npart > 0 ? rg_io_open_rows(g, acc, &after_rows) : (MlirOperation){NULL};
       if (om) rg_outer_thread_context(g, tid, bid);
       else rg_thread_context(g, tid, bid);
       if (g->S > 1) fb_cluster_arrive(b, true); /* matched by the wait before the first push */
@@ -605,7 +522,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
         if (om) rg_outer_epilogue(g);
         else epilogue(g);
       }
-      if (g->npart > 0 && !g->failed) close_group_rows(g, rows_loop, acc, after_rows, tid, bid);
+      if (g->npart > 0 && !g->failed) rg_io_close_rows(g, rows_loop, acc, after_rows, tid, bid);
     } else {
       MlirValue nblocks = om ? fb_ceildivui(b, g->row_len, rg_idx(g, (int64_t)g->RPB * g->W))
                              : fb_ceildivui(b, g->rows, rg_idx(g, (int64_t)g->RPB * (g->npart > 0 ? g->group_rows : 1)));
@@ -617,7 +534,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
       MlirValue partials = {NULL};
       fb_ip block_ip = fb_ip_in(fb_body(par));
       if (g->npart > 0) {
-        partials = cpu_group_partials(g);
+        partials = rg_io_cpu_partials(g);
         MlirOperation rl = fb_for(b, rg_idx(g, 0), rg_idx(g, g->group_rows), rg_idx(g, 1), 0, NULL);
         block_ip = fb_ip_in(fb_body(rl));
         fb_set_ip(b, block_ip);
@@ -666,7 +583,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
         reload_row_results(g, ph, nph);
         if (om) rg_outer_epilogue(g);
         else epilogue(g);
-        if (g->npart > 0) cpu_accumulate(g, partials, fb_for_iv(tl));
+        if (g->npart > 0) rg_io_cpu_accumulate(g, partials, fb_for_iv(tl));
         rg_scope_pop(g);
         fb_set_ip(b, block_ip);
       }
@@ -674,7 +591,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
       g->nred = 0;
       if (g->npart > 0 && !g->failed) {
         fb_set_ip(b, fb_ip_in(fb_body(par)));
-        cpu_store_partials(g, partials, bid);
+        rg_io_cpu_store(g, partials, bid);
       }
     }
   }

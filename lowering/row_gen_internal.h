@@ -24,6 +24,7 @@
 #include "lowering/kernel_gen.h"
 #include "lowering/row_gen.h"
 #include "mlir-c/IR.h"
+#include "passes/schedule_reduction.h"
 
 #define MAX_CHUNKS 16
 #define MAX_REDS 16
@@ -88,8 +89,8 @@ typedef struct {
   int64_t group_rows;
   MlirValue step;
   int npart;
-  int part_tensor[4];
-  MlirValue part_value[4];
+  int part_tensor[FUSER_SCHED_MAX_PARTIALS];
+  MlirValue part_value[FUSER_SCHED_MAX_PARTIALS];
 } rgen;
 
 /* One reduction pass over the rows: a reduction op, or one of var_mean's two. */
@@ -137,6 +138,15 @@ MlirValue rg_io_neutral(rgen *g);
 void rg_io_accumulate(rgen *g, MlirValue *acc);
 /* stores acc as row `group` of the partial results */
 void rg_io_store(rgen *g, const MlirValue *acc, MlirValue group);
+/* GPU form: the loop over the group's rows, the thread's partials (acc,
+ * rg_io_num_acc of them) its iter_args; close adds the row's values, ends the
+ * row with a barrier when its warps met in shared memory, and stores them */
+MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after);
+void rg_io_close_rows(rgen *g, MlirOperation loop, MlirValue *acc, fb_ip after, MlirValue tid, MlirValue bid);
+/* CPU form: the block's threads' partials (a buffer), one thread's update, the stores */
+MlirValue rg_io_cpu_partials(rgen *g);
+void rg_io_cpu_accumulate(rgen *g, MlirValue buf, MlirValue tid);
+void rg_io_cpu_store(rgen *g, MlirValue buf, MlirValue bid);
 
 /* outer_gen.c */
 void rg_outer_thread_context(rgen *g, MlirValue tid, MlirValue bid);
