@@ -18,13 +18,13 @@
  *                                  %6 = "fuser.cast"(%5) ... return %6 }
  * After:
  *   %dx, %p = call @f_k0(%g, %x, %rstd, %w) {fuser.cuts = ["fusion output", "inner-outer partials ..."]}
- *       : ... -> (tensor<16384x4096xbf16>, tensor<512x4096xf32>)
- *   %dw = call @f_k1(%p) {fuser.cuts = ["fusion output"]} : (tensor<512x4096xf32>) -> tensor<4096xbf16>
+ *       : ... -> (tensor<16384x4096xbf16>, tensor<256x4096xf32>)
+ *   %dw = call @f_k1(%p) {fuser.cuts = ["fusion output"]} : (tensor<256x4096xf32>) -> tensor<4096xbf16>
  *   func.func private @f_k0(...) { ...dx as before...
- *       %r = "fuser.reshape"(%4) : (tensor<16384x4096xf32>) -> tensor<512x32x4096xf32>
- *       %p = "fuser.sum"(%r) {dims = array<i64: 1>, keepdim = false} : (...) -> tensor<512x4096xf32>
+ *       %r = "fuser.reshape"(%4) : (tensor<16384x4096xf32>) -> tensor<256x64x4096xf32>
+ *       %p = "fuser.sum"(%r) {dims = array<i64: 1>, keepdim = false} : (...) -> tensor<256x4096xf32>
  *       return %dx, %p }
- *   func.func private @f_k1(%p: tensor<512x4096xf32>) { %5 = "fuser.sum"(%p) {dims = array<i64: 0>} ... return %6 }
+ *   func.func private @f_k1(%p: tensor<256x4096xf32>) { %5 = "fuser.sum"(%p) {dims = array<i64: 0>} ... return %6 }
  *
  * Applies when the outer kernel's reductions are all f32-accumulated sums
  * over dim 0 of [N, H] values (N and H static), everything after them

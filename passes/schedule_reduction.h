@@ -190,8 +190,9 @@ bool fuser_inner_outer_partial(MlirValue v, MlirValue *x, int64_t *groups);
  * whose inner persistent schedule is `inner` (kind inner_persistent), with
  * `partials` partial results: `requested` when > 0 and valid, else the
  * heuristic (docs/lowering.md, "Normalization backward"): the largest
- * divisor of the rows that is at most 132 SMs x 1024 threads / block
- * (about 1024 threads per SM, the blocks' registers permitting), leaves
+ * divisor of the rows that is at most 132 SMs x 512 threads / block
+ * (two 256-thread blocks per SM: the registers of these kernels allow no
+ * more, and more groups only add partials), leaves
  * each group at least 32 rows (the partials, written and read once, add
  * 8 / 32 bytes per column and row: ~4% of the traffic of bf16 grad, x and
  * dx per partial), and is a multiple of every variant's rows per block;
