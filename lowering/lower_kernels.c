@@ -133,15 +133,20 @@ static bool lower_pointwise_fallback(MlirOperation func, MlirOperation *after) {
   return !mlirAttributeIsNull(schedule) && fuser_lower_pointwise(func, schedule, after);
 }
 
-/* The row schedules (inner_persistent, inner_reduce, outer): their variants
+/* The row schedules (inner_persistent, inner_reduce, outer, inner_outer): their variants
  * from lowering/row_gen.c in the GPU or CPU form; the outer kind appends
  * the pointwise variants as its fallback. */
 static bool lower_rows(MlirOperation func, MlirAttribute schedule, bool gpu, MlirOperation *after) {
   fuser_reduction_schedule s;
   fuser_reduction_schedule_read(func, schedule, &s);
   bool unsupported = false;
-  if (!fuser_row_kernel_lower(func, &s, gpu, after, &unsupported))
-    return unsupported && lower_pointwise_fallback(func, after); /* else a located error */
+  if (!fuser_row_kernel_lower(func, &s, gpu, after, &unsupported)) {
+    /* inner_outer's partial results have no per-point form */
+    if (unsupported && s.kind == FUSER_SCHED_INNER_OUTER)
+      mlirEmitError(mlirOperationGetLocation(func), "fuser-lower-kernels: the inner_outer schedule does not apply to this kernel "
+                                                    "(FUSER_DEBUG_ROWS=1 says why)");
+    return unsupported && s.kind != FUSER_SCHED_INNER_OUTER && lower_pointwise_fallback(func, after); /* else a located error */
+  }
   /* the per-point variants follow where the last row variant has run-time
    * conditions (outer: always; inner: `merge` of symbolic inner dims), but
    * not for a var_mean, which the per-point kernel lacks (an outer
@@ -208,6 +213,7 @@ static const struct {
     {"inner_reduce", lower_rows},
     {"outer", lower_rows},
     {"outer_persistent", lower_rows},
+    {"inner_outer", lower_rows},
     {"transpose", lower_transpose},
     {"pointwise", lower_pointwise},
 };

@@ -34,6 +34,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/ir_util.h"
+#include "passes/schedule_reduction.h"
 
 /* ---- phases ---------------------------------------------------------------- */
 
@@ -150,6 +151,9 @@ static int collect_phases(rgen *g, phase *ph, int cap) {
     fuser_op_id id = fuser_op_id_of(op);
     fuser_op_kind kind = fuser_op_kind_of(id);
     if (kind != FUSER_KIND_REDUCTION && kind != FUSER_KIND_VAR_MEAN) continue;
+    MlirValue x;
+    int64_t groups;
+    if (g->npart > 0 && fuser_inner_outer_partial(mlirOperationGetResult(op, 0), &x, &groups)) continue; /* inner_outer_gen.c's */
     if (n + 2 > cap) {
       rg_unsupported(g, "too many reductions in one kernel");
       return n;
@@ -183,6 +187,7 @@ static void epilogue_chunk(rgen *g, int chunk) {
   for (int j = 0; j < g->k->num_results && !g->failed; j++) {
     MlirValue v = mlirOperationGetOperand(ret, j);
     int t = g->k->num_args + j;
+    if (rg_io_is_partial(g, t)) continue; /* stored once per row group (inner_outer_gen.c) */
     int8_t map[FK_R];
     memset(map, -1, sizeof map);
     int r = g->k->t[t].rank;
@@ -300,7 +305,9 @@ static void bind_params(rgen *g, MlirBlock entry) {
  * argument of the full rank whose reduced dims are not all 1. */
 static int find_space_tensor(rgen *g) {
   fk_kernel *k = g->k;
-  if (g->s->kind == FUSER_SCHED_INNER_PERSISTENT || g->s->kind == FUSER_SCHED_OUTER_PERSISTENT) return k->num_args;
+  if (g->s->kind == FUSER_SCHED_INNER_PERSISTENT || g->s->kind == FUSER_SCHED_OUTER_PERSISTENT ||
+      g->s->kind == FUSER_SCHED_INNER_OUTER)
+    return k->num_args;
   for (int t = 0; t < k->num_args; t++) {
     if (!k->t[t].is_tensor || k->t[t].rank != g->s->rank) continue;
     bool ones = true;
@@ -440,6 +447,7 @@ static bool static_strides_aligned(rgen *g) {
 static const char *variant_name(const fuser_reduction_schedule *s, const fuser_row_variant *v) {
   if (s->kind == FUSER_SCHED_OUTER) return v->width == 1 ? "columns_scalar" : v->min_points > 0 ? "columns_wide" : "columns";
   if (s->kind == FUSER_SCHED_OUTER_PERSISTENT) return v->width == 1 ? "held_scalar" : "held";
+  if (s->kind == FUSER_SCHED_INNER_OUTER) return v->width == 1 ? "inner_outer_scalar" : "inner_outer";
   if (v->vectors == 0 && v->min_points > 0) return "looped_warp";
   if (v->vectors > 0) return v->cluster > 1 ? "persistent_cluster" : "persistent";
   return v->cluster > 1 ? "looped_cluster" : v->width > 1 ? "looped" : "looped_scalar";
@@ -449,7 +457,6 @@ static const char *variant_name(const fuser_reduction_schedule *s, const fuser_r
  * 1024-thread blocks per SM): not when a persistent one holds its f32
  * values across the passes (V x W of them per thread). */
 static bool min_blocks_ok(const fuser_row_variant *v) { return v->vectors == 0 || v->reload; }
-
 static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const fuser_row_variant *var, bool gpu,
                          MlirOperation *after, bool *unsup, char *why) {
   rgen *g = calloc(1, sizeof *g);
@@ -478,6 +485,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   fb_init(&g->b, ctx, mlirOperationGetLocation(k->func));
   fb_builder *b = &g->b;
   g->space_tensor = find_space_tensor(g);
+  rg_io_init(g);
   bool ok = true;
   if (g->space_tensor < 0) rg_unsupported(g, "no tensor of the row space's shape");
   if (g->W > 1 && !static_strides_aligned(g)) rg_unsupported(g, "a static stride is not a multiple of the vector width");
@@ -510,8 +518,11 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     bind_params(g, entry);
     bool om = g->outer_mode;
     if (gpu) {
-      if (om) rg_outer_thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
-      else rg_thread_context(g, fb_thread_id(b, 'x'), fb_block_id(b, 'x'));
+      MlirValue tid = fb_thread_id(b, 'x'), bid = fb_block_id(b, 'x'), acc[FUSER_SCHED_MAX_PARTIALS * MAX_CHUNKS];
+      fb_ip after_rows;
+      MlirOperation rows_loop = g->npart > 0 ? rg_io_open_rows(g, acc, &after_rows) : (MlirOperation){NULL};
+      if (om) rg_outer_thread_context(g, tid, bid);
+      else rg_thread_context(g, tid, bid);
       if (g->S > 1) fb_cluster_arrive(b, true); /* matched by the wait before the first push */
       for (int p = 0; p < nph && !g->failed; p++) {
         MlirValue wg = cwg_first > nargs ? mlirBlockGetArgument(entry, nargs + p) : (MlirValue){NULL};
@@ -528,12 +539,24 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
         if (om && !g->held) rg_outer_epilogue(g);
         else epilogue(g);
       }
+      if (g->npart > 0 && !g->failed) rg_io_close_rows(g, rows_loop, acc, after_rows, tid, bid);
     } else {
-      MlirValue nblocks = om ? fb_ceildivui(b, g->row_len, rg_idx(g, (int64_t)g->RPB * g->W)) : fb_ceildivui(b, g->rows, rg_idx(g, g->RPB));
+      MlirValue nblocks = om ? fb_ceildivui(b, g->row_len, rg_idx(g, (int64_t)g->RPB * g->W))
+                             : fb_ceildivui(b, g->rows, rg_idx(g, (int64_t)g->RPB * (g->npart > 0 ? g->group_rows : 1)));
       MlirValue lb = rg_idx(g, 0), step = rg_idx(g, 1);
       MlirOperation par = fb_parallel(b, 1, &lb, &nblocks, &step);
       MlirValue bid = fb_parallel_iv(par, 0);
       fb_set_ip(b, fb_ip_in(fb_body(par)));
+      /* inner_outer: the block's rows one after the other, the threads' partials in a buffer */
+      MlirValue partials = {NULL};
+      fb_ip block_ip = fb_ip_in(fb_body(par));
+      if (g->npart > 0) {
+        partials = rg_io_cpu_partials(g);
+        MlirOperation rl = fb_for(b, rg_idx(g, 0), rg_idx(g, g->group_rows), rg_idx(g, 1), 0, NULL);
+        block_ip = fb_ip_in(fb_body(rl));
+        fb_set_ip(b, block_ip);
+        g->step = fb_for_iv(rl);
+      }
       for (int p = 0; p < nph && !g->failed; p++) {
         /* every thread's partial into p[tid] (outer: a vector at tid * W) */
         MlirType pt = fb_memref_1d_type(rg_elem_type(g, ph[p].acc), (int64_t)g->block * (om ? g->W : 1));
@@ -578,10 +601,16 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
         reload_row_results(g, ph, nph);
         if (om && !g->held) rg_outer_epilogue(g);
         else epilogue(g);
+        if (g->npart > 0) rg_io_cpu_accumulate(g, partials, fb_for_iv(tl));
         rg_scope_pop(g);
-        fb_set_ip(b, fb_ip_in(fb_body(par)));
+        fb_set_ip(b, block_ip);
       }
       for (int p = 0; p < nph && !g->failed; p++) fb_op(b, "memref.dealloc", 0, NULL, 1, &g->wg[p], 0, NULL, 0);
+      g->nred = 0;
+      if (g->npart > 0 && !g->failed) {
+        fb_set_ip(b, fb_ip_in(fb_body(par)));
+        rg_io_cpu_store(g, partials, bid);
+      }
     }
   }
   if (g->failed) {
@@ -618,11 +647,11 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     bool om = g->outer_mode;
     /* batched outer: the columns are result 0's dims (the kept shape) */
     bool batched = om && s->batch > 0;
-    MlirNamedAttribute rg[5] = {
+    MlirNamedAttribute rg[6] = { /* the fifth (blocks_per_row) and sixth (skip) are optional */
         fuser_named(ctx, "tensor", fuser_i64_attr(ctx, batched || g->held ? k->num_args : g->space_tensor)),
         fuser_named(ctx, "first", fuser_i64_attr(ctx, batched || g->held ? 0 : om ? s->outer : 0)),
         fuser_named(ctx, "dims", fuser_i64_attr(ctx, g->held ? s->rank : om ? s->rank - s->outer : s->outer)),
-        fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, om ? (int64_t)g->RPB * g->W : g->RPB)),
+        fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, om ? (int64_t)g->RPB * g->W : (int64_t)g->RPB * (g->npart > 0 ? g->group_rows : 1))),
         fuser_named(ctx, "blocks_per_row", fuser_i64_attr(ctx, g->S)), /* the cluster variant only */
     };
     int nrg = g->S > 1 ? 5 : 4;

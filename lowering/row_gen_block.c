@@ -28,6 +28,8 @@ void rg_thread_context(rgen *g, MlirValue tid, MlirValue bid) {
     g->chi = fb_binary(b, "arith.minui", fb_addi(b, g->clo, chunk), g->row_len);
   }
   MlirValue row = fb_addi(b, fb_muli(b, bid, rg_idx(g, g->RPB)), g->rib);
+  /* inner_outer: row `step` of the thread's group of group_rows rows */
+  if (g->group_rows > 0) row = fb_addi(b, fb_muli(b, row, rg_idx(g, g->group_rows)), g->step);
   g->valid = fb_cmpi(b, FB_CMPI_ULT, row, g->rows);
   /* rows past the end (the last block of short rows) read the last row and store nothing */
   if (g->RPB > 1) row = fb_select(b, g->valid, row, fb_subi(b, g->rows, rg_idx(g, 1)));

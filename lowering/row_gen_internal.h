@@ -8,6 +8,8 @@
  *   outer_gen.c       the outer (columns) schedule: thread context, partial
  *                     over rows, the row groups' tree, epilogue; the outer
  *                     persistent schedule's held rows;
+ *   inner_outer_gen.c the inner_outer schedule's partial results (column
+ *                     sums over a row group, in registers);
  *   row_gen.c         phases, the inner epilogue, parameters, run-time
  *                     conditions, variants and the public entry points.
  * Only those files include this header; every other client uses row_gen.h.
@@ -23,6 +25,7 @@
 #include "lowering/kernel_gen.h"
 #include "lowering/row_gen.h"
 #include "mlir-c/IR.h"
+#include "passes/schedule_reduction.h"
 
 #define MAX_CHUNKS 16
 #define MAX_REDS 16
@@ -83,6 +86,13 @@ typedef struct {
   int S;
   MlirValue crank, clo, chi;
   bool cluster_waited;
+  /* inner_outer: each group of T threads walks group_rows rows (row j of
+   * the group in `step`); the partial results (tensor, value summed) */
+  int64_t group_rows;
+  MlirValue step;
+  int npart;
+  int part_tensor[FUSER_SCHED_MAX_PARTIALS];
+  MlirValue part_value[FUSER_SCHED_MAX_PARTIALS];
 } rgen;
 
 /* One reduction pass over the rows: a reduction op, or one of var_mean's two. */
@@ -125,6 +135,25 @@ MlirValue rg_chunks_partial(rgen *g, const phase *ph);
 void rg_thread_context(rgen *g, MlirValue tid, MlirValue bid);
 MlirValue rg_block_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue wg);
 MlirValue rg_block_allreduce_cpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue p, MlirValue rib);
+
+/* inner_outer_gen.c */
+void rg_io_init(rgen *g);
+bool rg_io_is_partial(const rgen *g, int t);
+int rg_io_num_acc(const rgen *g);
+MlirValue rg_io_neutral(rgen *g);
+/* adds the current row's values of every partial into acc[p x chunks + c] */
+void rg_io_accumulate(rgen *g, MlirValue *acc);
+/* stores acc as row `group` of the partial results */
+void rg_io_store(rgen *g, const MlirValue *acc, MlirValue group);
+/* GPU form: the loop over the group's rows, the thread's partials (acc,
+ * rg_io_num_acc of them) its iter_args; close adds the row's values, ends the
+ * row with a barrier when its warps met in shared memory, and stores them */
+MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after);
+void rg_io_close_rows(rgen *g, MlirOperation loop, MlirValue *acc, fb_ip after, MlirValue tid, MlirValue bid);
+/* CPU form: the block's threads' partials (a buffer), one thread's update, the stores */
+MlirValue rg_io_cpu_partials(rgen *g);
+void rg_io_cpu_accumulate(rgen *g, MlirValue buf, MlirValue tid);
+void rg_io_cpu_store(rgen *g, MlirValue buf, MlirValue bid);
 
 /* outer_gen.c */
 void rg_outer_thread_context(rgen *g, MlirValue tid, MlirValue bid);

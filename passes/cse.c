@@ -86,7 +86,7 @@ static MlirOperation find_or_add(op_table *t, MlirOperation op) {
   }
 }
 
-static void cse_block(MlirBlock block) {
+void fuser_cse_block(MlirBlock block) {
   size_t n = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     n++;
@@ -99,7 +99,7 @@ static void cse_block(MlirBlock block) {
     for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)
       for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(b);
            b = mlirBlockGetNextInRegion(b))
-        cse_block(b);
+        fuser_cse_block(b);
     if (mergeable(op)) {
       MlirOperation earlier = find_or_add(&t, op);
       if (!mlirOperationEqual(earlier, op)) {
@@ -120,7 +120,7 @@ static bool run(MlirOperation func, const fuser_pass_options *options) {
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(func); r++)
     for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, r)); !mlirBlockIsNull(b);
          b = mlirBlockGetNextInRegion(b))
-      cse_block(b);
+      fuser_cse_block(b);
   return true;
 }
 

@@ -35,6 +35,10 @@ bool fuser_is_fusion_func(MlirOperation op);
  * results have no uses. */
 void fuser_erase_dead_ops(MlirBlock block);
 
+/* fuser-cse on one block (passes/cse.c): merges duplicate fuser ops, then
+ * erases the dead ones; nested regions too. */
+void fuser_cse_block(MlirBlock block);
+
 /* Calls fn on every fusion function (func.func with fuser.fusion) under root. */
 bool fuser_for_each_fusion(MlirOperation root, bool (*fn)(MlirOperation func, void *ud), void *ud);
 

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "passes/kernel_info.h"
+
+#include "passes/ir_util.h"
+#include "passes/schedule_reduction.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
@@ -96,8 +99,13 @@ bool fk_kernel_read(MlirOperation func, fk_kernel *k) {
   k->rank = r0->rank;
   iteration_order(r0, k->iter_dim);
   for (int d = 0; d < k->rank; d++) k->extent[d] = r0->shape[k->iter_dim[d]];
+  MlirOperation ret = mlirBlockGetTerminator(fuser_func_body(func));
   for (int j = 1; j < k->num_results; j++) {
     const fk_tensor *r = &k->t[k->num_args + j];
+    MlirValue x;
+    int64_t groups;
+    /* inner_outer's partials (fuser-fuse-inner-outer): [groups, H] beside [N, H] */
+    if (fuser_inner_outer_partial(mlirOperationGetOperand(ret, j), &x, &groups)) continue;
     bool same = r->rank == r0->rank;
     /* a `?` beside a static extent: fuser-segment puts results in one kernel
      * only when their dims are the same iteration dims, so they agree at run

@@ -9,6 +9,7 @@ extern const fuser_pass_info fuser_verify_pass;
 extern const fuser_pass_info fuser_alias_meta_ops_pass;
 extern const fuser_pass_info fuser_allocation_order_pass;
 extern const fuser_pass_info fuser_segment_pass;
+extern const fuser_pass_info fuser_fuse_inner_outer_pass;
 extern const fuser_pass_info fuser_split_reductions_pass;
 extern const fuser_pass_info fuser_remove_empty_pass;
 extern const fuser_pass_info fuser_specialize_shapes_pass;
@@ -25,6 +26,7 @@ static const fuser_pass_info *const registry[] = {
     &fuser_allocation_order_pass,
     &fuser_split_reductions_pass,
     &fuser_segment_pass,
+    &fuser_fuse_inner_outer_pass,
     &fuser_report_pass,
     &fuser_cse_pass,
     &fuser_vectorize_pass,

@@ -59,7 +59,14 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
     MlirStringRef c = mlirStringAttrGetValue(mlirArrayAttrGetElement(cuts, i));
     fprintf(out, "%s%.*s", i ? "; " : "", (int)c.length, c.data);
   }
-  fputs(")\n    ops:", out);
+  fputs(")\n", out);
+  /* fuser-fuse-inner-outer left this column kernel apart from its rows kernel */
+  MlirAttribute io = mlirOperationGetDiscardableAttributeByName(call, mlirStringRefCreateFromCString("fuser.inner_outer"));
+  if (!mlirAttributeIsNull(io) && mlirAttributeIsAString(io)) {
+    MlirStringRef w = mlirStringAttrGetValue(io);
+    fprintf(out, "    inner-outer: %.*s\n", (int)w.length, w.data);
+  }
+  fputs("    ops:", out);
   MlirBlock body = fuser_func_body(kernel);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     fuser_op_id id = fuser_op_id_of(op);
@@ -92,6 +99,9 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
     fputs(columns ? " x columns" : " x row length", out);
     if (s.row_len == INT64_MIN) fputs(" ?\n", out);
     else fprintf(out, " %lld\n", (long long)s.row_len);
+    if (s.kind == FUSER_SCHED_INNER_OUTER)
+      fprintf(out, "      partials: %lld row groups of %lld rows, each group's column sums in registers (one f32 row per group)\n",
+              (long long)s.partials, (long long)(s.rows / s.partials));
     if (s.batch > 0)
       fprintf(out, "      batched: dims [%d, %d) reduced, the %d dim%s before them kept (columns = batch x trailing dims)\n", s.batch,
               s.batch + s.outer, s.batch, s.batch == 1 ? "" : "s");

@@ -29,6 +29,7 @@ static const fuser_schedule_kind *const kinds[] = {
     &fuser_schedule_inner_reduce,
     &fuser_schedule_outer,
     &fuser_schedule_outer_persistent,
+    &fuser_schedule_inner_outer,
     &fuser_schedule_transpose,
     &fuser_schedule_pointwise,
 };

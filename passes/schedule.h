@@ -54,6 +54,7 @@ extern const fuser_schedule_kind fuser_schedule_inner_persistent;
 extern const fuser_schedule_kind fuser_schedule_inner_reduce;
 extern const fuser_schedule_kind fuser_schedule_outer;
 extern const fuser_schedule_kind fuser_schedule_outer_persistent;
+extern const fuser_schedule_kind fuser_schedule_inner_outer;
 
 /* The schedule of a kernel function: its verified `fuser.schedule`, or a
  * null attribute after a located error (missing, unknown kind, malformed). */

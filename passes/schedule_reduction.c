@@ -30,6 +30,7 @@
 const char *fuser_sched_kind_name(fuser_sched_kind k) {
   switch (k) {
   case FUSER_SCHED_INNER_PERSISTENT: return "inner_persistent";
+  case FUSER_SCHED_INNER_OUTER: return "inner_outer";
   case FUSER_SCHED_INNER_REDUCE: return "inner_reduce";
   case FUSER_SCHED_OUTER: return "outer";
   case FUSER_SCHED_OUTER_PERSISTENT: return "outer_persistent";
@@ -194,9 +195,14 @@ static int vector_width_of(MlirOperation kernel, bool inputs_only, int rank, int
   MlirType ft = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(kernel, mlirStringRefCreateFromCString("function_type")));
   size_t widest = 1;
   intptr_t nin = mlirFunctionTypeGetNumInputs(ft), n = nin + (inputs_only ? 0 : mlirFunctionTypeGetNumResults(ft));
+  MlirOperation ret = mlirBlockGetTerminator(fuser_func_body(kernel));
   for (intptr_t i = 0; i < n; i++) {
     MlirType t = i < nin ? mlirFunctionTypeGetInput(ft, i) : mlirFunctionTypeGetResult(ft, i - nin);
     if (!mlirTypeIsARankedTensor(t)) continue;
+    MlirValue x;
+    int64_t groups;
+    /* inner_outer's f32 partials are stored W wide from the row's vectors */
+    if (i >= nin && fuser_inner_outer_partial(mlirOperationGetOperand(ret, i - nin), &x, &groups)) continue;
     if (i < nin && arg_constant_along_row(kernel, (int)i, t, rank, from)) continue;
     size_t b = fuser_dtype_size(fuser_dtype_of_type(mlirShapedTypeGetElementType(t)));
     if (b > widest) widest = b;
@@ -205,6 +211,8 @@ static int vector_width_of(MlirOperation kernel, bool inputs_only, int rank, int
   return w > 8 ? 8 : w < 1 ? 1 : w;
 }
 
+/* SMs of the H200 (the heuristics fill them) */
+#define GPU_SMS 132
 /* Registers hold at most this many vectors of a row per thread. */
 #define MAX_VECTORS 16
 /* Threads per row of the looped variants. */
@@ -229,7 +237,7 @@ static int64_t next_pow2(int64_t x) {
  * vectors per thread in the order of preference, T = the power of two
  * covering the row, accepted when the slots past the row's end (a ragged
  * last chunk, masked) are at most 1/8 of it. */
-static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
+static bool persistent_variant_of(int64_t n, int w, int copies, fuser_row_variant *v) {
   if (n % w) return false;
   int64_t nvec = n / w;
   static const int prefer[] = {2, 4, 1, 8, 16, 3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15};
@@ -242,7 +250,7 @@ static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) {
     /* the row's f32 values must fit the registers a thread gets at this
      * block size (65536 per SM, at most 255 per thread), with ~24 to spare */
     int64_t block = t >= MIN_BLOCK ? t : MIN_BLOCK, regs = 65536 / block > 255 ? 255 : 65536 / block;
-    if ((int64_t)vv * w + 24 > regs) continue;
+    if ((int64_t)copies * vv * w + 24 > regs) continue;
     /* short rows: prefer more vectors per thread over fewer than a warp */
     if (t < 32 && vv < 2 && nvec >= 2) continue;
     /* every field set: the caller's variant is not zeroed */
@@ -290,6 +298,86 @@ static bool reload_variant(int64_t n, int w, fuser_row_variant *v) {
   return true;
 }
 
+static bool persistent_variant(int64_t n, int w, fuser_row_variant *v) { return persistent_variant_of(n, w, 1, v); }
+
+/* inner_outer: the persistent variants of width w (when > 1) and 1; each
+ * thread also holds a partial vector per partial result and chunk, so
+ * (1 + partials) x V x W values must fit its registers. */
+static int inner_outer_variants(int64_t row_len, int w, int partials, fuser_row_variant *out) {
+  int n = 0;
+  if (w > 1 && persistent_variant_of(row_len, w, 1 + partials, &out[n])) n++;
+  if (persistent_variant_of(row_len, 1, 1 + partials, &out[n])) n++;
+  return n;
+}
+
+bool fuser_inner_outer_partial(MlirValue v, MlirValue *x, int64_t *groups) {
+  if (!mlirValueIsAOpResult(v)) return false;
+  MlirOperation sum = mlirOpResultGetOwner(v);
+  int64_t dims[2], keep = 0;
+  if (fuser_op_id_of(sum) != FUSER_OP_sum || fuser_get_i64_array(sum, "dims", dims, 2) != 1 || dims[0] != 1) return false;
+  MlirAttribute ka = mlirOperationGetDiscardableAttributeByName(sum, mlirStringRefCreateFromCString("keepdim"));
+  if (!mlirAttributeIsNull(ka) && mlirAttributeIsABool(ka)) keep = mlirBoolAttrGetValue(ka);
+  MlirValue r = mlirOperationGetOperand(sum, 0);
+  if (keep || !mlirValueIsAOpResult(r) || fuser_op_id_of(mlirOpResultGetOwner(r)) != FUSER_OP_reshape) return false;
+  MlirOperation reshape = mlirOpResultGetOwner(r);
+  MlirType rt = mlirValueGetType(r), vt = mlirValueGetType(v);
+  if (mlirOperationGetNumOperands(reshape) != 1 || mlirShapedTypeGetRank(rt) != 3 || !mlirShapedTypeHasStaticShape(rt) ||
+      mlirShapedTypeGetRank(vt) != 2 || fuser_value_dtype(v) != FUSER_DTYPE_F32)
+    return false;
+  MlirValue in = mlirOperationGetOperand(reshape, 0);
+  MlirType it = mlirValueGetType(in);
+  if (!mlirTypeIsARankedTensor(it) || mlirShapedTypeGetRank(it) < 2 || fuser_value_dtype(in) != FUSER_DTYPE_F32) return false;
+  /* x: [rows..., H], its leading dims the rows (static or `?`) */
+  int xr = (int)mlirShapedTypeGetRank(it);
+  int64_t g = mlirShapedTypeGetDimSize(rt, 0), rows = g * mlirShapedTypeGetDimSize(rt, 1), h = mlirShapedTypeGetDimSize(rt, 2), known = 1;
+  bool dyn = false;
+  for (int d = 0; d + 1 < xr; d++)
+    if (mlirShapedTypeIsDynamicDim(it, d)) dyn = true;
+    else known *= mlirShapedTypeGetDimSize(it, d);
+  if ((dyn ? known == 0 || rows % known != 0 : known != rows) ||
+      (!mlirShapedTypeIsDynamicDim(it, xr - 1) && mlirShapedTypeGetDimSize(it, xr - 1) != h))
+    return false;
+  *x = in;
+  *groups = g;
+  return true;
+}
+
+int64_t fuser_inner_outer_groups(const fuser_reduction_schedule *inner, int partials, int64_t requested, char *why, int whylen) {
+  if (inner->kind != FUSER_SCHED_INNER_PERSISTENT || inner->outer != inner->rank - 1 || inner->rows == DYN || inner->row_len == DYN) {
+    snprintf(why, whylen, "the rows kernel is not an inner persistent one over static rows of one reduced dim");
+    return 0;
+  }
+  fuser_row_variant v[2];
+  int nv = inner_outer_variants(inner->row_len, inner->variants[0].width, partials, v);
+  if (nv == 0 || (inner->variants[0].width > 1 && v[0].width == 1)) {
+    snprintf(why, whylen, "the row and %d partial(s) per thread do not fit the registers", partials);
+    return 0;
+  }
+  int64_t rpb = 1, block = (int64_t)v[0].threads * v[0].rows_per_block; /* the vector variant's (the fallback's is not timed) */
+  for (int i = 0; i < nv; i++)
+    if (v[i].rows_per_block > rpb) rpb = v[i].rows_per_block; /* powers of two: the largest is a multiple of the others */
+  int64_t n = inner->rows;
+  if (requested > 0) {
+    if (n % requested == 0 && requested % rpb == 0) return requested;
+    snprintf(why, whylen, "partial-rows=%lld does not divide the %lld rows into groups of whole blocks", (long long)requested, (long long)n);
+    return 0;
+  }
+  /* two 256-thread blocks per SM: what the registers of these kernels allow
+   * (102-121 per thread, ptxas); more groups only add partials to write and
+   * read (measured, LayerNorm backward 16384 x 4096: 512 groups 164.8 us,
+   * 256 groups 160.3 us, docs/lowering.md) */
+  int64_t cap = (int64_t)GPU_SMS * (512 / block > 1 ? 512 / block : 1);
+  /* groups of 32 rows or more; of 16 where that leaves an SM without a block */
+  for (int min_rows = 32; min_rows >= 16; min_rows /= 2)
+    for (int64_t g = cap < n / min_rows ? cap : n / min_rows; g >= 1; g--)
+      if (n % g == 0 && g % rpb == 0) {
+        if (g / rpb >= GPU_SMS) return g;
+        break;
+      }
+  snprintf(why, whylen, "too few row groups of 16 rows or more to give each of the %d SMs a block (the two kernels fill them)", GPU_SMS);
+  return 0;
+}
+
 /* Whether the kernel holds a var_mean: the per-point kernel has none, so
  * its outer schedule ends with its own width-1 variant instead. */
 static bool has_var_mean(MlirOperation kernel) {
@@ -300,8 +388,6 @@ static bool has_var_mean(MlirOperation kernel) {
 
 /* Outer schedule constants (schedule_reduction.h): the wide tile, under a
  * run-time condition on the kept points, then the narrow one. */
-/* SMs of the H200 (the heuristics fill them) */
-#define GPU_SMS 132
 #define OUTER_WIDE_COLUMN_VECTORS 16
 #define OUTER_WIDE_ROW_GROUPS 16
 #define OUTER_WIDE_ROWS_IN_FLIGHT 4
@@ -430,6 +516,33 @@ static void outer_persistent(MlirOperation kernel, fuser_reduction_schedule *s, 
   else snprintf(s->why, sizeof s->why, "an outer reduction broadcast back over %lld rows: more than one block holds", (long long)s->rows);
 }
 
+/* The inner_outer schedule of a kernel whose other results are inner
+ * persistent over [rows, row_len] (full), with npartials partial results
+ * over `groups` row groups; NONE with the reason when it does not hold. */
+static void inner_outer_schedule(MlirOperation kernel, MlirValue space_value, bool full, int npartials, int64_t groups,
+                                 fuser_reduction_schedule *s) {
+  fuser_dim_graph g;
+  fuser_dim_graph_build(&g, kernel);
+  s->rows = product(&g, space_value, 0, s->outer);
+  s->row_len = product(&g, space_value, s->outer, s->rank);
+  fuser_dim_graph_free(&g);
+  if (!full || s->outer != s->rank - 1 || s->rows == DYN || s->row_len == DYN || s->rows % groups != 0) {
+    snprintf(s->why, sizeof s->why, "inner-outer partials beside results that are not inner persistent over static rows");
+    return;
+  }
+  int w = vector_width_of(kernel, false, s->rank, s->outer);
+  s->num_variants = inner_outer_variants(s->row_len, w, npartials, s->variants);
+  for (int i = 0; i < s->num_variants; i++)
+    if (groups % s->variants[i].rows_per_block != 0) s->num_variants = 0;
+  if (s->num_variants == 0 || s->variants[s->num_variants - 1].width != 1) {
+    s->num_variants = 0;
+    snprintf(s->why, sizeof s->why, "inner-outer partials: no persistent variant of whole blocks per row group");
+    return;
+  }
+  s->kind = FUSER_SCHED_INNER_OUTER;
+  s->partials = groups;
+}
+
 void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_schedule *s) {
   memset(s, 0, sizeof *s);
   s->rows = s->row_len = DYN;
@@ -438,8 +551,29 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   MlirValue space_value = {NULL};
   int nred = 0, k = -1, batch = 0;
   bool outer = false;
+  /* inner_outer: the partial results' reshape and sum are the schedule's
+   * own (fuser_inner_outer_partial); the rest must be inner persistent */
+  MlirOperation ret = mlirBlockGetTerminator(body), partial_ops[2 * FUSER_SCHED_MAX_PARTIALS];
+  int npartials = 0;
+  int64_t groups = 0;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) {
+    MlirValue x, v = mlirOperationGetOperand(ret, i);
+    int64_t gi;
+    if (!fuser_inner_outer_partial(v, &x, &gi)) continue;
+    if (npartials == FUSER_SCHED_MAX_PARTIALS || (groups && gi != groups) || i == 0) {
+      snprintf(s->why, sizeof s->why, "inner-outer partials: more than %d, of different row groups, or result 0", FUSER_SCHED_MAX_PARTIALS);
+      return;
+    }
+    groups = gi;
+    partial_ops[2 * npartials] = mlirOpResultGetOwner(v);
+    partial_ops[2 * npartials + 1] = mlirOpResultGetOwner(mlirOperationGetOperand(mlirOpResultGetOwner(v), 0));
+    npartials++;
+  }
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     fuser_op_id id = fuser_op_id_of(op);
+    bool own = false;
+    for (int i = 0; i < 2 * npartials; i++) own |= mlirOperationEqual(op, partial_ops[i]);
+    if (own) continue;
     if (id == FUSER_OP_reshape || id == FUSER_OP_cat || id == FUSER_OP_pad || id == FUSER_OP_iota || id == FUSER_OP_slice) {
       snprintf(s->why, sizeof s->why, "%s in a reduction kernel", fuser_op_mnemonic(id));
       s->kind = FUSER_SCHED_NONE;
@@ -482,6 +616,10 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     return;
   }
   if (s->why[0]) return;
+  if (npartials > 0 && (outer || batch > 0)) {
+    snprintf(s->why, sizeof s->why, "inner-outer partials beside outer reductions");
+    return;
+  }
   s->rank = (int)mlirShapedTypeGetRank(space);
   if ((batch > 0 || outer) && results_of_space_shape(kernel, space) && mlirOperationGetNumOperands(mlirBlockGetTerminator(body)) > 0 &&
       mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(mlirBlockGetTerminator(body), 0))) == s->rank) {
@@ -550,6 +688,11 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
     outer_variants(kernel, s, w, s->row_len == DYN || s->row_len % w == 0);
     return;
   }
+  if (npartials > 0) {
+    fuser_dim_graph_free(&g);
+    inner_outer_schedule(kernel, space_value, full, npartials, groups, s);
+    return;
+  }
   s->kind = full ? FUSER_SCHED_INNER_PERSISTENT : FUSER_SCHED_INNER_REDUCE;
   /* inner reduce: the results are one value per row, stored alone; the
    * rows read set the width (batch-norm's bf16 rows with f64 statistics) */
@@ -608,6 +751,7 @@ MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reducti
   if (s->batch > 0) e[n++] = fuser_named(ctx, "batch_dims", fuser_i64_attr(ctx, s->batch));
   if (s->rows != DYN) e[n++] = fuser_named(ctx, "rows", fuser_i64_attr(ctx, s->rows));
   if (s->row_len != DYN) e[n++] = fuser_named(ctx, "row_length", fuser_i64_attr(ctx, s->row_len));
+  if (s->kind == FUSER_SCHED_INNER_OUTER) e[n++] = fuser_named(ctx, "partials", fuser_i64_attr(ctx, s->partials));
   MlirAttribute vs[FUSER_SCHED_MAX_VARIANTS];
   for (int i = 0; i < s->num_variants; i++) {
     const fuser_row_variant *v = &s->variants[i];
@@ -652,13 +796,14 @@ static int space_rank(MlirOperation kernel) {
 void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule, fuser_reduction_schedule *s) {
   memset(s, 0, sizeof *s);
   MlirStringRef kind = mlirStringAttrGetValue(entry(schedule, "kind"));
-  for (fuser_sched_kind k = FUSER_SCHED_INNER_PERSISTENT; k <= FUSER_SCHED_OUTER_PERSISTENT; k++)
+  for (fuser_sched_kind k = FUSER_SCHED_INNER_PERSISTENT; k <= FUSER_SCHED_LAST; k++)
     if (strlen(fuser_sched_kind_name(k)) == kind.length && memcmp(fuser_sched_kind_name(k), kind.data, kind.length) == 0) s->kind = k;
   s->rank = space_rank(kernel);
   s->outer = (int)int_or(schedule, "outer_dims", 0);
   s->batch = (int)int_or(schedule, "batch_dims", 0);
   s->rows = int_or(schedule, "rows", DYN);
   s->row_len = int_or(schedule, "row_length", DYN);
+  s->partials = int_or(schedule, "partials", 0);
   MlirAttribute vs = entry(schedule, "variants");
   s->num_variants = (int)mlirArrayAttrGetNumElements(vs);
   for (int i = 0; i < s->num_variants; i++) {
@@ -696,6 +841,11 @@ static bool applies_outer_persistent(const fk_kernel *k, MlirOperation func) {
   return classified_as(func, FUSER_SCHED_OUTER_PERSISTENT);
 }
 
+static bool applies_inner_outer(const fk_kernel *k, MlirOperation func) {
+  (void)k;
+  return classified_as(func, FUSER_SCHED_INNER_OUTER);
+}
+
 static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o) {
   (void)k, (void)o; /* the row schedules take no options: their sizes follow the row (schedule_reduction.h) */
   fuser_reduction_schedule s;
@@ -728,6 +878,12 @@ static bool verify(MlirOperation func, MlirAttribute s) {
   if (!mlirAttributeIsNull(entry(s, "rows")) && !int_in(s, "rows", 0, INT64_MAX)) return bad(func, s, -1, "'rows' must be a non-negative integer");
   if (!mlirAttributeIsNull(entry(s, "row_length")) && !int_in(s, "row_length", 0, INT64_MAX))
     return bad(func, s, -1, "'row_length' must be a non-negative integer");
+  MlirStringRef kind = mlirStringAttrGetValue(entry(s, "kind"));
+  bool io = kind.length == strlen("inner_outer") && memcmp(kind.data, "inner_outer", kind.length) == 0;
+  if (io != !mlirAttributeIsNull(entry(s, "partials")) || (io && !int_in(s, "partials", 1, INT64_MAX)))
+    return bad(func, s, -1, "'partials' (the row groups, a positive integer) is required by inner_outer and only there");
+  if (io && (!int_in(s, "rows", 1, INT64_MAX) || int_or(s, "rows", 1) % int_or(s, "partials", 1) != 0))
+    return bad(func, s, -1, "inner_outer: 'rows' must be static and a multiple of 'partials'");
   MlirAttribute vs = entry(s, "variants");
   if (mlirAttributeIsNull(vs) || !mlirAttributeIsAArray(vs) || mlirArrayAttrGetNumElements(vs) == 0 ||
       mlirArrayAttrGetNumElements(vs) > FUSER_SCHED_MAX_VARIANTS)
@@ -757,6 +913,8 @@ static bool verify(MlirOperation func, MlirAttribute s) {
       return bad(func, s, (int)i, "'min_points' must be a non-negative integer");
     if (!mlirAttributeIsNull(entry(v, "min_row_length")) && !int_in(v, "min_row_length", 0, INT64_MAX))
       return bad(func, s, (int)i, "'min_row_length' must be a non-negative integer");
+    if (io && (int_or(v, "vectors", 0) == 0 || int_or(s, "partials", 1) % int_or(v, "rows_per_block", 1) != 0))
+      return bad(func, s, (int)i, "inner_outer: a persistent variant (vectors > 0) whose rows per block divide 'partials'");
   }
   return true;
 }
@@ -767,6 +925,8 @@ const fuser_schedule_kind fuser_schedule_inner_persistent = {
     .kind = "inner_persistent", .applies = applies_inner_persistent, .choose = choose, .verify = verify};
 const fuser_schedule_kind fuser_schedule_inner_reduce = {
     .kind = "inner_reduce", .applies = applies_inner_reduce, .choose = choose, .verify = verify};
+const fuser_schedule_kind fuser_schedule_inner_outer = {
+    .kind = "inner_outer", .applies = applies_inner_outer, .choose = choose, .verify = verify};
 const fuser_schedule_kind fuser_schedule_outer = {.kind = "outer", .applies = applies_outer, .choose = choose, .verify = verify};
 const fuser_schedule_kind fuser_schedule_outer_persistent = {
     .kind = "outer_persistent", .applies = applies_outer_persistent, .choose = choose, .verify = verify};

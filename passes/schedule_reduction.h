@@ -116,7 +116,21 @@
  * KB: softmax over C <= 1024 bf16 rows. Larger or symbolic C: the
  * segmentation cuts as before (fuser.cuts says why). Then the same with
  * W = 1 (no conditions). In the variant: vectors = V, threads = G,
- * rows_per_block = CW. */
+ * rows_per_block = CW.
+ *
+ * inner_outer (normalization backward, made by fuser-fuse-inner-outer,
+ * passes/fuse_inner_outer.c): an inner persistent kernel over [N, H] that
+ * also returns, for column sums of values of the same rows (dw, db), their
+ * partials over G row groups of R = N / G consecutive rows
+ * (fuser_inner_outer_partial). Each group of T threads walks its R rows one
+ * after the other with the persistent variant's chunks in registers (dx
+ * row by row, as inner_persistent), and adds each row's values into
+ * registers: thread t holds the same columns of every row, so a group's
+ * partial needs no cross-thread step; the group stores one row of f32
+ * partials. A small outer kernel (the plan's next call) sums the G rows in
+ * a fixed order. Variants: the persistent one of width W (16-byte vectors,
+ * alignment conditions), then the persistent one of width 1 (any layout).
+ * Rows per block (short rows) must divide G. */
 #ifndef FUSER_PASSES_SCHEDULE_REDUCTION_H
 #define FUSER_PASSES_SCHEDULE_REDUCTION_H
 
@@ -131,6 +145,8 @@ typedef enum {
   FUSER_SCHED_INNER_REDUCE,
   FUSER_SCHED_OUTER,
   FUSER_SCHED_OUTER_PERSISTENT,
+  FUSER_SCHED_INNER_OUTER,
+  FUSER_SCHED_LAST = FUSER_SCHED_INNER_OUTER, /* the last kind: fuser_reduction_schedule_read's loop */
 } fuser_sched_kind;
 
 /* One variant of a row schedule. */
@@ -155,6 +171,8 @@ typedef struct {
 } fuser_row_variant;
 
 #define FUSER_SCHED_MAX_VARIANTS 4
+/* inner_outer: partial results per kernel (dw, db, ...) */
+#define FUSER_SCHED_MAX_PARTIALS 4
 
 typedef struct {
   fuser_sched_kind kind;
@@ -163,6 +181,7 @@ typedef struct {
   int batch;            /* outer only: leading kept dims before the reduced ones (a
                          * batched outer reduction: dims [batch, batch + outer) reduced) */
   int64_t rows, row_len; /* static products, or INT64_MIN when symbolic */
+  int64_t partials;      /* inner_outer only: G, the row groups (rows / G consecutive rows each) */
   int num_variants;
   fuser_row_variant variants[FUSER_SCHED_MAX_VARIANTS];
   char why[160];        /* for NONE/OUTER: why no row schedule applies */
@@ -182,6 +201,27 @@ bool fuser_reduction_is_outer(MlirOperation red, int *num_reduced);
  * and at least one after, every dim row-major in allocation order (a
  * bias gradient's first stage: [B, S, C] summed over S). */
 bool fuser_reduction_is_batched_outer(MlirOperation red, int *batch, int *num_reduced);
+
+/* An inner-outer partial: v = sum(reshape(x : [N, H] -> [G, R, H] f32),
+ * dims = [1]) : [G, H] f32, static G and R: the column sums of x over G
+ * row groups of R consecutive rows. One rule for the pass that makes it,
+ * the schedule and the generator. Sets *x (the [N, H] value) and *groups. */
+bool fuser_inner_outer_partial(MlirValue v, MlirValue *x, int64_t *groups);
+
+/* The row groups G of an inner-outer kernel over rows x row_len (static)
+ * whose inner persistent schedule is `inner` (kind inner_persistent), with
+ * `partials` partial results: `requested` when > 0 and valid, else the
+ * heuristic (docs/lowering.md, "Normalization backward"): the largest
+ * divisor of the rows that is at most 132 SMs x 512 threads / block
+ * (two 256-thread blocks per SM: the registers of these kernels allow no
+ * more, and more groups only add partials), leaves
+ * each group at least 32 rows (the partials, written and read once, add
+ * 8 / 32 bytes per column and row: ~4% of the traffic of bf16 grad, x and
+ * dx per partial), and is a multiple of every variant's rows per block;
+ * groups of 16 rows where 32 leave fewer blocks than SMs; and at least one
+ * block per SM (132), else 0 (the reason in why): fewer rows run faster as
+ * the two kernels, which fill the GPU (a group's rows are sequential). */
+int64_t fuser_inner_outer_groups(const fuser_reduction_schedule *inner, int partials, int64_t requested, char *why, int whylen);
 
 /* Whether a kernel tensor of the row space's rank is constant along the row
  * (the dims [from, rank) that a row schedule's vectors walk: inner, the

@@ -110,6 +110,28 @@ static bool worth_splitting(int64_t batch, int64_t rows_per_batch, int64_t cols,
   return blocks < 2 * SPLIT_SMS && batch * rows_per_batch * 64 >= SPLIT_MIN_BLOCK_BYTES && rows_per_batch * elem >= 64;
 }
 
+/* Whether the fusion also reduces the innermost dims [k, rank) of a value
+ * over the same rows as `in` (dims [0, k) of the same iteration dims, all
+ * static): a normalization backward, whose column sums fuser-fuse-inner-outer
+ * turns into partials of the rows kernel over row groups; split here, they
+ * would be a batched first stage that kernel cannot take. */
+static bool rows_also_reduced_inner(MlirOperation func, fuser_dim_graph *g, MlirValue in, int k) {
+  int rank = (int)mlirShapedTypeGetRank(mlirValueGetType(in));
+  for (int d = 0; d < k; d++)
+    if (fuser_dim_static_extent(g, fuser_dim_node(g, in, d)) < 0) return false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(func)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    int kr = 0;
+    fuser_op_kind kind = fuser_op_kind_of(fuser_op_id_of(op));
+    if ((kind != FUSER_KIND_REDUCTION && kind != FUSER_KIND_VAR_MEAN) || !fuser_reduction_is_inner(op, &kr) || kr != rank - k) continue;
+    MlirValue x = mlirOperationGetOperand(op, 0);
+    if (mlirShapedTypeGetRank(mlirValueGetType(x)) != rank) continue;
+    bool same = true;
+    for (int d = 0; d < k && same; d++) same = fuser_dim_class(g, fuser_dim_node(g, x, d)) == fuser_dim_class(g, fuser_dim_node(g, in, d));
+    if (same) return true;
+  }
+  return false;
+}
+
 /* An outer reduction over dims [0, k), k >= 2, of a rank > k input: the
  * first stage reduces dims [1, k) of each batch entry (dim 0; the batched
  * outer schedule: B times as many blocks), the second reduces the batch. */
@@ -131,6 +153,7 @@ static bool split_outer_one(MlirOperation func, fuser_dim_graph *g, MlirOperatio
     if (d >= k) cols *= ext[d];
   }
   if (!worth_splitting(ext[0], rows, cols, (int64_t)fuser_dtype_size(fuser_value_dtype(in)))) return false;
+  if (rank == k + 1 && rows_also_reduced_inner(func, g, in, k)) return false;
   MlirContext ctx = mlirOperationGetContext(op);
   int64_t first[FUSER_MAX_RANK], kshape[FUSER_MAX_RANK], zero[1] = {0};
   int nk = 0;

@@ -1,4 +1,5 @@
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-allocation-order, fuser-split-reductions, fuser-segment, fuser-report)' -o /dev/null | FileCheck %s
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-allocation-order, fuser-split-reductions, fuser-segment, fuser-fuse-inner-outer{partial-rows=8}, fuser-report)' -o /dev/null | FileCheck %s --check-prefix=IO
 // fuser-report prints each reduction kernel's schedule and its variants.
 
 // CHECK-LABEL: fusion @norm: 1 kernel
@@ -104,4 +105,39 @@ func.func @keepdim_rows(%arg0: tensor<?x?x?xf32>) -> tensor<?x?x1xf32> attribute
   %0:2 = "fuser.var_mean"(%arg0) {correction = 2 : i64, dims = array<i64: 2>, keepdim = true} : (tensor<?x?x?xf32>) -> (tensor<?x?x1xf32>, tensor<?x?x1xf32>)
   %1 = "fuser.sqrt"(%0#0) : (tensor<?x?x1xf32>) -> tensor<?x?x1xf32>
   return %1 : tensor<?x?x1xf32>
+}
+
+// Normalization backward, its row groups fixed (partial-rows=8): the rows
+// kernel returns the column sums' partials over row groups (inner_outer),
+// the column kernel sums them. Its report line says how many groups of how
+// many rows. (Without the option, 256 rows keep the two kernels:
+// test/passes/fuser-fuse-inner-outer.)
+// IO-LABEL: fusion @norm_backward: 2 kernels
+// IO: kernel @norm_backward_k0  (fusion output; inner-outer partials: column sums over 8 row groups of 32 rows (combined by the next kernel))
+// IO: schedule: inner_outer, rows 256 x row length 1024
+// IO-NEXT: partials: 8 row groups of 32 rows, each group's column sums in registers (one f32 row per group)
+// IO-NEXT: variant 0: persistent, width 4, 128 threads x 2 vectors per row, 1 row per block
+// IO-NEXT: variant 1: persistent, width 1, 512 threads x 2 vectors per row, 1 row per block
+// IO: kernel @norm_backward_k1  (fusion output)
+// IO: schedule: outer, reduced rows 8 x columns 1024
+// Symbolic rows: two kernels, and why.
+// IO-LABEL: fusion @norm_backward_rows: 2 kernels
+// IO: kernel @norm_backward_rows_k1  (fusion output)
+// IO-NEXT: inner-outer: not fused with the rows kernel: symbolic rows or columns (the row groups need a static row count)
+func.func @norm_backward(%g: tensor<256x1024xf32>, %x: tensor<256x1024xf32>) -> (tensor<256x1024xf32>, tensor<1024xf32>) attributes {fuser.fusion} {
+  %0 = "fuser.mul"(%g, %x) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1024xf32>) -> tensor<256xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0>} : (tensor<256xf32>) -> tensor<256x1024xf32>
+  %3 = "fuser.sub"(%g, %2) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %4 = "fuser.sum"(%0) {dims = array<i64: 0>, keepdim = false} : (tensor<256x1024xf32>) -> tensor<1024xf32>
+  return %3, %4 : tensor<256x1024xf32>, tensor<1024xf32>
+}
+func.func @norm_backward_rows(%g: tensor<?x1024xf32>, %x: tensor<?x1024xf32>) -> (tensor<?x1024xf32>, tensor<1024xf32>) attributes {fuser.fusion} {
+  %0 = "fuser.mul"(%g, %x) : (tensor<?x1024xf32>, tensor<?x1024xf32>) -> tensor<?x1024xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<?x1024xf32>) -> tensor<?xf32>
+  %n = "fuser.size"(%g) {dim = 0 : i64} : (tensor<?x1024xf32>) -> i64
+  %2 = "fuser.broadcast_in_dim"(%1, %n) {broadcast_dims = array<i64: 0>} : (tensor<?xf32>, i64) -> tensor<?x1024xf32>
+  %3 = "fuser.sub"(%g, %2) : (tensor<?x1024xf32>, tensor<?x1024xf32>) -> tensor<?x1024xf32>
+  %4 = "fuser.sum"(%0) {dims = array<i64: 0>, keepdim = false} : (tensor<?x1024xf32>) -> tensor<1024xf32>
+  return %3, %4 : tensor<?x1024xf32>, tensor<1024xf32>
 }

@@ -197,9 +197,35 @@ func.func private @tile_bytes(%a: tensor<?x?xf32> {fuser.strides = array<i64: -9
 
 // -----
 
+// inner_outer (fuser-fuse-inner-outer's kernels) needs its row groups ...
+// expected-error@+1 {{fuser.schedule (inner_outer): 'partials' (the row groups, a positive integer) is required by inner_outer and only there}}
+func.func private @io_partials(%a: tensor<64x8xf32> {fuser.strides = array<i64: 8, 1>}) -> (tensor<64x8xf32> {fuser.strides = array<i64: 8, 1>}, tensor<4x8xf32> {fuser.strides = array<i64: 8, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_outer", outer_dims = 1 : i64, rows = 64 : i64, row_length = 8 : i64, variants = [{width = 1 : i64, vectors = 1 : i64, threads = 8 : i64, rows_per_block = 1 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<64x8xf32>) -> tensor<64xf32>
+  %1 = "fuser.broadcast_in_dim"(%0) {broadcast_dims = array<i64: 0>} : (tensor<64xf32>) -> tensor<64x8xf32>
+  %2 = "fuser.sub"(%a, %1) : (tensor<64x8xf32>, tensor<64x8xf32>) -> tensor<64x8xf32>
+  %3 = "fuser.reshape"(%a) : (tensor<64x8xf32>) -> tensor<4x16x8xf32>
+  %4 = "fuser.sum"(%3) {dims = array<i64: 1>, keepdim = false} : (tensor<4x16x8xf32>) -> tensor<4x8xf32>
+  func.return %2, %4 : tensor<64x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
 // The same limit for two tiled inputs whose buffers fit alone (64 x 64 f64: 2 x 32 KiB).
 // expected-error@+1 {{fuser.schedule (transpose): the tile buffers take 65536 bytes}}
 func.func private @tile_bytes_two(%a: tensor<?x?xf64> {fuser.strides = array<i64: 1, -9223372036854775808>}, %b: tensor<?x?xf64> {fuser.strides = array<i64: 1, -9223372036854775808>}) -> (tensor<?x?xf64> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "transpose", narrow = array<i64>, block_size = 512 : i64, threads = 512 : i64, tile = 64 : i64, tile_dim = 0 : i64, tiled = array<i64: 0, 1>, variants = [{name = "tile", vector_width = 2 : i64, unroll = 4 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = []}]}} {
   %0 = "fuser.add"(%a, %b) : (tensor<?x?xf64>, tensor<?x?xf64>) -> tensor<?x?xf64>
   func.return %0 : tensor<?x?xf64>
+}
+
+// -----
+
+// ... and persistent variants whose rows per block divide them.
+// expected-error@+1 {{fuser.schedule (inner_outer): variant #0: inner_outer: a persistent variant (vectors > 0) whose rows per block divide 'partials'}}
+func.func private @io_rows_per_block(%a: tensor<64x8xf32> {fuser.strides = array<i64: 8, 1>}) -> (tensor<64x8xf32> {fuser.strides = array<i64: 8, 1>}, tensor<4x8xf32> {fuser.strides = array<i64: 8, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_outer", outer_dims = 1 : i64, rows = 64 : i64, row_length = 8 : i64, partials = 4 : i64, variants = [{width = 1 : i64, vectors = 1 : i64, threads = 8 : i64, rows_per_block = 8 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<64x8xf32>) -> tensor<64xf32>
+  %1 = "fuser.broadcast_in_dim"(%0) {broadcast_dims = array<i64: 0>} : (tensor<64xf32>) -> tensor<64x8xf32>
+  %2 = "fuser.sub"(%a, %1) : (tensor<64x8xf32>, tensor<64x8xf32>) -> tensor<64x8xf32>
+  %3 = "fuser.reshape"(%a) : (tensor<64x8xf32>) -> tensor<4x16x8xf32>
+  %4 = "fuser.sum"(%3) {dims = array<i64: 1>, keepdim = false} : (tensor<4x16x8xf32>) -> tensor<4x8xf32>
+  func.return %2, %4 : tensor<64x8xf32>, tensor<4x8xf32>
 }

@@ -162,3 +162,27 @@ func.func @bn_kept(%arg0: tensor<?x8x?x4xf32>, %arg2: tensor<2x8x4x4xf32>, %arg3
   %3:2 = "fuser.var_mean"(%arg3) {correction = 0 : i64, dims = array<i64: 0, 2, 4>, keepdim = false} : (tensor<2x8x4x4x2xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>)
   return %0#0, %2#0, %3#0 : tensor<8xf32>, tensor<1x8x1x1xf32>, tensor<8x4xf32>
 }
+
+// -----
+
+// A normalization backward over [B, S, H] (static): its column sums are not
+// split into a batched first stage; fuser-fuse-inner-outer makes them
+// partials of the rows kernel instead (the rows are reduced innermost too).
+// A plain column sum of the same shape is split.
+// CHECK-LABEL: func.func @norm_backward_3d
+// CHECK: "fuser.sum"(%{{.*}}) {dims = array<i64: 2>, keepdim = false}
+// CHECK: "fuser.sum"(%{{.*}}) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<8x2048x4096xf32>) -> tensor<4096xf32>
+// CHECK-LABEL: func.func @column_sum_3d
+// CHECK: "fuser.sum"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x2048x4096xf32>) -> tensor<8x4096xf32>
+func.func @norm_backward_3d(%g: tensor<8x2048x4096xf32>, %x: tensor<8x2048x4096xf32>) -> (tensor<8x2048x4096xf32>, tensor<4096xf32>) attributes {fuser.fusion} {
+  %0 = "fuser.mul"(%g, %x) : (tensor<8x2048x4096xf32>, tensor<8x2048x4096xf32>) -> tensor<8x2048x4096xf32>
+  %1 = "fuser.sum"(%0) {dims = array<i64: 2>, keepdim = false} : (tensor<8x2048x4096xf32>) -> tensor<8x2048xf32>
+  %2 = "fuser.broadcast_in_dim"(%1) {broadcast_dims = array<i64: 0, 1>} : (tensor<8x2048xf32>) -> tensor<8x2048x4096xf32>
+  %3 = "fuser.sub"(%g, %2) : (tensor<8x2048x4096xf32>, tensor<8x2048x4096xf32>) -> tensor<8x2048x4096xf32>
+  %4 = "fuser.sum"(%0) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<8x2048x4096xf32>) -> tensor<4096xf32>
+  return %3, %4 : tensor<8x2048x4096xf32>, tensor<4096xf32>
+}
+func.func @column_sum_3d(%g: tensor<8x2048x4096xf32>) -> tensor<4096xf32> attributes {fuser.fusion} {
+  %0 = "fuser.sum"(%g) {dims = array<i64: 0, 1>, keepdim = false} : (tensor<8x2048x4096xf32>) -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}

@@ -1,0 +1,172 @@
+/* inner_outer_gen.c: the inner_outer schedule's own part of the row
+ * generator (passes/schedule_reduction.h; the kernel comes from
+ * fuser-fuse-inner-outer): its partial results, the column sums of values
+ * of the rows over a group of R consecutive rows. The rows themselves are
+ * the inner persistent code of row_gen.c, run once per row of the group
+ * (row_gen.c's loop); here: which results are partials, each thread's
+ * partial vectors (one per partial and chunk: the thread's columns are the
+ * same in every row, so they add up in registers, in row order), the
+ * store of the group's row of partials, and the loop over the group's rows
+ * (GPU form: an scf.for carrying the partials; CPU form: the threads'
+ * partials in a buffer per block).
+ *
+ *   scf.for %j = 0 to R iter_args(%acc = -0.0 ...) {   (row_gen.c)
+ *     ... the row (b x RPB + rib) x R + j: phases, dx epilogue ...
+ *     %x = <the partial's value at the thread's chunk>   (rg_io_accumulate)
+ *     %acc2 = arith.addf %acc, %x
+ *   }
+ *   vector.store %acc, %partials[group x H + col]      (rg_io_store) */
+#include <string.h>
+
+#include "lowering/row_gen_internal.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "passes/ir_util.h"
+#include "passes/schedule_reduction.h"
+
+void rg_io_init(rgen *g) {
+  g->npart = 0;
+  if (g->s->kind != FUSER_SCHED_INNER_OUTER) return;
+  MlirOperation ret = mlirBlockGetTerminator(fuser_func_body(g->k->func));
+  for (int j = 0; j < g->k->num_results; j++) {
+    MlirValue x;
+    int64_t groups;
+    if (!fuser_inner_outer_partial(mlirOperationGetOperand(ret, j), &x, &groups)) continue;
+    if (g->npart == FUSER_SCHED_MAX_PARTIALS) {
+      rg_unsupported(g, "too many inner-outer partials");
+      return;
+    }
+    g->part_tensor[g->npart] = g->k->num_args + j;
+    g->part_value[g->npart++] = x;
+  }
+  g->group_rows = g->s->rows / g->s->partials;
+}
+
+bool rg_io_is_partial(const rgen *g, int t) {
+  for (int p = 0; p < g->npart; p++)
+    if (g->part_tensor[p] == t) return true;
+  return false;
+}
+
+int rg_io_num_acc(const rgen *g) { return g->npart * g->nchunks; }
+
+MlirValue rg_io_neutral(rgen *g) {
+  return fb_broadcast(&g->b, rg_neutral_const(g, FUSER_OP_sum, FUSER_DTYPE_F32), rg_vec_type(g, FUSER_DTYPE_F32));
+}
+
+void rg_io_accumulate(rgen *g, MlirValue *acc) {
+  int8_t map[FK_R];
+  memset(map, -1, sizeof map);
+  for (int d = 0; d < g->s->rank; d++) map[d] = (int8_t)d;
+  for (int p = 0; p < g->npart && !g->failed; p++)
+    for (int c = 0; c < g->nchunks; c++) {
+      MlirValue x = rg_convert(g, rg_eval(g, g->part_value[p], map, c), fuser_value_dtype(g->part_value[p]), FUSER_DTYPE_F32);
+      /* a ragged chunk (past the row's end) adds the neutral element */
+      if (!mlirValueIsNull(g->chunk_ok[c])) x = fb_select(&g->b, g->chunk_ok[c], x, rg_io_neutral(g));
+      acc[p * g->nchunks + c] = rg_combine(g, FUSER_OP_sum, FUSER_DTYPE_F32, acc[p * g->nchunks + c], x);
+    }
+}
+
+void rg_io_store(rgen *g, const MlirValue *acc, MlirValue group) {
+  fb_builder *b = &g->b;
+  int8_t map[FK_R];
+  memset(map, -1, sizeof map);
+  map[0] = 0, map[1] = (int8_t)g->s->outer; /* [group, the row's last dim] */
+  MlirValue row = g->outer_idx[0];
+  g->outer_idx[0] = group; /* the partials' row is the group */
+  for (int p = 0; p < g->npart && !g->failed; p++)
+    for (int c = 0; c < g->nchunks; c++) {
+      fb_ip save = fb_get_ip(b);
+      if (!mlirValueIsNull(g->chunk_ok[c])) {
+        MlirOperation cif = fb_if(b, g->chunk_ok[c], 0, NULL, false);
+        fb_set_ip(b, fb_ip_in(fb_then(cif)));
+      }
+      rg_store(g, g->part_tensor[p], map, c, acc[p * g->nchunks + c]);
+      fb_set_ip(b, save);
+    }
+  g->outer_idx[0] = row;
+}
+
+/* ---- the loop over a group's rows (row_gen.c emits the row inside) ------- */
+
+/* inner_outer (GPU form): opens the loop over the group's rows, the
+ * partials (acc) as its iter_args; the row code then goes in its body. */
+MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after) {
+  fb_builder *b = &g->b;
+  g->nchunks = g->var->vectors;
+  int n = rg_io_num_acc(g);
+  for (int i = 0; i < n; i++) acc[i] = rg_io_neutral(g);
+  MlirOperation loop = fb_for(b, rg_idx(g, 0), rg_idx(g, g->group_rows), rg_idx(g, 1), n, acc);
+  *after = fb_get_ip(b);
+  fb_set_ip(b, fb_ip_end(fb_body(loop)));
+  rg_scope_push(g);
+  g->step = fb_for_iv(loop);
+  for (int i = 0; i < n; i++) acc[i] = fb_for_iter_arg(loop, i);
+  return loop;
+}
+
+/* Closes it: adds the row's values, and (the row's shared-memory slots are
+ * reused by the next row) a barrier; then stores the group's partials. */
+void rg_io_close_rows(rgen *g, MlirOperation loop, MlirValue *acc, fb_ip after, MlirValue tid, MlirValue bid) {
+  fb_builder *b = &g->b;
+  int n = rg_io_num_acc(g);
+  rg_io_accumulate(g, acc);
+  if (g->T > 32) fb_barrier(b);
+  fb_yield(b, n, acc);
+  rg_scope_pop(g);
+  fb_set_ip(b, after);
+  for (int i = 0; i < n; i++) acc[i] = fb_result(loop, i);
+  g->step = rg_idx(g, 0);
+  rg_thread_context(g, tid, bid); /* the thread's columns and group */
+  rg_io_store(g, acc, fb_addi(b, fb_muli(b, bid, rg_idx(g, g->RPB)), g->rib));
+}
+
+/* inner_outer (CPU form): each block's threads' partials in one buffer
+ * [thread][partial x chunk] of W-wide vectors, set to the neutral element. */
+MlirValue rg_io_cpu_partials(rgen *g) {
+  fb_builder *b = &g->b;
+  MlirContext ctx = rg_ctx_of(g);
+  g->nchunks = g->var->vectors;
+  int n = rg_io_num_acc(g);
+  MlirType pt = fb_memref_1d_type(rg_elem_type(g, FUSER_DTYPE_F32), (int64_t)g->block * n * g->W);
+  MlirValue buf = fb_result(fb_op(b, "memref.alloc", 1, &pt, 0, NULL, 1,
+                                  (MlirNamedAttribute[]){fb_named(b, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 2, (int32_t[]){0, 0}))}, 0), 0);
+  MlirOperation tl = fb_for(b, rg_idx(g, 0), rg_idx(g, (int64_t)g->block * n), rg_idx(g, 1), 0, NULL);
+  fb_ip save = fb_get_ip(b);
+  fb_set_ip(b, fb_ip_in(fb_body(tl)));
+  fb_vector_store(b, rg_io_neutral(g), buf, fb_muli(b, fb_for_iv(tl), rg_idx(g, g->W)), 0);
+  fb_set_ip(b, save);
+  return buf;
+}
+
+/* The CPU form's thread `tid` adds its row's values into its partials in buf. */
+void rg_io_cpu_accumulate(rgen *g, MlirValue buf, MlirValue tid) {
+  fb_builder *b = &g->b;
+  int n = rg_io_num_acc(g);
+  MlirValue acc[FUSER_SCHED_MAX_PARTIALS * MAX_CHUNKS], at[FUSER_SCHED_MAX_PARTIALS * MAX_CHUNKS];
+  for (int i = 0; i < n; i++) {
+    at[i] = fb_muli(b, fb_addi(b, fb_muli(b, tid, rg_idx(g, n)), rg_idx(g, i)), rg_idx(g, g->W));
+    acc[i] = fb_vector_load(b, rg_vec_type(g, FUSER_DTYPE_F32), buf, at[i], 0);
+  }
+  rg_io_accumulate(g, acc);
+  for (int i = 0; i < n; i++) fb_vector_store(b, acc[i], buf, at[i], 0);
+}
+
+/* The CPU form's stores of every thread's group partials, then frees buf. */
+void rg_io_cpu_store(rgen *g, MlirValue buf, MlirValue bid) {
+  fb_builder *b = &g->b;
+  int n = rg_io_num_acc(g);
+  MlirOperation tl = fb_for(b, rg_idx(g, 0), rg_idx(g, g->block), rg_idx(g, 1), 0, NULL);
+  fb_ip save = fb_get_ip(b);
+  fb_set_ip(b, fb_ip_in(fb_body(tl)));
+  rg_scope_push(g);
+  g->step = rg_idx(g, 0);
+  rg_thread_context(g, fb_for_iv(tl), bid);
+  MlirValue acc[FUSER_SCHED_MAX_PARTIALS * MAX_CHUNKS];
+  for (int i = 0; i < n; i++)
+    acc[i] = fb_vector_load(b, rg_vec_type(g, FUSER_DTYPE_F32), buf,
+                            fb_muli(b, fb_addi(b, fb_muli(b, fb_for_iv(tl), rg_idx(g, n)), rg_idx(g, i)), rg_idx(g, g->W)), 0);
+  rg_io_store(g, acc, fb_addi(b, fb_muli(b, bid, rg_idx(g, g->RPB)), g->rib));
+  rg_scope_pop(g);
+  fb_set_ip(b, save);
+  fb_op(b, "memref.dealloc", 0, NULL, 1, &buf, 0, NULL, 0);
+}
