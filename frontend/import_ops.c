@@ -183,8 +183,8 @@ static bool elementwise(op_call *c, int arity) {
   return broadcast_ranks(c) && finish(c);
 }
 
-/* fd.ops.triu(arg, diagonal=0) */
-static bool triu(op_call *c) {
+/* fd.ops.triu(arg, diagonal=0), fd.ops.tril(arg, diagonal=0) */
+static bool triangle(op_call *c) {
   static const char *const params[] = {"arg", "diagonal"};
   py_expr *a[2];
   if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 1, a) || !push_tensor(c, a[0])) return false;
@@ -794,7 +794,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
     return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
   switch (fuser_op_kind_of(c.id)) {
-  case FUSER_KIND_UNARY: return c.id == FUSER_OP_triu ? triu(&c) : elementwise(&c, 1);
+  case FUSER_KIND_UNARY: return fuser_is_triangle_op(c.id) ? triangle(&c) : elementwise(&c, 1);
   case FUSER_KIND_BINARY: return elementwise(&c, 2);
   case FUSER_KIND_TERNARY: return elementwise(&c, 3);
   case FUSER_KIND_SHAPED:

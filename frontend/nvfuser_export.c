@@ -416,7 +416,7 @@ static bool export_op(exporter *e, int index) {
   case FUSER_KIND_TERNARY:
     for (int i = 0; i < nops; i++) put(o, "%s%s", i ? ", " : "", name_of(e, mlirOperationGetOperand(op, i)));
     if (id == FUSER_OP_cast) put(o, ", dtype=DataType.%s", dt);
-    if (id == FUSER_OP_triu) {
+    if (fuser_is_triangle_op(id)) {
       int64_t diagonal = 0;
       fuser_get_i64(op, "diagonal", &diagonal);
       put(o, ", diagonal=%lld", (long long)diagonal);
