@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lowering/row_gen_internal.h"
+#include "lowering/special_fns.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
@@ -236,6 +237,9 @@ static MlirValue elementwise(rgen *g, fuser_op_id id, MlirValue *x, fuser_dtype 
   case FUSER_OP_cos: r = fb_unary(b, "math.cos", a[0]); break;
   case FUSER_OP_tanh: r = fb_unary(b, "math.tanh", a[0]); break;
   case FUSER_OP_erf: r = fb_unary(b, "math.erf", a[0]); break;
+  case FUSER_OP_erfinv:
+  case FUSER_OP_erfcinv:
+  case FUSER_OP_lgamma: r = fuser_special_fn_call(b, id, a[0]); break;
   case FUSER_OP_reciprocal: r = fb_binary(b, "arith.divf", splat_const(g, ct, 1), a[0]); break;
   case FUSER_OP_sigmoid:
   case FUSER_OP_silu: {
