@@ -97,6 +97,9 @@ fuser_op_id fuser_op_id_of(MlirOperation op);
  * element (row, col) is kept when fuser_triangle_keeps, else 0. */
 bool fuser_is_triangle_op(fuser_op_id id);
 bool fuser_triangle_keeps(fuser_op_id id, int64_t row, int64_t col, int64_t diagonal);
+/* nvFuser's fd.ops.stride_order(arg, order): a `fuser.set` carrying its own
+ * `fuser.stride_order` (a copy into that layout, never a view). */
+bool fuser_op_is_layout_set(MlirOperation op);
 
 /* ---- dtypes ------------------------------------------------------------- */
 

@@ -375,6 +375,21 @@ static bool copy_op(op_call *c) {
   return imp_bind_args(c->imp, c->call, c->what, params, 1, 1, a) && push_tensor(c, a[0]) && finish(c);
 }
 
+/* fd.ops.stride_order(arg, stride_order): nvFuser's layout-only copy, a
+ * `fuser.set` whose result carries `fuser.stride_order` (the order its
+ * allocation takes where it is stored: a fusion output). */
+static bool stride_order_op(op_call *c) {
+  static const char *const params[] = {"arg", "stride_order"};
+  py_expr *a[2];
+  c->id = FUSER_OP_set;
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 2, a) || !push_tensor(c, a[0])) return false;
+  int rank = rank_of(c->operands[0]);
+  int64_t order[FUSER_MAX_RANK];
+  if (!imp_eval_stride_order(c->imp, a[1], "stride_order", "the input", rank, order)) return false;
+  add_attr(c, "fuser.stride_order", mlirDenseI64ArrayGet(c->imp->ctx, rank, order));
+  return finish(c);
+}
+
 static bool pad(op_call *c) {
   static const char *const params[] = {"arg", "pad_widths", "value"};
   py_expr *a[3];
@@ -790,6 +805,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   if (py_str_eq(op_name, "var")) c.id = FUSER_OP_var_mean, c.var_only = true;
   if (py_str_eq(op_name, "shape")) return shape_op(&c);
   if (py_str_eq(op_name, "welford")) return welford(&c);
+  if (py_str_eq(op_name, "stride_order")) return stride_order_op(&c);
   if (py_str_eq(op_name, "rand_like") || py_str_eq(op_name, "randn_like")) return rng_like(&c, py_str_eq(op_name, "randn_like"));
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
     return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
