@@ -1,7 +1,8 @@
 # Dropout inside normalization kernels (issue 16): the random numbers are
 # generated inside the row kernels with the pointwise kernels' Philox
 # counters (lowering/philox_gen.c), so the values equal the reference's for
-# the seed and offset. Dropout then LayerNorm on rows of a static 1024
+# the seed and offset. Dropout (rand_like of the cast input: its sizes come
+# from the input, fuser-input-sizes) then LayerNorm on rows of a static 1024
 # (a persistent schedule), dropout + residual + LayerNorm on symbolic rows
 # (a looped one), and f64 uniform noise minus its row max (uniform: no
 # transcendental, so the GPU's values are exact too). (Row sums would
@@ -18,10 +19,10 @@ def random_norm(fd : FusionDefinition) -> None :
     T3 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Double, is_cpu=False, stride_order=[1, 0])
     S4 = fd.define_scalar(None, dtype=DataType.Int)
     S5 = fd.define_scalar(None, dtype=DataType.Int)
-    T6 = fd.ops.rand_like(T0, rng_seed=S4, rng_offset=S5)
+    T9 = fd.ops.cast(T0, dtype=DataType.Float)
+    T6 = fd.ops.rand_like(T9, rng_seed=S4, rng_offset=S5)
     S7 = fd.define_scalar(0.9, dtype=DataType.Double)
     T8 = fd.ops.lt(T6, S7)
-    T9 = fd.ops.cast(T0, dtype=DataType.Float)
     T10 = fd.ops.where(T8, T9, 0.0)
     T11 = fd.ops.mul(T10, 1.1111111111111112)
     T12, T13 = fd.ops.var_mean(T11, dims=[1], correction=0, keepdim=False)
