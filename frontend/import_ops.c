@@ -523,6 +523,45 @@ static void bind_name(op_call *c, int i, MlirValue v) {
   b->value = v;
 }
 
+/* fd.ops.truediv(arg1, arg2): nvFuser's div that promotes integer operands
+ * to float (float_op_config): when no operand is floating point, each is
+ * cast first (to Float when a tensor takes part, to Double for scalars
+ * alone), then a plain fuser.div; exported as those ops (the round trip
+ * gives the same IR). */
+static bool truediv(op_call *c) {
+  static const char *const params[] = {"arg1", "arg2"};
+  py_expr *a[2];
+  c->id = FUSER_OP_div;
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 2, a) || !push_operand(c, a[0], "fd.ops.truediv operand 1") ||
+      !push_operand(c, a[1], "fd.ops.truediv operand 2"))
+    return false;
+  bool any_float = false, any_tensor = false;
+  for (int i = 0; i < 2; i++) {
+    any_float |= fuser_dtype_is_float(fuser_value_dtype(c->operands[i]));
+    any_tensor |= fuser_value_is_tensor(c->operands[i]);
+  }
+  for (int i = 0; i < 2 && !any_float; i++)
+    if (!wrap_operand(c, i, FUSER_OP_cast, 0, NULL, any_tensor ? FUSER_DTYPE_F32 : FUSER_DTYPE_F64)) return false;
+  return broadcast_ranks(c) && finish(c);
+}
+
+/* fd.ops.add_alpha(arg1, arg2, arg3) / sub_alpha (classic nvFuser):
+ * arg1 + arg2 * arg3 / arg1 - arg2 * arg3, imported as the mul and the
+ * add/sub they compute (each with nvFuser's promotion and rank
+ * broadcasting); exported as those ops (the same IR on re-import). */
+static bool alpha_op(op_call *c, fuser_op_id outer) {
+  static const char *const params[] = {"arg1", "arg2", "arg3"};
+  py_expr *a[3];
+  MlirValue x;
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 3, 3, a) || !imp_eval_value(c->imp, a[0], "operand 1", &x)) return false;
+  c->id = FUSER_OP_mul;
+  if (!push_operand(c, a[1], "operand 2") || !push_operand(c, a[2], "operand 3") || !broadcast_ranks(c)) return false;
+  MlirValue product = emit_value(c, FUSER_OP_mul, 2, c->operands, imp_loc(c->imp, c->call->line, c->call->col), 1, 0);
+  if (mlirValueIsNull(product)) return false;
+  c->operands[0] = x, c->operands[1] = product, c->n_operands = 2, c->id = outer;
+  return broadcast_ranks(c) && finish(c);
+}
+
 /* fd.ops.welford(arg, dims) -> (avg, var_sum, n), nvFuser's WelfordRaw,
  * imported as what it computes: avg the mean of var_mean(arg, dims,
  * correction=0), var_sum = var * N and n = full(N) of the reduced shape
@@ -806,6 +845,9 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   if (py_str_eq(op_name, "shape")) return shape_op(&c);
   if (py_str_eq(op_name, "welford")) return welford(&c);
   if (py_str_eq(op_name, "stride_order")) return stride_order_op(&c);
+  if (py_str_eq(op_name, "truediv")) return truediv(&c);
+  if (py_str_eq(op_name, "add_alpha") || py_str_eq(op_name, "sub_alpha"))
+    return alpha_op(&c, py_str_eq(op_name, "add_alpha") ? FUSER_OP_add : FUSER_OP_sub);
   if (py_str_eq(op_name, "rand_like") || py_str_eq(op_name, "randn_like")) return rng_like(&c, py_str_eq(op_name, "randn_like"));
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
     return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
