@@ -822,6 +822,34 @@ static bool shape_op(op_call *c) {
   return true;
 }
 
+/* fd.ops.at(arg, index) (classic): element `index` of a vector (negative
+ * counts from the end): a static extent is an Int constant (a
+ * define_scalar), a symbolic one its fuser.size; exported as what it is. */
+static bool at_op(op_call *c) {
+  static const char *const params[] = {"arg", "index"};
+  py_expr *a[2];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 2, a)) return false;
+  if (c->stmt->n_names != 1) return imp_error(c->imp, c->stmt->line, c->stmt->col, "%s returns one value", c->what);
+  binding *v = a[0]->kind == PY_NAME ? imp_lookup(c->imp, a[0]->name) : NULL;
+  if (!v || v->kind != BIND_VECTOR)
+    return imp_error(c->imp, a[0]->line, a[0]->col, "%s arg must be a vector (fd.define_vector, fd.ops.shape)", c->what);
+  int64_t i;
+  if (!imp_eval_int(c->imp, a[1], "at index", &i)) return false;
+  if (i < 0) i += v->n_elems;
+  if (i < 0 || i >= v->n_elems)
+    return imp_error(c->imp, a[1]->line, a[1]->col, "%s index is out of range for a vector of %d", c->what, v->n_elems);
+  vector_elem e = v->elems[i];
+  binding *b = imp_bind(c->imp, c->stmt->names[0]);
+  if (e.is_const) {
+    b->kind = BIND_CONST, b->dtype = FUSER_DTYPE_I64, b->is_float = false, b->ival = e.value, b->fval = 0;
+    b->value = (MlirValue){NULL};
+    b->loc = imp_named_loc(c->imp, c->stmt->names[0], c->call->line, c->call->col);
+  } else {
+    b->kind = BIND_VALUE, b->value = e.dyn;
+  }
+  return true;
+}
+
 /* ---- matrix products ------------------------------------------------------------- */
 
 /* fd.ops.matmul(arg1, arg2) and fd.ops.linear(arg1, arg2, bias=None):
@@ -842,7 +870,8 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   snprintf(c.what, sizeof c.what, "fd.ops.%.*s", (int)(op_name.len > 40 ? 40 : op_name.len), op_name.data);
   if (c.id == FUSER_OP_size) return size_op(&c);
   if (py_str_eq(op_name, "var")) c.id = FUSER_OP_var_mean, c.var_only = true;
-  if (py_str_eq(op_name, "shape")) return shape_op(&c);
+  if (py_str_eq(op_name, "shape") || py_str_eq(op_name, "tensor_sizes")) return shape_op(&c); /* tensor_sizes: classic */
+  if (py_str_eq(op_name, "at")) return at_op(&c);
   if (py_str_eq(op_name, "welford")) return welford(&c);
   if (py_str_eq(op_name, "stride_order")) return stride_order_op(&c);
   if (py_str_eq(op_name, "truediv")) return truediv(&c);
