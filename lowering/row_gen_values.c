@@ -240,7 +240,8 @@ static MlirValue elementwise(rgen *g, fuser_op_id id, MlirValue *x, fuser_dtype 
   case FUSER_OP_erf: r = fb_unary(b, "math.erf", a[0]); break;
   case FUSER_OP_erfinv:
   case FUSER_OP_erfcinv:
-  case FUSER_OP_lgamma: r = fuser_special_fn_call(b, id, a[0]); break;
+  case FUSER_OP_lgamma:
+  case FUSER_OP_nextafter: r = fuser_special_fn_call(b, id, a); break;
   case FUSER_OP_reciprocal: r = fb_binary(b, "arith.divf", splat_const(g, ct, 1), a[0]); break;
   case FUSER_OP_sigmoid:
   case FUSER_OP_silu: {

@@ -17,6 +17,8 @@ static float erfinv_f32(float x) { return (float)fuser_ref_erfinv(x); }
 static float erfcinv_f32(float x) { return (float)fuser_ref_erfcinv(x); }
 static float lgamma_f32(float x) { return lgammaf(x); }
 static double lgamma_f64(double x) { return lgamma(x); }
+static float nextafter_f32(float x, float y) { return nextafterf(x, y); }
+static double nextafter_f64(double x, double y) { return nextafter(x, y); }
 
 typedef struct {
   fuser_op_id id;
@@ -33,6 +35,8 @@ static const special_fn fns[] = {
     {FUSER_OP_erfcinv, true, "fuser_erfcinv_f64", "__nv_erfcinv", (void *)(uintptr_t)fuser_ref_erfcinv},
     {FUSER_OP_lgamma, false, "fuser_lgamma_f32", "__nv_lgammaf", (void *)(uintptr_t)lgamma_f32},
     {FUSER_OP_lgamma, true, "fuser_lgamma_f64", "__nv_lgamma", (void *)(uintptr_t)lgamma_f64},
+    {FUSER_OP_nextafter, false, "fuser_nextafter_f32", "__nv_nextafterf", (void *)(uintptr_t)nextafter_f32},
+    {FUSER_OP_nextafter, true, "fuser_nextafter_f64", "__nv_nextafter", (void *)(uintptr_t)nextafter_f64},
 };
 #define NFNS ((int)(sizeof fns / sizeof fns[0]))
 
@@ -50,15 +54,20 @@ static MlirStringRef sym_name(MlirOperation op) {
   return mlirAttributeIsNull(a) ? (MlirStringRef){"", 0} : mlirStringAttrGetValue(a);
 }
 
-bool fuser_special_fn_known(fuser_op_id id) { return id == FUSER_OP_erfinv || id == FUSER_OP_erfcinv || id == FUSER_OP_lgamma; }
+bool fuser_special_fn_known(fuser_op_id id) {
+  return id == FUSER_OP_erfinv || id == FUSER_OP_erfcinv || id == FUSER_OP_lgamma || id == FUSER_OP_nextafter;
+}
 
-/* `func.func private @name(t) -> t` in `module`'s body unless there. */
-static void declare(MlirOperation module, const char *name, MlirType t) {
+static int arity_of(fuser_op_id id) { return id == FUSER_OP_nextafter ? 2 : 1; }
+
+/* `func.func private @name(t, ...) -> t` (n operands) in `module`'s body unless there. */
+static void declare(MlirOperation module, const char *name, MlirType t, int n) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (named(op, "func.func") && str_is(sym_name(op), name)) return;
   MlirContext ctx = mlirOperationGetContext(module);
-  MlirType ft = mlirFunctionTypeGet(ctx, 1, &t, 1, &t);
+  MlirType ins[2] = {t, t};
+  MlirType ft = mlirFunctionTypeGet(ctx, n, ins, 1, &t);
   MlirNamedAttribute attrs[3] = {
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, S("sym_name")), mlirStringAttrGet(ctx, S(name))),
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, S("function_type")), mlirTypeAttrGet(ft)),
@@ -80,24 +89,29 @@ static MlirOperation enclosing_module(fb_builder *b) {
   return op;
 }
 
-static MlirValue call(fb_builder *b, const char *name, MlirValue x) {
-  MlirType t = mlirValueGetType(x);
+static MlirValue call(fb_builder *b, const char *name, int n, const MlirValue *x) {
+  MlirType t = mlirValueGetType(x[0]);
   MlirNamedAttribute callee = fb_named(b, "callee", mlirFlatSymbolRefAttrGet(b->ctx, S(name)));
-  return fb_result(fb_op(b, "func.call", 1, &t, 1, &x, 1, &callee, 0), 0);
+  return fb_result(fb_op(b, "func.call", 1, &t, n, x, 1, &callee, 0), 0);
 }
 
-MlirValue fuser_special_fn_call(fb_builder *b, fuser_op_id id, MlirValue x) {
-  MlirType t = mlirValueGetType(x), et = fb_is_vector(t) ? fb_elem_type(t) : t;
+MlirValue fuser_special_fn_call(fb_builder *b, fuser_op_id id, const MlirValue *x) {
+  MlirType t = mlirValueGetType(x[0]), et = fb_is_vector(t) ? fb_elem_type(t) : t;
   const special_fn *fn = NULL;
   for (int i = 0; i < NFNS && !fn; i++)
     if (fns[i].id == id && fns[i].f64 == mlirTypeIsAF64(et)) fn = &fns[i];
-  if (!fn) return x; /* callers ask only for known ops, in f32 or f64 */
-  declare(enclosing_module(b), fn->name, et);
-  if (!fb_is_vector(t)) return call(b, fn->name, x);
-  int64_t n = mlirShapedTypeGetDimSize(t, 0);
+  if (!fn) return x[0]; /* callers ask only for known ops, in f32 or f64 */
+  int n = arity_of(id);
+  declare(enclosing_module(b), fn->name, et, n);
+  if (!fb_is_vector(t)) return call(b, fn->name, n, x);
+  int64_t w = mlirShapedTypeGetDimSize(t, 0);
   MlirValue lanes[64];
-  for (int64_t i = 0; i < n && i < 64; i++) lanes[i] = call(b, fn->name, fb_extract(b, x, i));
-  return fb_from_elements(b, t, (int)n, lanes);
+  for (int64_t i = 0; i < w && i < 64; i++) {
+    MlirValue lane[2];
+    for (int k = 0; k < n; k++) lane[k] = fb_extract(b, x[k], i);
+    lanes[i] = call(b, fn->name, n, lane);
+  }
+  return fb_from_elements(b, t, (int)w, lanes);
 }
 
 /* Calls to the neutral names anywhere below op, renamed. */
@@ -109,7 +123,7 @@ static void rename_calls(MlirOperation op, MlirOperation gmod) {
       if (!str_is(name, fns[i].name)) continue;
       MlirContext ctx = mlirOperationGetContext(op);
       mlirOperationSetAttributeByName(op, S("callee"), mlirFlatSymbolRefAttrGet(ctx, S(fns[i].libdevice)));
-      declare(gmod, fns[i].libdevice, mlirValueGetType(mlirOperationGetResult(op, 0)));
+      declare(gmod, fns[i].libdevice, mlirValueGetType(mlirOperationGetResult(op, 0)), arity_of(fns[i].id));
     }
   }
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)

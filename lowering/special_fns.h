@@ -1,5 +1,5 @@
 /* special_fns.h: the element-wise ops without a math-dialect op (erfinv,
- * erfcinv, lgamma). Kernels call them by a target-neutral name
+ * erfcinv, lgamma, nextafter). Kernels call them by a target-neutral name
  * (`func.call @fuser_erfinv_f32`, declared private in the kernel's module),
  * so the loops are the same for both targets; the GPU lowering renames each
  * call to libdevice's function (`__nv_erfinvf`, linked and inlined by
@@ -22,9 +22,10 @@
 
 /* Whether id is one of these ops. */
 bool fuser_special_fn_known(fuser_op_id id);
-/* id of x (f32 or f64, a scalar or a vector: one call per lane) at b's
- * insertion point; declares the callee in the enclosing module. */
-MlirValue fuser_special_fn_call(fb_builder *b, fuser_op_id id, MlirValue x);
+/* id of x[0] (and x[1] for nextafter; f32 or f64, scalars or vectors of one
+ * type: one call per lane) at b's insertion point; declares the callee in
+ * the enclosing module. */
+MlirValue fuser_special_fn_call(fb_builder *b, fuser_op_id id, const MlirValue *x);
 /* In gpu.module `gmod`: every call renamed to libdevice's function, which is
  * declared there. */
 void fuser_special_fns_to_libdevice(MlirOperation gmod);

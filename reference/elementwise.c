@@ -132,6 +132,7 @@ static int64_t i_lshr(int64_t a, int64_t b, fuser_dtype dt) {
   OP(maximum, MAXNAN(a, b), a > b ? a : b)                                                    \
   OP(minimum, MINNAN(a, b), a < b ? a : b)                                                    \
   OP(atan2, atan2(a, b), NOINT)                                                               \
+  OP(nextafter, nextafter(a, b), NOINT)                                                       \
   OP(eq, a == b, a == b)                                                                      \
   OP(ne, a != b, a != b)                                                                      \
   OP(lt, a < b, a < b)                                                                        \

@@ -2,7 +2,9 @@
 # integer operands to float (int32 tensors, an int scalar), and add_alpha /
 # sub_alpha (a + b * alpha, a - b * alpha) on bf16 with a scalar alpha and
 # on f32 with a rank-broadcast tensor alpha. Each imports as the ops it
-# computes (casts, mul, add/sub), which is what exports again.
+# computes (casts, mul, add/sub), which is what exports again. nextafter
+# (a fuser op: libdevice's __nv_nextafterf on the GPU, libm's on the CPU JIT
+# and in the reference) on bf16 pairs (computed in f32) and towards a scalar.
 import torch
 from nvfuser import FusionDefinition, DataType
 
@@ -20,11 +22,15 @@ def arith_forms(fd : FusionDefinition) -> None :
     T10 = fd.ops.add_alpha(T2, T3, S9)
     T11 = fd.ops.cast(T2, dtype=DataType.Float)
     T12 = fd.ops.sub_alpha(T11, T11, T4)
+    T13 = fd.ops.nextafter(T2, T3)
+    T14 = fd.ops.nextafter(T11, S9)
     fd.add_output(T6)
     fd.add_output(T7)
     fd.add_output(T8)
     fd.add_output(T10)
     fd.add_output(T12)
+    fd.add_output(T13)
+    fd.add_output(T14)
 
 with FusionDefinition() as fd:
     arith_forms(fd)
