@@ -93,6 +93,13 @@ fuser_rule fuser_op_rule_of(fuser_op_id id);
 fuser_op_id fuser_op_from_mnemonic(const char *mnemonic, size_t len);
 /* FUSER_OP_NONE when `op` is not a fuser op. */
 fuser_op_id fuser_op_id_of(MlirOperation op);
+/* triu and tril: element-wise but index-dependent over the last two dims;
+ * element (row, col) is kept when fuser_triangle_keeps, else 0. */
+bool fuser_is_triangle_op(fuser_op_id id);
+bool fuser_triangle_keeps(fuser_op_id id, int64_t row, int64_t col, int64_t diagonal);
+/* nvFuser's fd.ops.stride_order(arg, order): a `fuser.set` carrying its own
+ * `fuser.stride_order` (a copy into that layout, never a view). */
+bool fuser_op_is_layout_set(MlirOperation op);
 
 /* ---- dtypes ------------------------------------------------------------- */
 

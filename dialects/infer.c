@@ -552,9 +552,12 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
     int want = kind == FUSER_KIND_UNARY ? 1 : kind == FUSER_KIND_BINARY ? 2 : 3;
     if (desc->num_operands != want) return fuser_message(s.err, s.errlen, "expects %d operands", want);
     int64_t diagonal;
-    if (desc->id == FUSER_OP_triu && (!need_int(&s, "diagonal", &diagonal) || !need_tensor(&s, 0, "triu input")))
-      return false;
-    if (desc->id == FUSER_OP_triu && s.ops[0].rank < 2) return fuser_message(s.err, s.errlen, "triu needs a tensor of rank >= 2 (rank %d)", s.ops[0].rank);
+    if (fuser_is_triangle_op(desc->id)) {
+      const char *name = fuser_op_mnemonic(desc->id);
+      if (!need_int(&s, "diagonal", &diagonal) || !need_tensor(&s, 0, desc->id == FUSER_OP_triu ? "triu input" : "tril input"))
+        return false;
+      if (s.ops[0].rank < 2) return fuser_message(s.err, s.errlen, "%s needs a tensor of rank >= 2 (rank %d)", name, s.ops[0].rank);
+    }
     if (desc->id == FUSER_OP_where && s.ops[0].dtype != FUSER_DTYPE_I1)
       return fuser_message(s.err, s.errlen, "where condition must be i1 (bool)");
     fuser_dtype dt;

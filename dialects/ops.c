@@ -24,6 +24,17 @@ const char *fuser_op_full_name(fuser_op_id id) { return in_table(id) ? op_table[
 fuser_op_kind fuser_op_kind_of(fuser_op_id id) { return in_table(id) ? op_table[id].kind : FUSER_KIND_NONE; }
 fuser_rule fuser_op_rule_of(fuser_op_id id) { return in_table(id) ? op_table[id].rule : FUSER_RULE_NONE; }
 
+bool fuser_op_is_layout_set(MlirOperation op) {
+  return fuser_op_id_of(op) == FUSER_OP_set &&
+         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.stride_order")));
+}
+
+bool fuser_is_triangle_op(fuser_op_id id) { return id == FUSER_OP_triu || id == FUSER_OP_tril; }
+/* torch.triu keeps col - row >= diagonal, torch.tril col - row <= diagonal */
+bool fuser_triangle_keeps(fuser_op_id id, int64_t row, int64_t col, int64_t diagonal) {
+  return id == FUSER_OP_triu ? col - row >= diagonal : col - row <= diagonal;
+}
+
 /* A scan that compares lengths and first characters before any bytes: the
  * importer, the verifier and every pass look names up per op (a strlen per
  * table entry was 8 % of importing 200k ops). */

@@ -539,6 +539,22 @@ static int launch_matmul(fuser_runtime *rt, CUstream stream, const fuser_kernel 
   return rc;
 }
 
+/* The first index flag's sites when `stream` is being captured into a CUDA
+ * graph, else NULL. A flag is read back after the kernels (a stream
+ * synchronisation and a copy to the host), which a capture cannot hold: the
+ * synchronisation would fail and invalidate the caller's capture. (A query
+ * the driver lacks or that fails: not capturing; the read-back then reports
+ * what the driver says.) */
+static const char *captured_index_flag(const fuser_function *fn, CUstream stream) {
+  const fuser_artifact *a = fn->a;
+  const fuser_cuda_api *cu = fn->rt->cu;
+  const char *sites = NULL;
+  for (size_t t = 0; t < a->ntemps && !sites; t++) sites = a->temps[t].index_sites;
+  int status = 0;
+  if (!sites || !cu->cuStreamIsCapturing || cu->cuStreamIsCapturing(stream, &status) != FUSER_CUDA_SUCCESS) return NULL;
+  return status ? sites : NULL;
+}
+
 int fuser_execute(fuser_function *fn, const fuser_arg *args, size_t nargs, fuser_output *outputs, size_t noutputs,
                   fuser_error *err) {
   if (!fn) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "fuser_execute: NULL function");
@@ -555,6 +571,15 @@ int fuser_execute_on(fuser_function *fn, void *stream_arg, const fuser_arg *args
   if (noutputs != a->noutputs || (noutputs && !outputs))
     return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "%zu outputs given, the fusion has %zu", noutputs,
                            a->noutputs);
+
+  const char *sites = captured_index_flag(fn, stream);
+  if (sites) {
+    int n = (int)strcspn(sites, "\n");
+    return fuser_set_error(err, FUSER_ERR_UNSUPPORTED,
+                           "a fusion with index ops (%.*s) cannot be captured into a CUDA graph: its index flag is read "
+                           "back after the kernels (docs/runtime.md); run it outside the capture",
+                           n, sites);
+  }
 
   /* 1-2. the plan: memoised, or checked and evaluated (nothing allocated yet) */
   fuser_call_plan plan;

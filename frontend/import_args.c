@@ -260,6 +260,20 @@ bool imp_eval_int_list(importer *imp, const py_expr *e, const char *what, int64_
   return true;
 }
 
+bool imp_eval_stride_order(importer *imp, const py_expr *e, const char *what, const char *of, int rank, int64_t *order) {
+  int n;
+  if (!imp_eval_int_list(imp, e, what, order, FUSER_MAX_RANK, &n)) return false;
+  if (n != rank) return imp_error(imp, e->line, e->col, "%s has %d entries but %s has rank %d", what, n, of, rank);
+  bool seen[FUSER_MAX_RANK] = {0};
+  for (int d = 0; d < rank; d++) {
+    if (order[d] < 0) order[d] += rank; /* nvFuser wraps negative entries */
+    if (order[d] < 0 || order[d] >= rank || seen[order[d]])
+      return imp_error(imp, e->line, e->col, "%s is not a permutation of [0, %d)", what, rank);
+    seen[order[d]] = true;
+  }
+  return true;
+}
+
 bool imp_eval_dtype(importer *imp, const py_expr *e, const char *what, bool allow_null, fuser_dtype *out) {
   if (e->kind != PY_ATTR || e->base->kind != PY_NAME || !py_str_eq(e->base->name, "DataType"))
     return imp_error(imp, e->line, e->col, "%s must be a DataType.<name>, not %s", what, expr_kind_name(e));

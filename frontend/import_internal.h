@@ -102,6 +102,11 @@ bool imp_eval_bool(importer *imp, const py_expr *e, const char *what, bool *out)
 bool imp_eval_flag(importer *imp, const py_expr *e, const char *what, bool *out);
 /* A list or tuple of integer literals; at most `cap` entries. */
 bool imp_eval_int_list(importer *imp, const py_expr *e, const char *what, int64_t *out, int cap, int *n);
+/* nvFuser's stride_order list for a tensor of `rank` dims (the stride rank
+ * of each logical dim, 0 the fastest; negative entries wrapped): `rank`
+ * entries forming a permutation of [0, rank). `of` names the tensor in the
+ * count error ("shape", "the output"). */
+bool imp_eval_stride_order(importer *imp, const py_expr *e, const char *what, const char *of, int rank, int64_t *order);
 /* DataType.X; with allow_null, DataType.Null gives FUSER_DTYPE_INVALID. */
 bool imp_eval_dtype(importer *imp, const py_expr *e, const char *what, bool allow_null, fuser_dtype *out);
 /* A shape: a list of ints and i64 scalars, or a define_vector. Static

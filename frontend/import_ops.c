@@ -183,8 +183,8 @@ static bool elementwise(op_call *c, int arity) {
   return broadcast_ranks(c) && finish(c);
 }
 
-/* fd.ops.triu(arg, diagonal=0) */
-static bool triu(op_call *c) {
+/* fd.ops.triu(arg, diagonal=0), fd.ops.tril(arg, diagonal=0) */
+static bool triangle(op_call *c) {
   static const char *const params[] = {"arg", "diagonal"};
   py_expr *a[2];
   if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 1, a) || !push_tensor(c, a[0])) return false;
@@ -375,6 +375,21 @@ static bool copy_op(op_call *c) {
   return imp_bind_args(c->imp, c->call, c->what, params, 1, 1, a) && push_tensor(c, a[0]) && finish(c);
 }
 
+/* fd.ops.stride_order(arg, stride_order): nvFuser's layout-only copy, a
+ * `fuser.set` whose result carries `fuser.stride_order` (the order its
+ * allocation takes where it is stored: a fusion output). */
+static bool stride_order_op(op_call *c) {
+  static const char *const params[] = {"arg", "stride_order"};
+  py_expr *a[2];
+  c->id = FUSER_OP_set;
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 2, a) || !push_tensor(c, a[0])) return false;
+  int rank = rank_of(c->operands[0]);
+  int64_t order[FUSER_MAX_RANK];
+  if (!imp_eval_stride_order(c->imp, a[1], "stride_order", "the input", rank, order)) return false;
+  add_attr(c, "fuser.stride_order", mlirDenseI64ArrayGet(c->imp->ctx, rank, order));
+  return finish(c);
+}
+
 static bool pad(op_call *c) {
   static const char *const params[] = {"arg", "pad_widths", "value"};
   py_expr *a[3];
@@ -506,6 +521,45 @@ static void bind_name(op_call *c, int i, MlirValue v) {
   binding *b = imp_bind(c->imp, c->stmt->names[i]);
   b->kind = BIND_VALUE;
   b->value = v;
+}
+
+/* fd.ops.truediv(arg1, arg2): nvFuser's div that promotes integer operands
+ * to float (float_op_config): when no operand is floating point, each is
+ * cast first (to Float when a tensor takes part, to Double for scalars
+ * alone), then a plain fuser.div; exported as those ops (the round trip
+ * gives the same IR). */
+static bool truediv(op_call *c) {
+  static const char *const params[] = {"arg1", "arg2"};
+  py_expr *a[2];
+  c->id = FUSER_OP_div;
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 2, a) || !push_operand(c, a[0], "fd.ops.truediv operand 1") ||
+      !push_operand(c, a[1], "fd.ops.truediv operand 2"))
+    return false;
+  bool any_float = false, any_tensor = false;
+  for (int i = 0; i < 2; i++) {
+    any_float |= fuser_dtype_is_float(fuser_value_dtype(c->operands[i]));
+    any_tensor |= fuser_value_is_tensor(c->operands[i]);
+  }
+  for (int i = 0; i < 2 && !any_float; i++)
+    if (!wrap_operand(c, i, FUSER_OP_cast, 0, NULL, any_tensor ? FUSER_DTYPE_F32 : FUSER_DTYPE_F64)) return false;
+  return broadcast_ranks(c) && finish(c);
+}
+
+/* fd.ops.add_alpha(arg1, arg2, arg3) / sub_alpha (classic nvFuser):
+ * arg1 + arg2 * arg3 / arg1 - arg2 * arg3, imported as the mul and the
+ * add/sub they compute (each with nvFuser's promotion and rank
+ * broadcasting); exported as those ops (the same IR on re-import). */
+static bool alpha_op(op_call *c, fuser_op_id outer) {
+  static const char *const params[] = {"arg1", "arg2", "arg3"};
+  py_expr *a[3];
+  MlirValue x;
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 3, 3, a) || !imp_eval_value(c->imp, a[0], "operand 1", &x)) return false;
+  c->id = FUSER_OP_mul;
+  if (!push_operand(c, a[1], "operand 2") || !push_operand(c, a[2], "operand 3") || !broadcast_ranks(c)) return false;
+  MlirValue product = emit_value(c, FUSER_OP_mul, 2, c->operands, imp_loc(c->imp, c->call->line, c->call->col), 1, 0);
+  if (mlirValueIsNull(product)) return false;
+  c->operands[0] = x, c->operands[1] = product, c->n_operands = 2, c->id = outer;
+  return broadcast_ranks(c) && finish(c);
 }
 
 /* fd.ops.welford(arg, dims) -> (avg, var_sum, n), nvFuser's WelfordRaw,
@@ -768,6 +822,34 @@ static bool shape_op(op_call *c) {
   return true;
 }
 
+/* fd.ops.at(arg, index) (classic): element `index` of a vector (negative
+ * counts from the end): a static extent is an Int constant (a
+ * define_scalar), a symbolic one its fuser.size; exported as what it is. */
+static bool at_op(op_call *c) {
+  static const char *const params[] = {"arg", "index"};
+  py_expr *a[2];
+  if (!imp_bind_args(c->imp, c->call, c->what, params, 2, 2, a)) return false;
+  if (c->stmt->n_names != 1) return imp_error(c->imp, c->stmt->line, c->stmt->col, "%s returns one value", c->what);
+  binding *v = a[0]->kind == PY_NAME ? imp_lookup(c->imp, a[0]->name) : NULL;
+  if (!v || v->kind != BIND_VECTOR)
+    return imp_error(c->imp, a[0]->line, a[0]->col, "%s arg must be a vector (fd.define_vector, fd.ops.shape)", c->what);
+  int64_t i;
+  if (!imp_eval_int(c->imp, a[1], "at index", &i)) return false;
+  if (i < 0) i += v->n_elems;
+  if (i < 0 || i >= v->n_elems)
+    return imp_error(c->imp, a[1]->line, a[1]->col, "%s index is out of range for a vector of %d", c->what, v->n_elems);
+  vector_elem e = v->elems[i];
+  binding *b = imp_bind(c->imp, c->stmt->names[0]);
+  if (e.is_const) {
+    b->kind = BIND_CONST, b->dtype = FUSER_DTYPE_I64, b->is_float = false, b->ival = e.value, b->fval = 0;
+    b->value = (MlirValue){NULL};
+    b->loc = imp_named_loc(c->imp, c->stmt->names[0], c->call->line, c->call->col);
+  } else {
+    b->kind = BIND_VALUE, b->value = e.dyn;
+  }
+  return true;
+}
+
 /* ---- matrix products ------------------------------------------------------------- */
 
 /* fd.ops.matmul(arg1, arg2) and fd.ops.linear(arg1, arg2, bias=None):
@@ -788,13 +870,18 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   snprintf(c.what, sizeof c.what, "fd.ops.%.*s", (int)(op_name.len > 40 ? 40 : op_name.len), op_name.data);
   if (c.id == FUSER_OP_size) return size_op(&c);
   if (py_str_eq(op_name, "var")) c.id = FUSER_OP_var_mean, c.var_only = true;
-  if (py_str_eq(op_name, "shape")) return shape_op(&c);
+  if (py_str_eq(op_name, "shape") || py_str_eq(op_name, "tensor_sizes")) return shape_op(&c); /* tensor_sizes: classic */
+  if (py_str_eq(op_name, "at")) return at_op(&c);
   if (py_str_eq(op_name, "welford")) return welford(&c);
+  if (py_str_eq(op_name, "stride_order")) return stride_order_op(&c);
+  if (py_str_eq(op_name, "truediv")) return truediv(&c);
+  if (py_str_eq(op_name, "add_alpha") || py_str_eq(op_name, "sub_alpha"))
+    return alpha_op(&c, py_str_eq(op_name, "add_alpha") ? FUSER_OP_add : FUSER_OP_sub);
   if (py_str_eq(op_name, "rand_like") || py_str_eq(op_name, "randn_like")) return rng_like(&c, py_str_eq(op_name, "randn_like"));
   if (c.id == FUSER_OP_NONE || c.id == FUSER_OP_scalar)
     return imp_error(imp, call->base->name_line, call->base->name_col, "unsupported op '%s' (not in the fuser dialect)", c.what);
   switch (fuser_op_kind_of(c.id)) {
-  case FUSER_KIND_UNARY: return c.id == FUSER_OP_triu ? triu(&c) : elementwise(&c, 1);
+  case FUSER_KIND_UNARY: return fuser_is_triangle_op(c.id) ? triangle(&c) : elementwise(&c, 1);
   case FUSER_KIND_BINARY: return elementwise(&c, 2);
   case FUSER_KIND_TERNARY: return elementwise(&c, 3);
   case FUSER_KIND_SHAPED:

@@ -386,7 +386,9 @@ static bool export_op(exporter *e, int index) {
   if (kind == FUSER_KIND_VIEW || kind == FUSER_KIND_QUERY) /* made by passes: no nvFuser spelling */
     return exp_error(e, loc, "cannot export '%s' to an nvFuser script (a plan-level op; export before the passes)",
                      fuser_op_full_name(id));
-  const char *mn = fuser_op_mnemonic(id);
+  /* a set with its own stride order is fd.ops.stride_order */
+  bool layout_set = fuser_op_is_layout_set(op);
+  const char *mn = layout_set ? "stride_order" : fuser_op_mnemonic(id);
   int nops = (int)mlirOperationGetNumOperands(op);
   const char *dt;
   MlirType rt = mlirValueGetType(mlirOperationGetResult(op, 0));
@@ -416,7 +418,7 @@ static bool export_op(exporter *e, int index) {
   case FUSER_KIND_TERNARY:
     for (int i = 0; i < nops; i++) put(o, "%s%s", i ? ", " : "", name_of(e, mlirOperationGetOperand(op, i)));
     if (id == FUSER_OP_cast) put(o, ", dtype=DataType.%s", dt);
-    if (id == FUSER_OP_triu) {
+    if (fuser_is_triangle_op(id)) {
       int64_t diagonal = 0;
       fuser_get_i64(op, "diagonal", &diagonal);
       put(o, ", diagonal=%lld", (long long)diagonal);
@@ -429,6 +431,7 @@ static bool export_op(exporter *e, int index) {
   case FUSER_KIND_META:
     put(o, "%s", name_of(e, mlirOperationGetOperand(op, 0)));
     if (id == FUSER_OP_permute || id == FUSER_OP_squeeze) put_attr_ints(e, op, "dims", "dims");
+    if (layout_set) put_attr_ints(e, op, "fuser.stride_order", "stride_order");
     if (id == FUSER_OP_slice) {
       put_attr_ints(e, op, "start_indices", "start_indices");
       put_attr_ints(e, op, "end_indices", "end_indices");

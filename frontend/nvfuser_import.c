@@ -181,17 +181,8 @@ static bool define_tensor(importer *imp, const py_stmt *s, const py_expr *call) 
     return false;
   if (n_order == 0) {
     for (int d = 0; d < rank; d++) order[d] = rank - 1 - d;
-  } else {
-    if (n_order != rank)
-      return imp_error(imp, a[4]->line, a[4]->col, "define_tensor stride_order has %d entries but shape has rank %d",
-                       n_order, rank);
-    bool seen[FUSER_MAX_RANK] = {0};
-    for (int d = 0; d < rank; d++) {
-      if (order[d] < 0) order[d] += rank; /* nvFuser wraps negative entries */
-      if (order[d] < 0 || order[d] >= rank || seen[order[d]])
-        return imp_error(imp, a[4]->line, a[4]->col, "define_tensor stride_order is not a permutation of [0, %d)", rank);
-      seen[order[d]] = true;
-    }
+  } else if (!imp_eval_stride_order(imp, a[4], "define_tensor stride_order", "shape", rank, order)) {
+    return false;
   }
   /* contiguity: a list in allocation order, or one bool for every
    * non-broadcast dim (default False, as nvFuser's) */
@@ -348,21 +339,11 @@ static bool add_output(importer *imp, const py_expr *call) {
   MlirAttribute attrs = mlirDictionaryAttrGet(imp->ctx, 0, NULL);
   if (a[2]) {
     int64_t order[FUSER_MAX_RANK];
-    int n;
     if (pending >= 0 || !fuser_value_is_tensor(v))
       return imp_error(imp, a[2]->line, a[2]->col, "fd.add_output stride_order= needs a tensor output");
-    if (!imp_eval_int_list(imp, a[2], "add_output stride_order", order, FUSER_MAX_RANK, &n)) return false;
     int rank = (int)mlirShapedTypeGetRank(mlirValueGetType(v));
-    if (n != rank)
-      return imp_error(imp, a[2]->line, a[2]->col, "add_output stride_order has %d entries but the output has rank %d", n, rank);
-    bool seen[FUSER_MAX_RANK] = {0};
-    for (int d = 0; d < n; d++) {
-      if (order[d] < 0) order[d] += rank;
-      if (order[d] < 0 || order[d] >= rank || seen[order[d]])
-        return imp_error(imp, a[2]->line, a[2]->col, "add_output stride_order is not a permutation of [0, %d)", rank);
-      seen[order[d]] = true;
-    }
-    MlirNamedAttribute so = imp_named(imp, "fuser.stride_order", mlirDenseI64ArrayGet(imp->ctx, n, order));
+    if (!imp_eval_stride_order(imp, a[2], "add_output stride_order", "the output", rank, order)) return false;
+    MlirNamedAttribute so = imp_named(imp, "fuser.stride_order", mlirDenseI64ArrayGet(imp->ctx, rank, order));
     attrs = mlirDictionaryAttrGet(imp->ctx, 1, &so);
   }
   if (alias && alias->kind != PY_NONE) {

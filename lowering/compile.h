@@ -1,7 +1,7 @@
 /* compile.h: a fusion, end to end, into a runtime artifact.
  *
  *   fuser-level passes (FUSER_PLAN_PIPELINE: fuser-specialize-shapes{empty-only}, fuser-remove-empty,
- *   fuser-alias-meta-ops, fuser-allocation-order, fuser-split-reductions, fuser-segment; skipped
+ *   fuser-alias-meta-ops, fuser-input-sizes, fuser-allocation-order, fuser-split-reductions, fuser-segment; skipped
  *   when already segmented)
  *   -> the plan model (plan_model_build.h)
  *   -> fuser-vectorize, the kernel lowering and the NVVM/PTX pipeline

@@ -9,6 +9,7 @@
 #include "driver/half.h"
 #include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
+#include "lowering/special_fns.h"
 #include "mlir-c/ExecutionEngine.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"
@@ -53,6 +54,7 @@ fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen)
     return NULL;
   }
   mlirExecutionEngineRegisterSymbol(m->jit, mlirStringRefCreateFromCString("__truncdfbf2"), (void *)(uintptr_t)truncdfbf2);
+  fuser_special_fns_register(m->jit);
   return m;
 }
 

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "lowering/kernel_gen_internal.h"
+#include "lowering/special_fns.h"
 
 /* ---- elementwise ops ------------------------------------------------------ */
 
@@ -137,6 +138,14 @@ kval kg_elementwise(gen *g, MlirOperation op, fuser_op_id id, kval *x, int n, fu
   case FUSER_OP_sinh: r = op1(g, "math.sinh", a[0]); break;
   case FUSER_OP_log10: r = op1(g, "math.log10", a[0]); break;
   case FUSER_OP_erfc: r = op1(g, "math.erfc", a[0]); break;
+  case FUSER_OP_erfinv:
+  case FUSER_OP_erfcinv:
+  case FUSER_OP_lgamma:
+  case FUSER_OP_nextafter: {
+    MlirValue v[2] = {a[0].v, n > 1 ? a[1].v : a[0].v};
+    r = (kval){fuser_special_fn_call(&g->b, id, v), a[0].vec, a[0].dt};
+    break;
+  }
   case FUSER_OP_signbit: /* copysign keeps the sign bit of -0.0 and of a negative NaN */
     r = fl ? cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, kg_op2(g, "math.copysign", kg_kconst(g, 1, a[0]), a[0]), kg_kconst(g, 0, a[0]))
            : cmp(g, FB_CMPF_OLT, FB_CMPI_SLT, a[0], kg_kconst(g, 0, a[0]));

@@ -341,19 +341,21 @@ static step index_read(gen *g, frame *f, kval child) {
   return need(arg, &o);
 }
 
-/* triu at one point: the input where col - row >= diagonal (the last two
- * index dims, signed), else 0. */
-static step triu(gen *g, frame *f, kval child) {
+/* triu / tril at one point: the input where col - row >= diagonal (triu)
+ * or <= diagonal (tril) over the last two index dims (signed), else 0;
+ * the same rule as fuser_triangle_keeps. */
+static step triangle(gen *g, frame *f, kval child) {
   fb_builder *b = &g->b;
   if (f->pc == 0) {
-    if (g->W > 1) return kg_fail_op(g, f->op, "lowering: triu needs the scalar variant (vector width 1)"), done(dummy(g, f->v));
+    if (g->W > 1) return kg_fail_op(g, f->op, "lowering: triu/tril need the scalar variant (vector width 1)"), done(dummy(g, f->v));
     f->pc = 1;
     return need(mlirOperationGetOperand(f->op, 0), &f->ix);
   }
   int64_t diagonal = 0;
   fuser_get_i64(f->op, "diagonal", &diagonal);
   int r = f->ix.rank;
-  MlirValue keep = fb_cmpi(b, FB_CMPI_SGE, fb_subi(b, f->ix.v[r - 1], f->ix.v[r - 2]), kg_cidx(g, diagonal));
+  fb_cmpi_pred pred = f->id == FUSER_OP_triu ? FB_CMPI_SGE : FB_CMPI_SLE;
+  MlirValue keep = fb_cmpi(b, pred, fb_subi(b, f->ix.v[r - 1], f->ix.v[r - 2]), kg_cidx(g, diagonal));
   return done((kval){fb_select(b, keep, child.v, kg_kconst(g, 0, child).v), false, child.dt});
 }
 
@@ -362,7 +364,7 @@ static step advance(gen *g, frame *f, kval child) {
   fb_set_loc(&g->b, mlirOperationGetLocation(f->op));
   fuser_op_kind kind = fuser_op_kind_of(f->id);
   fk_dim_map map[FK_R];
-  if (f->id == FUSER_OP_triu) return triu(g, f, child);
+  if (fuser_is_triangle_op(f->id)) return triangle(g, f, child);
   if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) return elementwise(g, f, child);
   if (f->id == FUSER_OP_cat) return cat(g, f, child);
   if (f->id == FUSER_OP_pad) return pad(g, f, child);

@@ -379,7 +379,11 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
       }
       if (k->num_variants == 0) ok = resolve_params(l, c, k, err, errlen);
       else if (!same_params(k, l, c)) ok = fuser_message(err, errlen, "variants of %s take different parameters", c->callee);
-      if (!ok || k->num_variants == FPM_MAX_VARIANTS) break;
+      if (!ok) break;
+      if (k->num_variants == FPM_MAX_VARIANTS) { /* never drop one: the last is the fallback that always applies */
+        ok = fuser_message(err, errlen, "%s has more than %d variants", c->callee, FPM_MAX_VARIANTS);
+        break;
+      }
       fpm_variant *v = &k->variants[k->num_variants++];
       snprintf(v->entry, sizeof v->entry, "%s", l->entry);
       v->module = module_for(m, l, names);

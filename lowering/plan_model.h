@@ -19,7 +19,9 @@
 #define FPM_MAX_RANK 8
 #define FPM_MAX_PARAMS 160
 #define FPM_MAX_CONDITIONS 64
-#define FPM_MAX_VARIANTS 4
+/* variants of one kernel: the transpose schedule makes five (tile, vector,
+ * rows, mixed, scalar); at most the artifact's FUSER_MAX_VARIANTS */
+#define FPM_MAX_VARIANTS 8
 
 /* Buffers a pointer parameter points into. */
 enum { FPM_INPUT = 1, FPM_OUTPUT = 2, FPM_TEMP = 3 };

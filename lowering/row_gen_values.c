@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "lowering/row_gen_internal.h"
+#include "lowering/philox_gen.h"
+#include "lowering/special_fns.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
@@ -236,6 +238,10 @@ static MlirValue elementwise(rgen *g, fuser_op_id id, MlirValue *x, fuser_dtype 
   case FUSER_OP_cos: r = fb_unary(b, "math.cos", a[0]); break;
   case FUSER_OP_tanh: r = fb_unary(b, "math.tanh", a[0]); break;
   case FUSER_OP_erf: r = fb_unary(b, "math.erf", a[0]); break;
+  case FUSER_OP_erfinv:
+  case FUSER_OP_erfcinv:
+  case FUSER_OP_lgamma:
+  case FUSER_OP_nextafter: r = fuser_special_fn_call(b, id, a); break;
   case FUSER_OP_reciprocal: r = fb_binary(b, "arith.divf", splat_const(g, ct, 1), a[0]); break;
   case FUSER_OP_sigmoid:
   case FUSER_OP_silu: {
@@ -404,6 +410,37 @@ static bool varies(rgen *g, MlirValue v, const int8_t *map, int depth) {
   return true;
 }
 
+/* A scalar operand of an op in dtype `to` (a scalar, not a vector). */
+static MlirValue scalar_as(rgen *g, MlirValue v, fuser_dtype to) {
+  fuser_dtype dt;
+  MlirValue s = scalar_value(g, v, &dt);
+  if (dt == to) return s;
+  return fb_extract(&g->b, rg_convert(g, fb_broadcast(&g->b, s, rg_vec_type(g, dt)), dt, to), 0);
+}
+
+/* fuser.uniform / fuser.normal in an inner (row) schedule, so dropout fuses
+ * into a normalization: lane l of chunk c of row r is the result's element
+ * r * row_len + col_c + l (the result spans the row space, its dims the
+ * kernel's in order), its value philox_gen's, the same as the pointwise
+ * kernels and the reference give. */
+static MlirValue rng(rgen *g, MlirOperation op, MlirValue v, const int8_t *map, int chunk) {
+  fb_builder *b = &g->b;
+  int rank = (int)mlirShapedTypeGetRank(mlirValueGetType(v));
+  bool spans = !g->outer_mode && rank == g->s->rank && chunk >= 0;
+  for (int d = 0; spans && d < rank; d++) spans = map[d] == d;
+  if (!spans) return rg_unsupported(g, "random numbers that do not span an inner schedule's row space"), rg_idx(g, 0);
+  fuser_dtype dt = fuser_value_dtype(v), cdt = dt == FUSER_DTYPE_F64 ? FUSER_DTYPE_F64 : FUSER_DTYPE_F32;
+  MlirValue a = scalar_as(g, mlirOperationGetOperand(op, 0), cdt), bb = scalar_as(g, mlirOperationGetOperand(op, 1), cdt);
+  MlirValue seed = scalar_as(g, mlirOperationGetOperand(op, 2), FUSER_DTYPE_I64);
+  MlirValue offset = scalar_as(g, mlirOperationGetOperand(op, 3), FUSER_DTYPE_I64);
+  MlirType i64 = mlirIntegerTypeGet(rg_ctx_of(g), 64);
+  MlirValue base = fb_addi(b, fb_muli(b, g->row, g->row_len), g->col[chunk]), lanes[64];
+  bool normal = fuser_op_id_of(op) == FUSER_OP_normal;
+  for (int l = 0; l < g->W && l < 64; l++)
+    lanes[l] = fuser_philox_value(b, normal, dt, fb_index_cast(b, fb_addi(b, base, rg_idx(g, l)), i64), seed, offset, a, bb);
+  return fb_from_elements(b, rg_vec_type(g, dt), g->W, lanes);
+}
+
 static MlirValue eval_op(rgen *g, MlirOperation op, MlirValue v, const int8_t *map, int chunk) {
   fuser_op_id id = fuser_op_id_of(op);
   fuser_op_kind kind = fuser_op_kind_of(id);
@@ -471,6 +508,7 @@ static MlirValue eval_op(rgen *g, MlirOperation op, MlirValue v, const int8_t *m
     MlirValue s = scalar_value(g, mlirOperationGetOperand(op, 0), &sdt);
     return rg_convert(g, fb_broadcast(&g->b, s, rg_vec_type(g, sdt)), sdt, out);
   }
+  if (kind == FUSER_KIND_RNG) return rng(g, op, v, map, chunk);
   if (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN) {
     int ri = find_red(g, op);
     if (ri < 0) return rg_unsupported(g, "a reduction used before its phase"), rg_idx(g, 0);

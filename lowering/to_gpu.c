@@ -46,6 +46,7 @@
 #include "lowering/builder.h"
 #include "lowering/launch_plan.h"
 #include "lowering/row_gen.h"
+#include "lowering/special_fns.h"
 #include "lowering/lowering.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
@@ -151,6 +152,9 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
     }
     op = next;
   }
+  for (int m = 0; m < 2; m++)
+    if (!mlirOperationIsNull(mods[m])) fuser_special_fns_to_libdevice(mods[m]);
+  fuser_special_fns_erase_decls(module);
   if (nlaunch) {
     mlirOperationSetDiscardableAttributeByName(module, mlirStringRefCreateFromCString("gpu.container_module"),
                                                mlirUnitAttrGet(ctx));

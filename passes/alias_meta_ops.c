@@ -78,8 +78,11 @@ static void set_layout(alias_state *st, MlirValue v, const fuser_layout *l) {
   fuser_ptr_map_put(&st->index, v.ptr, st->count++);
 }
 
-static bool is_view_op(fuser_op_id id) {
-  switch (id) {
+/* Meta ops that can be views; a set with its own stride order
+ * (fd.ops.stride_order) is a copy into that layout. */
+static bool is_view_op(MlirOperation op) {
+  if (fuser_op_is_layout_set(op)) return false;
+  switch (fuser_op_id_of(op)) {
   case FUSER_OP_set: case FUSER_OP_segment_set: case FUSER_OP_permute: case FUSER_OP_slice:
   case FUSER_OP_squeeze: case FUSER_OP_broadcast: case FUSER_OP_broadcast_in_dim: case FUSER_OP_expand:
   case FUSER_OP_reshape:
@@ -274,7 +277,7 @@ static bool transfer(alias_state *st, MlirOperation op, const fuser_layout *in, 
 static bool has_layout_free_use(alias_state *st, MlirValue v) {
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
     MlirOperation user = mlirOpOperandGetOwner(u);
-    bool viewed = is_view_op(fuser_op_id_of(user)) && mlirOpOperandGetOperandNumber(u) == 0 &&
+    bool viewed = is_view_op(user) && mlirOpOperandGetOperandNumber(u) == 0 &&
                   layout_of(st, mlirOperationGetResult(user, 0));
     if (!viewed) return true;
   }
@@ -390,7 +393,7 @@ static bool alias_fusion(MlirOperation func, void *ud) {
   /* Forward: layouts of meta-op results. */
   for (MlirOperation op = mlirBlockGetFirstOperation(st.body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!is_view_op(fuser_op_id_of(op))) continue;
+    if (!is_view_op(op)) continue;
     const fuser_layout *in = layout_of(&st, mlirOperationGetOperand(op, 0));
     fuser_layout out;
     if (in && transfer(&st, op, in, &out)) set_layout(&st, mlirOperationGetResult(op, 0), &out);
@@ -398,7 +401,7 @@ static bool alias_fusion(MlirOperation func, void *ud) {
   /* Replace each viewed value that something other than a meta op reads. */
   for (MlirOperation op = mlirBlockGetFirstOperation(st.body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!is_view_op(fuser_op_id_of(op))) continue;
+    if (!is_view_op(op)) continue;
     MlirValue v = mlirOperationGetResult(op, 0);
     const fuser_layout *l = layout_of(&st, v);
     if (!l || !has_layout_free_use(&st, v)) continue;

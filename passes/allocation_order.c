@@ -24,7 +24,8 @@
  * result is a new row-major tensor that no reference reaches (nvFuser
  * leaves Linear/Matmul outputs out of the inference). An explicit
  * `add_output(..., stride_order=)` (a `fuser.stride_order` result attribute
- * already present) wins.
+ * already present) wins, and so does the order of an `fd.ops.stride_order`
+ * (a `fuser.set` that carries its own `fuser.stride_order`).
  *
  * The order is written as `fuser.stride_order` on the op producing each
  * tensor and on the function results. Views get none (their layout is
@@ -317,6 +318,7 @@ static bool order_fusion(MlirOperation func, void *ud) {
     if (view || !mlirTypeIsARankedTensor(mlirValueGetType(r0))) continue;
     int64_t so[FUSER_MAX_RANK];
     int rank = (int)mlirShapedTypeGetRank(mlirValueGetType(r0));
+    if (fuser_op_is_layout_set(op)) continue; /* fd.ops.stride_order: its order is given */
     if (fuser_op_kind_of(id) == FUSER_KIND_MATMUL) { /* a new row-major tensor, as nvFuser (ATen) makes it */
       for (int d = 0; d < rank; d++) so[d] = rank - 1 - d;
       memset(deps, 0, sizeof *deps * st.words);

@@ -288,7 +288,7 @@ static void expand(walker *w, frame_stack *s, MlirValue v, const aidx *ix) {
       fail_op(w, op, why);
       return;
     }
-    if (id == FUSER_OP_triu) k->has_reshape = true; /* index-dependent values: the scalar variant */
+    if (fuser_is_triangle_op(id)) k->has_reshape = true; /* index-dependent values: the scalar variant */
     int no = (int)mlirOperationGetNumOperands(op);
     aidx ops[3];
     for (int i = 0; i < no && i < 3; i++) {

@@ -7,6 +7,7 @@
 
 extern const fuser_pass_info fuser_verify_pass;
 extern const fuser_pass_info fuser_alias_meta_ops_pass;
+extern const fuser_pass_info fuser_input_sizes_pass;
 extern const fuser_pass_info fuser_allocation_order_pass;
 extern const fuser_pass_info fuser_segment_pass;
 extern const fuser_pass_info fuser_fuse_inner_outer_pass;
@@ -23,6 +24,7 @@ static const fuser_pass_info *const registry[] = {
     &fuser_specialize_shapes_pass,
     &fuser_remove_empty_pass,
     &fuser_alias_meta_ops_pass,
+    &fuser_input_sizes_pass,
     &fuser_allocation_order_pass,
     &fuser_split_reductions_pass,
     &fuser_segment_pass,

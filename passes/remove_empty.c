@@ -5,7 +5,8 @@
  *   pad(x) with all widths zero                                         -> x
  *   slice(x) covering every (static) extent                             -> x
  *   set(x)                                                              -> x
- * Each only when x already has the result's type.
+ * Each only when x already has the result's type; a set with its own
+ * stride order (fd.ops.stride_order) stays: it stores x in that layout.
  *
  * Before:
  *   %1 = "fuser.cat"(%0, %e) {dim = 1 : i64} : (tensor<4x8xbf16>, tensor<4x0xbf16>) -> tensor<4x8xbf16>
@@ -46,7 +47,7 @@ static MlirValue forwarded(MlirOperation op) {
     return in;
   }
   case FUSER_OP_set:
-    return in;
+    return fuser_op_is_layout_set(op) ? none : in;
   default:
     return none;
   }

@@ -20,6 +20,7 @@
 
 #include "mlir-c/BuiltinTypes.h"
 #include "reference/ops.h"
+#include "reference/special.h"
 
 /* ---- helpers with C's undefined corners defined --------------------------- */
 
@@ -43,42 +44,6 @@ static int64_t i_pow(int64_t a, int64_t b) {
     if (b & 1) r = i_mul(r, a);
   return r;
 }
-
-/* erfinv on doubles (libm has none): Giles' single-precision approximation
- * as a start, then two Newton steps on erf; erfcinv(x) = erfinv(1 - x).
- * +-1 give +-inf, outside [-1, 1] NaN. */
-static double d_erfinv(double x) {
-  if (isnan(x) || x < -1 || x > 1) return NAN;
-  if (x == 1 || x == -1) return x * INFINITY;
-  double w = -log((1.0 - x) * (1.0 + x)), p;
-  if (w < 5.0) {
-    w -= 2.5;
-    p = 2.81022636e-08;
-    p = 3.43273939e-07 + p * w;
-    p = -3.5233877e-06 + p * w;
-    p = -4.39150654e-06 + p * w;
-    p = 0.00021858087 + p * w;
-    p = -0.00125372503 + p * w;
-    p = -0.00417768164 + p * w;
-    p = 0.246640727 + p * w;
-    p = 1.50140941 + p * w;
-  } else {
-    w = sqrt(w) - 3.0;
-    p = -0.000200214257;
-    p = 0.000100950558 + p * w;
-    p = 0.00134934322 + p * w;
-    p = -0.00367342844 + p * w;
-    p = 0.00573950773 + p * w;
-    p = -0.0076224613 + p * w;
-    p = 0.00943887047 + p * w;
-    p = 1.00167406 + p * w;
-    p = 2.83297682 + p * w;
-  }
-  double y = p * x;
-  for (int i = 0; i < 2; i++) y -= (erf(y) - x) / (1.1283791670955126 * exp(-y * y));
-  return y;
-}
-static double d_erfcinv(double x) { return d_erfinv(1.0 - x); }
 
 /* Shifts on the int64 domain for a dtype of `bits` bits, as PTX's shl/shr
  * do: an amount outside [0, bits) shifts everything out (0, or the sign for
@@ -149,8 +114,8 @@ static int64_t i_lshr(int64_t a, int64_t b, fuser_dtype dt) {
   OP(sinh, sinh(a), NOINT)                                                                    \
   OP(log10, log10(a), NOINT)                                                                  \
   OP(erfc, erfc(a), NOINT)                                                                    \
-  OP(erfinv, d_erfinv(a), NOINT)                                                              \
-  OP(erfcinv, d_erfcinv(a), NOINT)                                                            \
+  OP(erfinv, fuser_ref_erfinv(a), NOINT)                                                              \
+  OP(erfcinv, fuser_ref_erfcinv(a), NOINT)                                                            \
   OP(lgamma, lgamma(a), NOINT)                                                                \
   OP(frac, a - trunc(a), 0)                                                                   \
   OP(signbit, signbit(a) != 0, a < 0)                                                         \
@@ -167,6 +132,7 @@ static int64_t i_lshr(int64_t a, int64_t b, fuser_dtype dt) {
   OP(maximum, MAXNAN(a, b), a > b ? a : b)                                                    \
   OP(minimum, MINNAN(a, b), a < b ? a : b)                                                    \
   OP(atan2, atan2(a, b), NOINT)                                                               \
+  OP(nextafter, nextafter(a, b), NOINT)                                                       \
   OP(eq, a == b, a == b)                                                                      \
   OP(ne, a != b, a != b)                                                                      \
   OP(lt, a < b, a < b)                                                                        \

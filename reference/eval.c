@@ -73,7 +73,7 @@ bool ref_attr_i64(ref_ctx *c, const char *name, int64_t *out) {
 /* ---- which handler runs an op --------------------------------------------- */
 
 static ref_op_fn handler_of(fuser_op_id id) {
-  if (id == FUSER_OP_triu) return ref_eval_triu;
+  if (fuser_is_triangle_op(id)) return ref_eval_triangle;
   switch (fuser_op_kind_of(id)) {
   case FUSER_KIND_SCALAR: return ref_eval_scalar;
   case FUSER_KIND_UNARY:
@@ -107,7 +107,7 @@ bool fuser_ref_supports_op(fuser_op_id id) {
   if (fn == ref_eval_factory || fn == ref_eval_scalar) return ref_factory_knows(id);
   if (fn == ref_eval_rng) return id == FUSER_OP_uniform || id == FUSER_OP_normal;
   if (fn == ref_eval_matmul) return ref_matmul_knows(id);
-  if (fn == ref_eval_index || fn == ref_eval_triu) return true;
+  if (fn == ref_eval_index || fn == ref_eval_triangle) return true;
   return false;
 }
 

@@ -1,4 +1,4 @@
-/* index.c: the index-dependent ops: triu, and the data-dependent reads
+/* index.c: the index-dependent ops: triu, tril, and the data-dependent reads
  * index_select, gather and take_along_axis. An index outside [0, extent) is an error naming the op
  * (FUSER_REF_ERR_INDEX), as PyTorch's gather/index_select raise for it
  * (negative indices included: torch does not wrap them); the kernels record
@@ -55,12 +55,13 @@ bool ref_eval_index(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   return true;
 }
 
-/* triu: x where col - row >= diagonal (the last two dims), else 0. */
-bool ref_eval_triu(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
+/* triu / tril: x where fuser_triangle_keeps (the last two dims), else 0. */
+bool ref_eval_triangle(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   ref_type rt;
   int64_t diagonal;
+  fuser_op_id id = fuser_op_id_of(c->op);
   if (!ref_result_type(c, 0, &rt) || !ref_attr_i64(c, "diagonal", &diagonal)) return false;
-  if (n != 1 || ops[0].rank < 2) return ref_fail(c, FUSER_REF_ERR_FUSION, "triu takes one tensor of rank >= 2");
+  if (n != 1 || ops[0].rank < 2) return ref_fail(c, FUSER_REF_ERR_FUSION, "%s takes one tensor of rank >= 2", fuser_op_mnemonic(id));
   const ref_tensor *x = &ops[0];
   int rank = x->rank;
   if (!ref_alloc(c, ref_storage_dtype(c, rt.dtype), rank, x->sizes, &res[0])) return false;
@@ -68,7 +69,7 @@ bool ref_eval_triu(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   int64_t total = ref_numel(&res[0]), at[FUSER_MAX_RANK] = {0};
   for (int64_t e = 0; e < total; e++) {
     double v[1] = {0}; /* zero in every domain's 8 bytes */
-    if (at[rank - 1] - at[rank - 2] >= diagonal) ref_load_row(x, offset_of(x, at), 1, 1, dom, v);
+    if (fuser_triangle_keeps(id, at[rank - 2], at[rank - 1], diagonal)) ref_load_row(x, offset_of(x, at), 1, 1, dom, v);
     ref_store_row(&res[0], offset_of(&res[0], at), 1, 1, dom, v);
     for (int d = rank - 1; d >= 0 && ++at[d] == x->sizes[d]; d--) at[d] = 0;
   }

@@ -34,7 +34,7 @@ bool ref_reduction_knows(fuser_op_id id);
 bool ref_factory_knows(fuser_op_id id);
 bool ref_eval_rng(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results); /* uniform, normal (philox_eval.c) */
 bool ref_matmul_knows(fuser_op_id id);
-bool ref_eval_triu(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results); /* triu (index.c) */
+bool ref_eval_triangle(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results); /* triu, tril (index.c) */
 bool ref_eval_index(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results); /* index_select, gather, take_along_axis */
 
 /* What the op's result #i declares: dtype, rank, extents (-1 for `?`). */

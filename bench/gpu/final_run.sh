@@ -24,7 +24,10 @@ for art in "$carry"/arts/*.fart; do
   *large*) check="";;
   rmsnorm*|softmax*) check="--check --check-ulp 1";;
   math_ops) check="--check --check-ulp 4";;
-  random_*) check="--check --check-ulp 2";;
+  # erfinv/erfcinv/lgamma: libdevice's documented errors (lgammaf 6 ulp, f64 erfcinv 6)
+  # plus glibc's lgammaf in the reference (docs/frontend.md)
+  special_math) check="--check --check-ulp 8";;
+  random_*) check="--check --check-ulp 5";; # libdevice logf/sinf/cosf through Box-Muller (bench/gpu/rng.sh)
   # var/welford: a reduction's sums in another order (issue 13's 2 ulp); index_ops: an exp
   # before the gather (CUDA's expf: 2 ulp, the CUDA C Programming Guide's table)
   var|welford|index_ops) check="--check --check-ulp 2";;

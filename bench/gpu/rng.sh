@@ -7,9 +7,11 @@
 #   on the GPU host:  bash bench/gpu/rng.sh run CARRY_DIR OUT_DIR
 #     builds the runtime (scripts/build-runtime.sh) and runs each artifact
 #     with --check: uniform values must be bit-identical to the reference;
-#     normal values go through libdevice's logf/sinf/cosf where the
-#     reference uses glibc's, so --check-ulp 2 is accepted for them (the log
-#     says which case needed it).
+#     normal values go through libdevice's logf/sinf/cosf (1, 2, 2 ulp at
+#     most, CUDA's table) where the reference uses glibc's: through sqrt
+#     and the Box-Muller product that is at most 5 ulp of the value
+#     (scripts/box_muller_ulp.py), so --check-ulp 5 is accepted for them
+#     (the log says which case needed it; the H200 showed 3 for f32).
 set -uo pipefail
 mode=$1
 carry=$2
@@ -32,8 +34,8 @@ run)
     name=$(basename "$art" .fart)
     echo "== $name exact" >> "$log"
     if ! timeout 120 build-runtime/fuser-run --artifact "$art" --check >> "$log" 2>&1; then
-      echo "== $name within 2 ulp" >> "$log"
-      timeout 120 build-runtime/fuser-run --artifact "$art" --check --check-ulp 2 >> "$log" 2>&1 || echo "FAILED $name" >> "$log"
+      echo "== $name within 5 ulp" >> "$log"
+      timeout 120 build-runtime/fuser-run --artifact "$art" --check --check-ulp 5 >> "$log" 2>&1 || echo "FAILED $name" >> "$log"
     fi
   done
   grep -E "==|check|FAILED|differ" "$log"

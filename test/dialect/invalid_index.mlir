@@ -1,4 +1,4 @@
-// Negative tests of the C verifier for the index-dependent ops (triu) and the data-dependent reads
+// Negative tests of the C verifier for the index-dependent ops (triu, tril) and the data-dependent reads
 // (index_select, gather, take_along_axis).
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics
 
@@ -93,5 +93,21 @@ func.func @triu_rank(%a: tensor<8xf32>) {
 func.func @triu_no_diagonal(%a: tensor<8x8xf32>) {
   // expected-error@+1 {{'fuser.triu' op attribute "diagonal" is expected but not provided}}
   %0 = "fuser.triu"(%a) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @tril_rank(%a: tensor<f64>) {
+  // expected-error@+1 {{'fuser.tril' op tril needs a tensor of rank >= 2 (rank 0)}}
+  %0 = "fuser.tril"(%a) {diagonal = 1 : i64} : (tensor<f64>) -> tensor<f64>
+  return
+}
+
+// -----
+
+func.func @tril_no_diagonal(%a: tensor<8x8xf32>) {
+  // expected-error@+1 {{'fuser.tril' op attribute "diagonal" is expected but not provided}}
+  %0 = "fuser.tril"(%a) : (tensor<8x8xf32>) -> tensor<8x8xf32>
   return
 }

@@ -134,6 +134,16 @@ func.func @atan2(%arg0: tensor<2x8xbf16>, %arg1: tensor<1x8xbf16>, %arg2: tensor
   return
 }
 
+// nextafter promotes as atan2 (float results).
+// CHECK-LABEL: func.func @nextafter
+// CHECK: "fuser.nextafter"(%arg0, %arg1) : (tensor<2x8xbf16>, tensor<1x8xbf16>) -> tensor<2x8xf32>
+// CHECK: "fuser.nextafter"(%arg2, %arg3) : (tensor<?x?xf64>, f64) -> tensor<?x?xf64>
+func.func @nextafter(%arg0: tensor<2x8xbf16>, %arg1: tensor<1x8xbf16>, %arg2: tensor<?x?xf64>, %arg3: f64) {
+  %0 = "fuser.nextafter"(%arg0, %arg1) : (tensor<2x8xbf16>, tensor<1x8xbf16>) -> tensor<2x8xf32>
+  %1 = "fuser.nextafter"(%arg2, %arg3) : (tensor<?x?xf64>, f64) -> tensor<?x?xf64>
+  return
+}
+
 // CHECK-LABEL: func.func @eq
 // CHECK: "fuser.eq"(%arg0, %arg1) : (tensor<2x8xbf16>, tensor<1x8xbf16>) -> tensor<2x8xi1>
 // CHECK: "fuser.eq"(%arg2, %arg2) : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xi1>

@@ -21,10 +21,17 @@ func.func @index_ops(%arg0: tensor<50x96xbf16>, %arg1: tensor<?xi64>, %arg2: ten
   return
 }
 
-// triu keeps the input's type; diagonal is any integer.
+// triu and tril keep the input's type; diagonal is any integer.
 // CHECK-LABEL: func.func @triu
 // CHECK: "fuser.triu"(%arg0) {diagonal = -1 : i64} : (tensor<3x?x5xbf16>) -> tensor<3x?x5xbf16>
 func.func @triu(%arg0: tensor<3x?x5xbf16>) {
   %0 = "fuser.triu"(%arg0) {diagonal = -1 : i64} : (tensor<3x?x5xbf16>) -> tensor<3x?x5xbf16>
+  return
+}
+
+// CHECK-LABEL: func.func @tril
+// CHECK: "fuser.tril"(%arg0) {diagonal = 2 : i64} : (tensor<?x4xi32>) -> tensor<?x4xi32>
+func.func @tril(%arg0: tensor<?x4xi32>) {
+  %0 = "fuser.tril"(%arg0) {diagonal = 2 : i64} : (tensor<?x4xi32>) -> tensor<?x4xi32>
   return
 }

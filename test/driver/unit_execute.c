@@ -257,6 +257,52 @@ static void test_pipeline(void) {
   fuser_function_destroy(fn);
 }
 
+/* ---- an index flag under stream capture ---------------------------------- */
+
+/* A fusion with index ops reads its index flag back after the kernels (a
+ * synchronisation and a copy to the host): not capturable. Under a capture
+ * the call is refused before anything is queued, with a message that says
+ * why (the capture stays usable); outside it the call runs and reads the flag. */
+static void test_index_flag_capture(void) {
+  fuser_builder *b = fuser_builder_create();
+  const char *text = "entry gather 3";
+  int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, text, strlen(text));
+  int64_t sizes[1] = {-1}, contig[1] = {1};
+  fuser_builder_add_tensor_input(b, "x", FUSER_TYPE_F32, 1, sizes, contig, NULL);
+  const char *osz[1] = {"size(0, 0)"};
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 1, osz, NULL);
+  int t = fuser_builder_add_temp(b, "4", 1);
+  fuser_builder_set_index_flag(b, t, "g.py:3:10: fuser.gather");
+  int k = fuser_builder_add_kernel(b, "k");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_OUTPUT, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_TEMP, t, "0");
+  const char *grid[3] = {"1", "1", "1"};
+  const unsigned block[3] = {32, 1, 1};
+  fuser_builder_add_variant_3d(b, k, m, "gather", grid, block, 0, 0, NULL);
+  fuser_artifact *a = NULL;
+  if (fuser_builder_finish(b, &a, &err)) fprintf(stderr, "index flag: %s\n", err.message);
+  fuser_function *fn = a ? load(a) : NULL;
+  fuser_artifact_release(a);
+  if (!fn) return;
+  int64_t shape[1] = {16};
+  DLTensor x = example_tensor(xs, 1, shape, NULL);
+  fuser_arg args[1] = {fuser_arg_tensor(&x)};
+  fuser_output out[1];
+  int allocs = fake->allocs, launches = fake->nlaunches;
+  fake->capturing_stream = STREAM;
+  CHECK_EQ_INT(fuser_execute(fn, args, 1, out, 1, &err), FUSER_ERR_UNSUPPORTED);
+  CHECK(unit_contains(err.message, "cannot be captured into a CUDA graph"));
+  CHECK(unit_contains(err.message, "g.py:3:10: fuser.gather"));
+  CHECK_EQ_INT(fake->allocs, allocs);
+  CHECK_EQ_INT(fake->nlaunches, launches);
+  fake->capturing_stream = NULL;
+  CHECK_EQ_INT(fuser_execute(fn, args, 1, out, 1, &err), FUSER_OK);
+  CHECK_EQ_INT(fake->nlaunches, launches + 1);
+  fuser_output_release(rt, &out[0]);
+  fuser_function_destroy(fn);
+}
+
 /* ---- load errors and the module cache ------------------------------------ */
 
 static void test_load_errors(void) {
@@ -383,6 +429,7 @@ int main(int argc, char **argv) {
   test_load_errors();
   test_launch_failure();
   test_alias_bounds();
+  test_index_flag_capture();
   fuser_runtime_destroy(rt);
   UNIT_MAIN_END();
 }

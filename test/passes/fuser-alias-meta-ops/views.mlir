@@ -209,3 +209,16 @@ func.func @meta_of_computed(%arg0: tensor<4x8xf32>) -> tensor<8x4xf32> attribute
   %1 = "fuser.permute"(%0) {dims = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
   return %1 : tensor<8x4xf32>
 }
+
+// -----
+
+// A set with its own stride order (fd.ops.stride_order) of an input is a
+// copy into that layout, not a view: the output is no alias of the input.
+// CHECK-LABEL: func.func @layout_set
+// CHECK-NOT: fuser.alias_of
+// CHECK-NOT: fuser.view
+// CHECK: "fuser.set"(%arg0) {fuser.stride_order = array<i64: 0, 1>}
+func.func @layout_set(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {fuser.fusion} {
+  %0 = "fuser.set"(%arg0) {fuser.stride_order = array<i64: 0, 1>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

@@ -176,3 +176,19 @@ func.func @view_stride_tie(%arg0: tensor<64xf32>) -> tensor<4x8xf32> attributes 
   %1 = "fuser.neg"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
 }
+
+// -----
+
+// fd.ops.stride_order (a set with its own fuser.stride_order) keeps its
+// order, and the output it is gets it; its consumer's order is inferred
+// from the inputs as usual (row-major here).
+// CHECK-LABEL: func.func @layout_set
+// CHECK-SAME: -> (tensor<4x8x2xf32> {fuser.stride_order = array<i64: 0, 2, 1>}, tensor<4x8x2xf32> {fuser.stride_order = array<i64: 2, 1, 0>})
+// CHECK: "fuser.set"(%{{.*}}) {fuser.stride_order = array<i64: 0, 2, 1>}
+// CHECK: "fuser.neg"(%{{.*}}) {fuser.stride_order = array<i64: 2, 1, 0>}
+func.func @layout_set(%arg0: tensor<4x8x2xf32>) -> (tensor<4x8x2xf32>, tensor<4x8x2xf32>) attributes {fuser.fusion} {
+  %0 = "fuser.exp"(%arg0) : (tensor<4x8x2xf32>) -> tensor<4x8x2xf32>
+  %1 = "fuser.set"(%0) {fuser.stride_order = array<i64: 0, 2, 1>} : (tensor<4x8x2xf32>) -> tensor<4x8x2xf32>
+  %2 = "fuser.neg"(%1) : (tensor<4x8x2xf32>) -> tensor<4x8x2xf32>
+  return %1, %2 : tensor<4x8x2xf32>, tensor<4x8x2xf32>
+}

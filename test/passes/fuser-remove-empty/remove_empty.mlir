@@ -38,3 +38,15 @@ func.func @cat_symbolic(%arg0: tensor<4x8xf32>, %arg1: tensor<4x?xf32>) -> tenso
   %0 = "fuser.cat"(%arg0, %arg1) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x?xf32>) -> tensor<4x?xf32>
   return %0 : tensor<4x?xf32>
 }
+
+// -----
+
+// A set with its own stride order (fd.ops.stride_order) stores its input in
+// that layout: it stays.
+// CHECK-LABEL: func.func @layout_set
+// CHECK: %[[S:.*]] = "fuser.set"(%arg0) {fuser.stride_order = array<i64: 0, 1>}
+// CHECK: return %[[S]]
+func.func @layout_set(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {fuser.fusion} {
+  %0 = "fuser.set"(%arg0) {fuser.stride_order = array<i64: 0, 1>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
