@@ -1,7 +1,8 @@
 /* schedule_reduction.c: the reduction schedule of a kernel (see
- * schedule_reduction.h), and the kinds inner_persistent, inner_reduce and
- * outer of fuser-schedule (passes/schedule.h) that write it on a kernel as
- * `fuser.schedule`.
+ * schedule_reduction.h): the classification of its reductions, the
+ * variants' heuristics and fuser_schedule_reduction_kernel. The schedule as
+ * an attribute and the row kinds of fuser-schedule that write it on a kernel
+ * as `fuser.schedule` are in schedule_reduction_attr.c.
  *
  * Before:
  *   func.func private @f_k0(%arg0: tensor<16384x4096xbf16> {fuser.strides = array<i64: 4096, 1>}) -> ...
@@ -38,7 +39,7 @@ const char *fuser_sched_kind_name(fuser_sched_kind k) {
   }
 }
 
-static bool is_reduction(MlirOperation op) {
+bool fuser_is_reduction_op(MlirOperation op) {
   fuser_op_kind k = fuser_op_kind_of(fuser_op_id_of(op));
   return k == FUSER_KIND_REDUCTION || k == FUSER_KIND_VAR_MEAN;
 }
@@ -221,7 +222,6 @@ static int vector_width_of(MlirOperation kernel, bool inputs_only, int rank, int
  * the cluster variant (schedule_reduction.h). */
 #define CLUSTER_THREADS 1024
 #define CLUSTER_CHUNK_BYTES (64 * 1024)
-#define MAX_CLUSTER 8
 /* Rows per block of the warp-per-row looped variant (inner reduce). */
 #define WARP_ROWS_PER_BLOCK 8
 /* Fewest threads per block when short rows share a block. */
@@ -411,7 +411,7 @@ int fuser_reduction_tree_bytes(MlirOperation red) {
 static int outer_tree_bytes(MlirOperation kernel) {
   int n = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(kernel)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (is_reduction(op)) n += fuser_reduction_tree_bytes(op);
+    if (fuser_is_reduction_op(op)) n += fuser_reduction_tree_bytes(op);
   return n;
 }
 
@@ -578,7 +578,7 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
       snprintf(s->why, sizeof s->why, "%s in a reduction kernel", fuser_op_mnemonic(id));
       s->kind = FUSER_SCHED_NONE;
     }
-    if (!is_reduction(op)) continue;
+    if (!fuser_is_reduction_op(op)) continue;
     nred++;
     int kr = 0, br = 0;
     MlirType in = mlirValueGetType(mlirOperationGetOperand(op, 0));
@@ -711,13 +711,13 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   if (s->num_variants == 0 && w > 1 && s->row_len != DYN && s->row_len % w == 0 && row_bytes > CLUSTER_CHUNK_BYTES) {
     int64_t S = next_pow2((row_bytes + CLUSTER_CHUNK_BYTES - 1) / CLUSTER_CHUNK_BYTES);
     int64_t held = (int64_t)CLUSTER_THREADS * CLUSTER_VECTORS * w; /* a persistent block's elements */
-    if (S <= MAX_CLUSTER && !has_var_mean(kernel) && S * held >= s->row_len)
+    if (S <= FUSER_SCHED_MAX_CLUSTER && !has_var_mean(kernel) && S * held >= s->row_len)
       /* every block holds its 64 KB chunk, re-read for each pass (no f64 phase: its partials spill at 32 registers) */
       s->variants[s->num_variants++] = (fuser_row_variant){.width = w, .vectors = CLUSTER_VECTORS, .threads = CLUSTER_THREADS,
                                                            .rows_per_block = 1, .cluster = (int)S, .reload = true};
     else
       s->variants[s->num_variants++] = (fuser_row_variant){
-          .width = w, .vectors = 0, .threads = CLUSTER_THREADS, .rows_per_block = 1, .cluster = (int)(S < MAX_CLUSTER ? S : MAX_CLUSTER)};
+          .width = w, .vectors = 0, .threads = CLUSTER_THREADS, .rows_per_block = 1, .cluster = (int)(S < FUSER_SCHED_MAX_CLUSTER ? S : FUSER_SCHED_MAX_CLUSTER)};
   }
   /* symbolic rows: long ones over a cluster, under a run-time condition on the row length */
   if (w > 1 && s->row_len == DYN && !has_var_mean(kernel))
@@ -742,191 +742,3 @@ bool fuser_has_row_schedule(MlirOperation kernel) {
   fuser_schedule_reduction_kernel(kernel, &s);
   return s.kind != FUSER_SCHED_NONE;
 }
-
-MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reduction_schedule *s) {
-  MlirNamedAttribute e[8];
-  int n = 0;
-  e[n++] = fuser_named(ctx, "kind", fuser_str_attr(ctx, fuser_sched_kind_name(s->kind)));
-  e[n++] = fuser_named(ctx, "outer_dims", fuser_i64_attr(ctx, s->outer));
-  if (s->batch > 0) e[n++] = fuser_named(ctx, "batch_dims", fuser_i64_attr(ctx, s->batch));
-  if (s->rows != DYN) e[n++] = fuser_named(ctx, "rows", fuser_i64_attr(ctx, s->rows));
-  if (s->row_len != DYN) e[n++] = fuser_named(ctx, "row_length", fuser_i64_attr(ctx, s->row_len));
-  if (s->kind == FUSER_SCHED_INNER_OUTER) e[n++] = fuser_named(ctx, "partials", fuser_i64_attr(ctx, s->partials));
-  MlirAttribute vs[FUSER_SCHED_MAX_VARIANTS];
-  for (int i = 0; i < s->num_variants; i++) {
-    const fuser_row_variant *v = &s->variants[i];
-    MlirNamedAttribute f[8] = {
-        fuser_named(ctx, "width", fuser_i64_attr(ctx, v->width)),
-        fuser_named(ctx, "vectors", fuser_i64_attr(ctx, v->vectors)),
-        fuser_named(ctx, "threads", fuser_i64_attr(ctx, v->threads)),
-        fuser_named(ctx, "rows_per_block", fuser_i64_attr(ctx, v->rows_per_block)),
-        fuser_named(ctx, "cluster", fuser_i64_attr(ctx, v->cluster)),
-        fuser_named(ctx, "min_points", fuser_i64_attr(ctx, v->min_points)),
-        fuser_named(ctx, "reload", mlirBoolAttrGet(ctx, 1)),
-        fuser_named(ctx, "min_row_length", fuser_i64_attr(ctx, v->min_row_length)),
-    };
-    /* the optional keys only where set (the IR of other variants unchanged) */
-    intptr_t nf = 4;
-    if (v->cluster > 1) f[nf++] = f[4];
-    if (v->min_points > 0) f[nf++] = f[5];
-    if (v->reload) f[nf++] = f[6];
-    if (v->min_row_length > 0) f[nf++] = f[7];
-    vs[i] = mlirDictionaryAttrGet(ctx, nf, f);
-  }
-  e[n++] = fuser_named(ctx, "variants", mlirArrayAttrGet(ctx, s->num_variants, vs));
-  return mlirDictionaryAttrGet(ctx, n, e);
-}
-
-static MlirAttribute entry(MlirAttribute d, const char *name) {
-  return mlirDictionaryAttrGetElementByName(d, mlirStringRefCreateFromCString(name));
-}
-
-static int64_t int_or(MlirAttribute d, const char *name, int64_t otherwise) {
-  MlirAttribute a = entry(d, name);
-  return mlirAttributeIsNull(a) ? otherwise : mlirIntegerAttrGetValueInt(a);
-}
-
-/* The iteration rank of a row schedule: the rank of the first reduction's input. */
-static int space_rank(MlirOperation kernel) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(kernel)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (is_reduction(op)) return (int)mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-  return -1;
-}
-
-void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule, fuser_reduction_schedule *s) {
-  memset(s, 0, sizeof *s);
-  MlirStringRef kind = mlirStringAttrGetValue(entry(schedule, "kind"));
-  for (fuser_sched_kind k = FUSER_SCHED_INNER_PERSISTENT; k <= FUSER_SCHED_LAST; k++)
-    if (strlen(fuser_sched_kind_name(k)) == kind.length && memcmp(fuser_sched_kind_name(k), kind.data, kind.length) == 0) s->kind = k;
-  s->rank = space_rank(kernel);
-  s->outer = (int)int_or(schedule, "outer_dims", 0);
-  s->batch = (int)int_or(schedule, "batch_dims", 0);
-  s->rows = int_or(schedule, "rows", DYN);
-  s->row_len = int_or(schedule, "row_length", DYN);
-  s->partials = int_or(schedule, "partials", 0);
-  MlirAttribute vs = entry(schedule, "variants");
-  s->num_variants = (int)mlirArrayAttrGetNumElements(vs);
-  for (int i = 0; i < s->num_variants; i++) {
-    MlirAttribute v = mlirArrayAttrGetElement(vs, i);
-    s->variants[i] = (fuser_row_variant){.width = (int)int_or(v, "width", 1), .vectors = (int)int_or(v, "vectors", 0),
-                                         .threads = (int)int_or(v, "threads", 1), .rows_per_block = (int)int_or(v, "rows_per_block", 1),
-                                         .cluster = (int)int_or(v, "cluster", 1), .min_points = int_or(v, "min_points", 0),
-                                         .reload = !mlirAttributeIsNull(entry(v, "reload")) && mlirBoolAttrGetValue(entry(v, "reload")),
-                                         .min_row_length = int_or(v, "min_row_length", 0)};
-  }
-}
-
-/* ---- the kinds of passes/schedule.h ----------------------------------------- */
-
-static bool classified_as(MlirOperation func, fuser_sched_kind want) {
-  fuser_reduction_schedule s;
-  fuser_schedule_reduction_kernel(func, &s);
-  return s.kind == want;
-}
-
-static bool applies_inner_persistent(const fk_kernel *k, MlirOperation func) {
-  (void)k;
-  return classified_as(func, FUSER_SCHED_INNER_PERSISTENT);
-}
-static bool applies_inner_reduce(const fk_kernel *k, MlirOperation func) {
-  (void)k;
-  return classified_as(func, FUSER_SCHED_INNER_REDUCE);
-}
-static bool applies_outer(const fk_kernel *k, MlirOperation func) {
-  (void)k;
-  return classified_as(func, FUSER_SCHED_OUTER);
-}
-static bool applies_outer_persistent(const fk_kernel *k, MlirOperation func) {
-  (void)k;
-  return classified_as(func, FUSER_SCHED_OUTER_PERSISTENT);
-}
-
-static bool applies_inner_outer(const fk_kernel *k, MlirOperation func) {
-  (void)k;
-  return classified_as(func, FUSER_SCHED_INNER_OUTER);
-}
-
-static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o) {
-  (void)k, (void)o; /* the row schedules take no options: their sizes follow the row (schedule_reduction.h) */
-  fuser_reduction_schedule s;
-  fuser_schedule_reduction_kernel(func, &s);
-  return fuser_reduction_schedule_attr(mlirOperationGetContext(func), &s);
-}
-
-static bool bad(MlirOperation func, MlirAttribute schedule, int variant_index, const char *what) {
-  MlirStringRef kind = mlirStringAttrGetValue(entry(schedule, "kind"));
-  char msg[200];
-  if (variant_index < 0) snprintf(msg, sizeof msg, "fuser.schedule (%.*s): %s", (int)kind.length, kind.data, what);
-  else snprintf(msg, sizeof msg, "fuser.schedule (%.*s): variant #%d: %s", (int)kind.length, kind.data, variant_index, what);
-  mlirEmitError(mlirOperationGetLocation(func), msg);
-  return false;
-}
-
-static bool int_in(MlirAttribute d, const char *name, int64_t lo, int64_t hi) {
-  MlirAttribute a = entry(d, name);
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a)) return false;
-  int64_t v = mlirIntegerAttrGetValueInt(a);
-  return v >= lo && v <= hi;
-}
-
-static bool verify(MlirOperation func, MlirAttribute s) {
-  int rank = space_rank(func);
-  if (rank < 1) return bad(func, s, -1, "the kernel has no reduction");
-  if (!int_in(s, "outer_dims", 0, rank)) return bad(func, s, -1, "'outer_dims' must be an integer in [0, the reduction input's rank]");
-  if (!mlirAttributeIsNull(entry(s, "batch_dims")) && !int_in(s, "batch_dims", 1, rank - 1 - int_or(s, "outer_dims", 0)))
-    return bad(func, s, -1, "'batch_dims' must be an integer in [1, rank - outer_dims - 1]");
-  if (!mlirAttributeIsNull(entry(s, "rows")) && !int_in(s, "rows", 0, INT64_MAX)) return bad(func, s, -1, "'rows' must be a non-negative integer");
-  if (!mlirAttributeIsNull(entry(s, "row_length")) && !int_in(s, "row_length", 0, INT64_MAX))
-    return bad(func, s, -1, "'row_length' must be a non-negative integer");
-  MlirStringRef kind = mlirStringAttrGetValue(entry(s, "kind"));
-  bool io = kind.length == strlen("inner_outer") && memcmp(kind.data, "inner_outer", kind.length) == 0;
-  if (io != !mlirAttributeIsNull(entry(s, "partials")) || (io && !int_in(s, "partials", 1, INT64_MAX)))
-    return bad(func, s, -1, "'partials' (the row groups, a positive integer) is required by inner_outer and only there");
-  if (io && (!int_in(s, "rows", 1, INT64_MAX) || int_or(s, "rows", 1) % int_or(s, "partials", 1) != 0))
-    return bad(func, s, -1, "inner_outer: 'rows' must be static and a multiple of 'partials'");
-  MlirAttribute vs = entry(s, "variants");
-  if (mlirAttributeIsNull(vs) || !mlirAttributeIsAArray(vs) || mlirArrayAttrGetNumElements(vs) == 0 ||
-      mlirArrayAttrGetNumElements(vs) > FUSER_SCHED_MAX_VARIANTS)
-    return bad(func, s, -1, "'variants' must be an array of 1 to 4 dictionaries");
-  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(vs); i++) {
-    MlirAttribute v = mlirArrayAttrGetElement(vs, i);
-    if (!mlirAttributeIsADictionary(v)) return bad(func, s, (int)i, "must be a dictionary");
-    if (!int_in(v, "width", 1, 8)) return bad(func, s, (int)i, "'width' must be an integer in [1, 8]");
-    if (!int_in(v, "vectors", 0, 16)) return bad(func, s, (int)i, "'vectors' must be an integer in [0, 16] (0: looped)");
-    if (!int_in(v, "threads", 1, 1024) || !pow2(int_or(v, "threads", 0)))
-      return bad(func, s, (int)i, "'threads' must be a power of two in [1, 1024]");
-    if (!int_in(v, "rows_per_block", 1, 1024) || int_or(v, "threads", 0) * int_or(v, "rows_per_block", 0) > 1024)
-      return bad(func, s, (int)i, "'rows_per_block' must be at least 1, with threads x rows_per_block at most 1024");
-    if (!mlirAttributeIsNull(entry(v, "cluster")) &&
-        (!int_in(v, "cluster", 1, MAX_CLUSTER) || !pow2(int_or(v, "cluster", 0)) || int_or(v, "rows_per_block", 0) != 1 ||
-         int_or(v, "threads", 0) < 32))
-      return bad(func, s, (int)i, "'cluster' must be a power of two in [1, 8], on a variant of one row per block and at least 32 threads");
-    /* a persistent cluster's blocks hold chunks of T x V x W of a static row */
-    if (int_or(v, "cluster", 1) > 1 && int_or(v, "vectors", 0) > 0 &&
-        (mlirAttributeIsNull(entry(s, "row_length")) ||
-         int_or(v, "cluster", 1) * int_or(v, "threads", 0) * int_or(v, "vectors", 0) * int_or(v, "width", 1) < int_or(s, "row_length", 0)))
-      return bad(func, s, (int)i, "a persistent 'cluster' variant (vectors > 0) needs a static 'row_length' of at most cluster x threads x vectors x width");
-    if (!mlirAttributeIsNull(entry(v, "reload")) &&
-        (!mlirAttributeIsABool(entry(v, "reload")) || (mlirBoolAttrGetValue(entry(v, "reload")) && int_or(v, "vectors", 0) == 0)))
-      return bad(func, s, (int)i, "'reload' must be a bool, true only on a persistent variant (vectors > 0)");
-    if (!mlirAttributeIsNull(entry(v, "min_points")) && !int_in(v, "min_points", 0, INT64_MAX))
-      return bad(func, s, (int)i, "'min_points' must be a non-negative integer");
-    if (!mlirAttributeIsNull(entry(v, "min_row_length")) && !int_in(v, "min_row_length", 0, INT64_MAX))
-      return bad(func, s, (int)i, "'min_row_length' must be a non-negative integer");
-    if (io && (int_or(v, "vectors", 0) == 0 || int_or(s, "partials", 1) % int_or(v, "rows_per_block", 1) != 0))
-      return bad(func, s, (int)i, "inner_outer: a persistent variant (vectors > 0) whose rows per block divide 'partials'");
-  }
-  return true;
-}
-
-/* Tried ahead of pointwise (schedule.c's table): a kernel none of them
- * takes (no reduction, or one they cannot hold) is pointwise. */
-const fuser_schedule_kind fuser_schedule_inner_persistent = {
-    .kind = "inner_persistent", .applies = applies_inner_persistent, .choose = choose, .verify = verify};
-const fuser_schedule_kind fuser_schedule_inner_reduce = {
-    .kind = "inner_reduce", .applies = applies_inner_reduce, .choose = choose, .verify = verify};
-const fuser_schedule_kind fuser_schedule_inner_outer = {
-    .kind = "inner_outer", .applies = applies_inner_outer, .choose = choose, .verify = verify};
-const fuser_schedule_kind fuser_schedule_outer = {.kind = "outer", .applies = applies_outer, .choose = choose, .verify = verify};
-const fuser_schedule_kind fuser_schedule_outer_persistent = {
-    .kind = "outer_persistent", .applies = applies_outer_persistent, .choose = choose, .verify = verify};

@@ -171,6 +171,8 @@ typedef struct {
 } fuser_row_variant;
 
 #define FUSER_SCHED_MAX_VARIANTS 4
+/* Blocks per row of a cluster variant at most (a portable cluster size on sm_90). */
+#define FUSER_SCHED_MAX_CLUSTER 8
 /* inner_outer: partial results per kernel (dw, db, ...) */
 #define FUSER_SCHED_MAX_PARTIALS 4
 
@@ -257,6 +259,9 @@ bool fuser_has_row_schedule(MlirOperation kernel);
 
 /* The kind's name in `fuser.schedule` and in fuser-report. */
 const char *fuser_sched_kind_name(fuser_sched_kind k);
+
+/* Whether `op` is a reduction (sum, prod, max, min) or var_mean. */
+bool fuser_is_reduction_op(MlirOperation op);
 
 /* The schedule as the typed `fuser.schedule` dictionary of its kind:
  *   {kind = "inner_persistent", outer_dims = 1, rows = 16384, row_length = 4096,
