@@ -1,7 +1,8 @@
 /* import_internal.h: the importer's state, shared by its files:
  * nvfuser_import.c (script structure, fd.define_*, add_output),
- * import_ops.c (fd.ops.*), import_inputs.c (the inputs block) and
- * import_args.c (argument binding and evaluation of Python values). */
+ * import_ops.c and the op family files it dispatches to (fd.ops.*;
+ * import_op_call.h), import_inputs.c (the inputs block) and import_args.c
+ * (argument binding and evaluation of Python values). */
 #ifndef FUSER_FRONTEND_IMPORT_INTERNAL_H
 #define FUSER_FRONTEND_IMPORT_INTERNAL_H
 

@@ -1,8 +1,8 @@
 /* The importer's top level: the script's structure (imports, the fusion def,
  * the `with FusionDefinition() as fd:` block, the inputs block and
  * fd.execute), the fd.define_* calls, fd.add_output, and assembling the
- * fusion func.func. fd.ops.* are in import_ops.c, the inputs block in
- * import_inputs.c. */
+ * fusion func.func. fd.ops.* are in import_ops.c (and the op family files
+ * it dispatches to), the inputs block in import_inputs.c. */
 #include "frontend/nvfuser_import.h"
 
 #include <stdio.h>
