@@ -100,22 +100,26 @@ MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after) {
   fb_set_ip(b, fb_ip_end(fb_body(loop)));
   rg_scope_push(g);
   g->step = fb_for_iv(loop);
+  /* row j's block reductions use slot set j mod 2 of their buffers: a warp
+   * writes row j + 2's slots only after row j + 1's barrier, which every
+   * warp reaches after reading row j's; so no barrier ends the row */
+  if (g->T > 32) g->wg_base = fb_muli(b, fb_remui(b, g->step, rg_idx(g, 2)), rg_idx(g, g->block / 32));
   for (int i = 0; i < n; i++) acc[i] = fb_for_iter_arg(loop, i);
   return loop;
 }
 
-/* Closes it: adds the row's values, and (the row's shared-memory slots are
- * reused by the next row) a barrier; then stores the group's partials. */
+/* Closes it: adds the row's values (no barrier: the next row's block
+ * reductions use the other slot set); then stores the group's partials. */
 void rg_io_close_rows(rgen *g, MlirOperation loop, MlirValue *acc, fb_ip after, MlirValue tid, MlirValue bid) {
   fb_builder *b = &g->b;
   int n = rg_io_num_acc(g);
   rg_io_accumulate(g, acc);
-  if (g->T > 32) fb_barrier(b);
   fb_yield(b, n, acc);
   rg_scope_pop(g);
   fb_set_ip(b, after);
   for (int i = 0; i < n; i++) acc[i] = fb_result(loop, i);
   g->step = rg_idx(g, 0);
+  g->wg_base = (MlirValue){NULL};
   rg_thread_context(g, tid, bid); /* the thread's columns and group */
   rg_io_store(g, acc, fb_addi(b, fb_muli(b, bid, rg_idx(g, g->RPB)), g->rib));
 }

@@ -144,6 +144,36 @@ static void reload_row_results(rgen *g, const phase *ph, int n) {
   for (int p = 0; p < n; p++) finish_phase(g, &ph[p], fb_load(&g->b, g->wg[p], base));
 }
 
+/* Whether v is computed from op's results (a walk up the kernel body's
+ * defs; `seen` holds the ops walked, and a full list answers yes). */
+static bool computed_from(MlirValue v, MlirOperation op, const void **seen, int *nseen) {
+  if (mlirValueIsABlockArgument(v)) return false;
+  MlirOperation d = mlirOpResultGetOwner(v);
+  if (mlirOperationEqual(d, op)) return true;
+  for (int i = 0; i < *nseen; i++)
+    if (seen[i] == d.ptr) return false;
+  if (*nseen == 512) return true;
+  seen[(*nseen)++] = d.ptr;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(d); i++)
+    if (computed_from(mlirOperationGetOperand(d, i), op, seen, nseen)) return true;
+  return false;
+}
+
+/* The end of the run of phases from p none of whose inputs is computed
+ * from another's result (LayerNorm backward's sums of g w and g w xhat;
+ * not softmax's max then sum, nor var_mean's two passes). */
+static int independent_phases_end(const phase *ph, int nph, int p) {
+  const void *seen[512];
+  int q = p + 1;
+  for (; q < nph; q++)
+    for (int r = p; r < q; r++) {
+      int nseen = 0;
+      if (mlirOperationEqual(ph[q].red, ph[r].red) || computed_from(mlirOperationGetOperand(ph[q].red, 0), ph[r].red, seen, &nseen))
+        return q;
+    }
+  return q;
+}
+
 static int collect_phases(rgen *g, phase *ph, int cap) {
   int n = 0;
   MlirBlock body = fuser_func_body(g->k->func);
@@ -501,7 +531,9 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   if (gpu && g->outer_mode)
     for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, rg_elem_type(g, ph[p].acc), (int64_t)g->block * g->W);
   else if (gpu && g->T > 32)
-    for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, rg_elem_type(g, ph[p].acc), g->block / 32);
+    /* inner_outer: two slot sets per phase, alternating by row: the next row's
+     * writes need no barrier after this row's reads (rg_io_open_rows) */
+    for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, rg_elem_type(g, ph[p].acc), g->block / 32 * (g->npart > 0 ? 2 : 1));
   int cwg_first = nargs + nwg;
   if (g->S > 1)
     for (int p = 0; p < nph; p++) types[nargs + nwg++] = fb_workgroup_memref_type(b, rg_elem_type(g, ph[p].acc), g->S);
@@ -524,16 +556,28 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
       if (om) rg_outer_thread_context(g, tid, bid);
       else rg_thread_context(g, tid, bid);
       if (g->S > 1) fb_cluster_arrive(b, true); /* matched by the wait before the first push */
-      for (int p = 0; p < nph && !g->failed; p++) {
-        MlirValue wg = cwg_first > nargs ? mlirBlockGetArgument(entry, nargs + p) : (MlirValue){NULL};
-        /* reload: the pass's loads and values live in its own scope, so the
-         * next pass (after the block barrier) and the epilogue load again */
-        if (var->reload) rg_scope_push(g);
-        MlirValue part = om ? (g->held ? rg_chunks_partial(g, &ph[p]) : rg_outer_partial(g, &ph[p])) : thread_partial(g, &ph[p]);
-        if (var->reload) rg_scope_pop(g);
-        MlirValue total = om ? rg_outer_tree_gpu(g, ph[p].id, ph[p].acc, part, wg) : rg_block_allreduce_gpu(g, ph[p].id, ph[p].acc, part, wg);
-        if (g->S > 1) total = rg_cluster_allreduce_gpu(g, ph[p].id, ph[p].acc, total, mlirBlockGetArgument(entry, cwg_first + p));
-        finish_phase(g, &ph[p], total);
+      for (int p = 0, q; p < nph && !g->failed; p = q) {
+        /* inner: the phases [p, q) independent of each other share one
+         * block reduction (one barrier; their loads all issued before it) */
+        q = om ? p + 1 : independent_phases_end(ph, nph, p);
+        MlirValue part[MAX_REDS], wg[MAX_REDS];
+        fuser_op_id ids[MAX_REDS];
+        fuser_dtype accs[MAX_REDS];
+        for (int i = 0; i < q - p; i++) {
+          wg[i] = cwg_first > nargs ? mlirBlockGetArgument(entry, nargs + p + i) : (MlirValue){NULL};
+          ids[i] = ph[p + i].id, accs[i] = ph[p + i].acc;
+          /* reload: the pass's loads and values live in its own scope, so the
+           * next pass (after the block barrier) and the epilogue load again */
+          if (var->reload) rg_scope_push(g);
+          part[i] = om ? (g->held ? rg_chunks_partial(g, &ph[p + i]) : rg_outer_partial(g, &ph[p + i])) : thread_partial(g, &ph[p + i]);
+          if (var->reload) rg_scope_pop(g);
+        }
+        if (om) part[0] = rg_outer_tree_gpu(g, ph[p].id, ph[p].acc, part[0], wg[0]);
+        else rg_block_allreduce_gpu(g, q - p, ids, accs, part, wg, g->wg_base);
+        for (int i = 0; i < q - p; i++) {
+          if (g->S > 1) part[i] = rg_cluster_allreduce_gpu(g, ids[i], accs[i], part[i], mlirBlockGetArgument(entry, cwg_first + p + i));
+          finish_phase(g, &ph[p + i], part[i]);
+        }
       }
       if (!g->failed) {
         if (om && !g->held) rg_outer_epilogue(g);

@@ -77,25 +77,37 @@ static MlirValue shuffle(rgen *g, MlirValue x, fuser_dtype dt, int off) {
 }
 
 /* Every thread of the row gets the row's combination of the threads'
- * partials `x` (GPU form): warp butterfly, then across the row's warps
- * through workgroup buffer `wg`. */
-MlirValue rg_block_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue wg) {
+ * partials x[i] of n independent reductions (GPU form): warp butterflies,
+ * then across the row's warps through workgroup buffers wg[i], at slot
+ * `base` (NULL: 0) on. The n reductions share one barrier: their butterfly
+ * steps interleave (n shuffles in flight), each value combined in the same
+ * order as alone, so the bits are those of n separate reductions. */
+void rg_block_allreduce_gpu(rgen *g, int n, const fuser_op_id *id, const fuser_dtype *acc, MlirValue *x, const MlirValue *wg,
+                            MlirValue base) {
   fb_builder *b = &g->b;
   int lanes = g->T < 32 ? g->T : 32;
-  for (int off = lanes / 2; off >= 1; off /= 2) x = rg_combine(g, id, acc, x, shuffle(g, x, acc, off));
-  if (g->T <= 32) return x;
+  for (int off = lanes / 2; off >= 1; off /= 2) {
+    MlirValue sh[MAX_REDS];
+    for (int i = 0; i < n; i++) sh[i] = shuffle(g, x[i], acc[i], off);
+    for (int i = 0; i < n; i++) x[i] = rg_combine(g, id[i], acc[i], x[i], sh[i]);
+  }
+  if (g->T <= 32) return;
   int nwr = g->T / 32; /* warps per row */
   MlirValue lane32 = fb_remui(b, g->tid, rg_idx(g, 32)), warp = fb_divui(b, g->tid, rg_idx(g, 32));
+  MlirValue slot = fb_addi(b, fb_muli(b, g->rib, rg_idx(g, nwr)), fb_remui(b, lane32, rg_idx(g, nwr)));
+  if (!mlirValueIsNull(base)) warp = fb_addi(b, base, warp), slot = fb_addi(b, base, slot);
   MlirOperation ifop = fb_if(b, fb_cmpi(b, FB_CMPI_EQ, lane32, rg_idx(g, 0)), 0, NULL, false);
   fb_ip save = fb_get_ip(b);
   fb_set_ip(b, fb_ip_in(fb_then(ifop)));
-  fb_store(b, x, wg, warp);
+  for (int i = 0; i < n; i++) fb_store(b, x[i], wg[i], warp);
   fb_set_ip(b, save);
   fb_barrier(b);
-  MlirValue slot = fb_addi(b, fb_muli(b, g->rib, rg_idx(g, nwr)), fb_remui(b, lane32, rg_idx(g, nwr)));
-  MlirValue w = fb_load(b, wg, slot);
-  for (int off = nwr / 2; off >= 1; off /= 2) w = rg_combine(g, id, acc, w, shuffle(g, w, acc, off));
-  return w;
+  for (int i = 0; i < n; i++) x[i] = fb_load(b, wg[i], slot);
+  for (int off = nwr / 2; off >= 1; off /= 2) {
+    MlirValue sh[MAX_REDS];
+    for (int i = 0; i < n; i++) sh[i] = shuffle(g, x[i], acc[i], off);
+    for (int i = 0; i < n; i++) x[i] = rg_combine(g, id[i], acc[i], x[i], sh[i]);
+  }
 }
 
 /* The CPU form's replay of the same butterflies over the block's partials

@@ -90,6 +90,7 @@ typedef struct {
    * the group in `step`); the partial results (tensor, value summed) */
   int64_t group_rows;
   MlirValue step;
+  MlirValue wg_base; /* the row's slot set in the block reduction's buffers (NULL: 0) */
   int npart;
   int part_tensor[FUSER_SCHED_MAX_PARTIALS];
   MlirValue part_value[FUSER_SCHED_MAX_PARTIALS];
@@ -133,7 +134,10 @@ MlirValue rg_chunks_partial(rgen *g, const phase *ph);
 
 /* row_gen_block.c */
 void rg_thread_context(rgen *g, MlirValue tid, MlirValue bid);
-MlirValue rg_block_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue wg);
+/* n independent reductions in one (x[i]: the thread's partials, replaced by
+ * the row's results), one barrier; wg[i] their slots from `base` (NULL: 0) */
+void rg_block_allreduce_gpu(rgen *g, int n, const fuser_op_id *id, const fuser_dtype *acc, MlirValue *x, const MlirValue *wg,
+                            MlirValue base);
 MlirValue rg_block_allreduce_cpu(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue p, MlirValue rib);
 
 /* inner_outer_gen.c */
@@ -146,8 +150,8 @@ void rg_io_accumulate(rgen *g, MlirValue *acc);
 /* stores acc as row `group` of the partial results */
 void rg_io_store(rgen *g, const MlirValue *acc, MlirValue group);
 /* GPU form: the loop over the group's rows, the thread's partials (acc,
- * rg_io_num_acc of them) its iter_args; close adds the row's values, ends the
- * row with a barrier when its warps met in shared memory, and stores them */
+ * rg_io_num_acc of them) its iter_args, the row's slot set (wg_base) from its
+ * step; close adds the row's values and stores them */
 MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after);
 void rg_io_close_rows(rgen *g, MlirOperation loop, MlirValue *acc, fb_ip after, MlirValue tid, MlirValue bid);
 /* CPU form: the block's threads' partials (a buffer), one thread's update, the stores */
