@@ -53,17 +53,30 @@ MlirValue rg_io_neutral(rgen *g) {
   return fb_broadcast(&g->b, rg_neutral_const(g, FUSER_OP_sum, FUSER_DTYPE_F32), rg_vec_type(g, FUSER_DTYPE_F32));
 }
 
-void rg_io_accumulate(rgen *g, MlirValue *acc) {
+/* Whether partial p is computed from no row reduction of the kernel. */
+static bool independent_of_rows(const rgen *g, int p) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(g->k->func)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    fuser_op_kind kind = fuser_op_kind_of(fuser_op_id_of(op));
+    if ((kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN) && rg_computed_from(g->part_value[p], op)) return false;
+  }
+  return true;
+}
+
+void rg_io_accumulate(rgen *g, MlirValue *acc, bool early) {
   int8_t map[FK_R];
   memset(map, -1, sizeof map);
   for (int d = 0; d < g->s->rank; d++) map[d] = (int8_t)d;
-  for (int p = 0; p < g->npart && !g->failed; p++)
+  for (int p = 0; p < g->npart && !g->failed; p++) {
+    if (early) g->part_early[p] = independent_of_rows(g, p);
+    else if (g->part_early[p]) continue;
+    if (early && !g->part_early[p]) continue;
     for (int c = 0; c < g->nchunks; c++) {
       MlirValue x = rg_convert(g, rg_eval(g, g->part_value[p], map, c), fuser_value_dtype(g->part_value[p]), FUSER_DTYPE_F32);
       /* a ragged chunk (past the row's end) adds the neutral element */
       if (!mlirValueIsNull(g->chunk_ok[c])) x = fb_select(&g->b, g->chunk_ok[c], x, rg_io_neutral(g));
       acc[p * g->nchunks + c] = rg_combine(g, FUSER_OP_sum, FUSER_DTYPE_F32, acc[p * g->nchunks + c], x);
     }
+  }
 }
 
 void rg_io_store(rgen *g, const MlirValue *acc, MlirValue group) {
@@ -113,7 +126,7 @@ MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after) {
 void rg_io_close_rows(rgen *g, MlirOperation loop, MlirValue *acc, fb_ip after, MlirValue tid, MlirValue bid) {
   fb_builder *b = &g->b;
   int n = rg_io_num_acc(g);
-  rg_io_accumulate(g, acc);
+  rg_io_accumulate(g, acc, false);
   fb_yield(b, n, acc);
   rg_scope_pop(g);
   fb_set_ip(b, after);
@@ -151,7 +164,7 @@ void rg_io_cpu_accumulate(rgen *g, MlirValue buf, MlirValue tid) {
     at[i] = fb_muli(b, fb_addi(b, fb_muli(b, tid, rg_idx(g, n)), rg_idx(g, i)), rg_idx(g, g->W));
     acc[i] = fb_vector_load(b, rg_vec_type(g, FUSER_DTYPE_F32), buf, at[i], 0);
   }
-  rg_io_accumulate(g, acc);
+  rg_io_accumulate(g, acc, false);
   for (int i = 0; i < n; i++) fb_vector_store(b, acc[i], buf, at[i], 0);
 }
 

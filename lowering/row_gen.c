@@ -144,33 +144,14 @@ static void reload_row_results(rgen *g, const phase *ph, int n) {
   for (int p = 0; p < n; p++) finish_phase(g, &ph[p], fb_load(&g->b, g->wg[p], base));
 }
 
-/* Whether v is computed from op's results (a walk up the kernel body's
- * defs; `seen` holds the ops walked, and a full list answers yes). */
-static bool computed_from(MlirValue v, MlirOperation op, const void **seen, int *nseen) {
-  if (mlirValueIsABlockArgument(v)) return false;
-  MlirOperation d = mlirOpResultGetOwner(v);
-  if (mlirOperationEqual(d, op)) return true;
-  for (int i = 0; i < *nseen; i++)
-    if (seen[i] == d.ptr) return false;
-  if (*nseen == 512) return true;
-  seen[(*nseen)++] = d.ptr;
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(d); i++)
-    if (computed_from(mlirOperationGetOperand(d, i), op, seen, nseen)) return true;
-  return false;
-}
-
 /* The end of the run of phases from p none of whose inputs is computed
  * from another's result (LayerNorm backward's sums of g w and g w xhat;
  * not softmax's max then sum, nor var_mean's two passes). */
 static int independent_phases_end(const phase *ph, int nph, int p) {
-  const void *seen[512];
   int q = p + 1;
   for (; q < nph; q++)
-    for (int r = p; r < q; r++) {
-      int nseen = 0;
-      if (mlirOperationEqual(ph[q].red, ph[r].red) || computed_from(mlirOperationGetOperand(ph[q].red, 0), ph[r].red, seen, &nseen))
-        return q;
-    }
+    for (int r = p; r < q; r++)
+      if (mlirOperationEqual(ph[q].red, ph[r].red) || rg_computed_from(mlirOperationGetOperand(ph[q].red, 0), ph[r].red)) return q;
   return q;
 }
 
@@ -556,6 +537,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
       if (om) rg_outer_thread_context(g, tid, bid);
       else rg_thread_context(g, tid, bid);
       if (g->S > 1) fb_cluster_arrive(b, true); /* matched by the wait before the first push */
+      if (g->npart > 0) rg_io_accumulate(g, acc, true);
       for (int p = 0, q; p < nph && !g->failed; p = q) {
         /* inner: the phases [p, q) independent of each other share one
          * block reduction (one barrier; their loads all issued before it) */

@@ -94,6 +94,7 @@ typedef struct {
   int npart;
   int part_tensor[FUSER_SCHED_MAX_PARTIALS];
   MlirValue part_value[FUSER_SCHED_MAX_PARTIALS];
+  bool part_early[FUSER_SCHED_MAX_PARTIALS]; /* accumulated before the row's reductions */
 } rgen;
 
 /* One reduction pass over the rows: a reduction op, or one of var_mean's two. */
@@ -126,6 +127,9 @@ MlirValue rg_cluster_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, Mli
 MlirValue rg_neutral_const(rgen *g, fuser_op_id id, fuser_dtype acc);
 MlirValue rg_lanes_tree(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue v);
 MlirValue rg_eval(rgen *g, MlirValue v, const int8_t *map, int chunk);
+/* Whether v is computed from op's results (a walk up the kernel body's
+ * defs, at most 512 ops: past them the answer is yes). */
+bool rg_computed_from(MlirValue v, MlirOperation op);
 
 /* row_gen.c: the combination of phase ph's input over the thread's chunks
  * (its vectors of the row, or the outer schedule's held rows), evaluated
@@ -145,8 +149,11 @@ void rg_io_init(rgen *g);
 bool rg_io_is_partial(const rgen *g, int t);
 int rg_io_num_acc(const rgen *g);
 MlirValue rg_io_neutral(rgen *g);
-/* adds the current row's values of every partial into acc[p x chunks + c] */
-void rg_io_accumulate(rgen *g, MlirValue *acc);
+/* adds the current row's values of the partials into acc[p x chunks + c]:
+ * early, those computed from no row reduction of the kernel (before the
+ * row's block reductions: their inputs need not live across the barrier);
+ * else the others (GPU form), or all (CPU form: no early call) */
+void rg_io_accumulate(rgen *g, MlirValue *acc, bool early);
 /* stores acc as row `group` of the partial results */
 void rg_io_store(rgen *g, const MlirValue *acc, MlirValue group);
 /* GPU form: the loop over the group's rows, the thread's partials (acc,

@@ -337,6 +337,25 @@ MlirValue rg_lanes_tree(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue v) {
 
 /* ---- the walker ------------------------------------------------------------ */
 
+static bool computed_from(MlirValue v, MlirOperation op, const void **seen, int *nseen) {
+  if (mlirValueIsABlockArgument(v)) return false;
+  MlirOperation d = mlirOpResultGetOwner(v);
+  if (mlirOperationEqual(d, op)) return true;
+  for (int i = 0; i < *nseen; i++)
+    if (seen[i] == d.ptr) return false;
+  if (*nseen == 512) return true;
+  seen[(*nseen)++] = d.ptr;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(d); i++)
+    if (computed_from(mlirOperationGetOperand(d, i), op, seen, nseen)) return true;
+  return false;
+}
+
+bool rg_computed_from(MlirValue v, MlirOperation op) {
+  const void *seen[512];
+  int nseen = 0;
+  return computed_from(v, op, seen, &nseen);
+}
+
 static int find_red(rgen *g, MlirOperation op) {
   for (int i = 0; i < g->nred; i++)
     if (mlirOperationEqual(g->red[i].op, op)) return i;
