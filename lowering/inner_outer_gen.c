@@ -20,6 +20,7 @@
 
 #include "lowering/row_gen_internal.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "passes/ir_util.h"
 #include "passes/schedule_reduction.h"
 
@@ -101,18 +102,71 @@ void rg_io_store(rgen *g, const MlirValue *acc, MlirValue group) {
 
 /* ---- the loop over a group's rows (row_gen.c emits the row inside) ------- */
 
+/* Whether argument t is a row tensor the loop loads a row ahead: of the
+ * row space's shape (no dim of static extent 1: the walker reads it with
+ * the identity map), read only by ops of its rank. */
+static bool prefetched(rgen *g, int t) {
+  const fk_tensor *ft = &g->k->t[t];
+  if (!ft->is_tensor || ft->rank != g->s->rank || ft->dtype == FUSER_DTYPE_I1) return false;
+  for (int d = 0; d < ft->rank; d++)
+    if (ft->shape[d] == 1) return false;
+  MlirValue a = mlirBlockGetArgument(fuser_func_body(g->k->func), t);
+  bool used = false;
+  for (MlirOpOperand u = mlirValueGetFirstUse(a); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation op = mlirOpOperandGetOwner(u);
+    fuser_op_kind kind = fuser_op_kind_of(fuser_op_id_of(op));
+    if ((kind != FUSER_KIND_UNARY && kind != FUSER_KIND_BINARY && kind != FUSER_KIND_TERNARY) ||
+        mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetResult(op, 0))) != ft->rank)
+      return false;
+    used = true;
+  }
+  return used;
+}
+
+/* The bytes a thread may hold of the next row (16 registers): LayerNorm
+ * backward's grad and x at 2 chunks of 16 bytes. */
+#define PREFETCH_BYTES 64
+
+/* The vectors loaded a row ahead: every chunk of each prefetched argument,
+ * while they fit PREFETCH_BYTES. */
+static void choose_prefetch(rgen *g) {
+  g->npre = 0;
+  int bytes = 0;
+  for (int t = 0; t < g->k->num_args; t++) {
+    if (!prefetched(g, t)) continue;
+    int b = g->nchunks * g->W * fuser_dtype_size(g->k->t[t].dtype);
+    if (bytes + b > PREFETCH_BYTES || g->npre + g->nchunks > MAX_PREFETCH) continue;
+    bytes += b;
+    for (int c = 0; c < g->nchunks; c++) g->pre_t[g->npre] = t, g->pre_c[g->npre++] = c;
+  }
+}
+
 /* inner_outer (GPU form): opens the loop over the group's rows, the
- * partials (acc) as its iter_args; the row code then goes in its body. */
-MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after) {
+ * partials (acc) and the prefetched vectors as its iter_args; the row code
+ * then goes in its body. Row j's vectors come from iteration j - 1 (row 0's
+ * from before the loop), and iteration j first issues row j + 1's loads
+ * (the last row's: its own again), so they are in flight during row j's
+ * reductions and stores instead of after them. */
+MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after, MlirValue tid, MlirValue bid) {
   fb_builder *b = &g->b;
   g->nchunks = g->var->vectors;
   int n = rg_io_num_acc(g);
-  for (int i = 0; i < n; i++) acc[i] = rg_io_neutral(g);
-  MlirOperation loop = fb_for(b, rg_idx(g, 0), rg_idx(g, g->group_rows), rg_idx(g, 1), n, acc);
+  MlirValue init[FUSER_SCHED_MAX_PARTIALS * MAX_CHUNKS + MAX_PREFETCH];
+  for (int i = 0; i < n; i++) init[i] = rg_io_neutral(g);
+  choose_prefetch(g);
+  g->step = rg_idx(g, 0);
+  rg_thread_context(g, tid, bid);
+  for (int i = 0; i < g->npre; i++) init[n + i] = rg_load_row(g, g->pre_t[i], g->pre_c[i]);
+  MlirOperation loop = fb_for(b, rg_idx(g, 0), rg_idx(g, g->group_rows), rg_idx(g, 1), n + g->npre, init);
   *after = fb_get_ip(b);
   fb_set_ip(b, fb_ip_end(fb_body(loop)));
   rg_scope_push(g);
-  g->step = fb_for_iv(loop);
+  MlirValue j = fb_for_iv(loop);
+  g->step = fb_binary(b, "arith.minui", fb_addi(b, j, rg_idx(g, 1)), rg_idx(g, g->group_rows - 1));
+  rg_thread_context(g, tid, bid);
+  for (int i = 0; i < g->npre; i++) g->pre_next[i] = rg_load_row(g, g->pre_t[i], g->pre_c[i]);
+  g->step = j;
+  for (int i = 0; i < g->npre; i++) rg_preload(g, g->pre_t[i], g->pre_c[i], fb_for_iter_arg(loop, n + i));
   /* row j's block reductions use slot set j mod 2 of their buffers: a warp
    * writes row j + 2's slots only after row j + 1's barrier, which every
    * warp reaches after reading row j's; so no barrier ends the row */
@@ -122,12 +176,16 @@ MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after) {
 }
 
 /* Closes it: adds the row's values (no barrier: the next row's block
- * reductions use the other slot set); then stores the group's partials. */
+ * reductions use the other slot set), passes the next row's vectors on;
+ * then stores the group's partials. */
 void rg_io_close_rows(rgen *g, MlirOperation loop, MlirValue *acc, fb_ip after, MlirValue tid, MlirValue bid) {
   fb_builder *b = &g->b;
   int n = rg_io_num_acc(g);
   rg_io_accumulate(g, acc, false);
-  fb_yield(b, n, acc);
+  MlirValue next[FUSER_SCHED_MAX_PARTIALS * MAX_CHUNKS + MAX_PREFETCH];
+  for (int i = 0; i < n; i++) next[i] = acc[i];
+  for (int i = 0; i < g->npre; i++) next[n + i] = g->pre_next[i];
+  fb_yield(b, n + g->npre, next);
   rg_scope_pop(g);
   fb_set_ip(b, after);
   for (int i = 0; i < n; i++) acc[i] = fb_result(loop, i);

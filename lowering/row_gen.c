@@ -533,7 +533,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
     if (gpu) {
       MlirValue tid = fb_thread_id(b, 'x'), bid = fb_block_id(b, 'x'), acc[FUSER_SCHED_MAX_PARTIALS * MAX_CHUNKS];
       fb_ip after_rows;
-      MlirOperation rows_loop = g->npart > 0 ? rg_io_open_rows(g, acc, &after_rows) : (MlirOperation){NULL};
+      MlirOperation rows_loop = g->npart > 0 ? rg_io_open_rows(g, acc, &after_rows, tid, bid) : (MlirOperation){NULL};
       if (om) rg_outer_thread_context(g, tid, bid);
       else rg_thread_context(g, tid, bid);
       if (g->S > 1) fb_cluster_arrive(b, true); /* matched by the wait before the first push */

@@ -29,6 +29,7 @@
 
 #define MAX_CHUNKS 16
 #define MAX_REDS 16
+#define MAX_PREFETCH 8
 
 typedef struct {
   const void *key;
@@ -95,6 +96,11 @@ typedef struct {
   int part_tensor[FUSER_SCHED_MAX_PARTIALS];
   MlirValue part_value[FUSER_SCHED_MAX_PARTIALS];
   bool part_early[FUSER_SCHED_MAX_PARTIALS]; /* accumulated before the row's reductions */
+  /* GPU form: the row vectors loaded one row ahead (argument pre_t[i] at
+   * chunk pre_c[i]), carried by the loop; pre_next: the next row's */
+  int npre;
+  int pre_t[MAX_PREFETCH], pre_c[MAX_PREFETCH];
+  MlirValue pre_next[MAX_PREFETCH];
 } rgen;
 
 /* One reduction pass over the rows: a reduction op, or one of var_mean's two. */
@@ -119,6 +125,11 @@ void rg_scope_push(rgen *g);
 void rg_scope_pop(rgen *g);
 int64_t rg_align_of(rgen *g, int t);
 void rg_store(rgen *g, int t, const int8_t *map, int chunk, MlirValue v);
+/* argument t's vector at `chunk` of the current row, as the walker loads a
+ * full-rank argument (rg_load_row), and that value given to the walker as
+ * that load (rg_preload, in the current scope): a load issued earlier */
+MlirValue rg_load_row(rgen *g, int t, int chunk);
+void rg_preload(rgen *g, int t, int chunk, MlirValue v);
 fuser_dtype rg_acc_type(MlirOperation red);
 MlirValue rg_combine(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue x, MlirValue y);
 /* row_cluster.c: the row's result from this block's total x, through the
@@ -157,9 +168,10 @@ void rg_io_accumulate(rgen *g, MlirValue *acc, bool early);
 /* stores acc as row `group` of the partial results */
 void rg_io_store(rgen *g, const MlirValue *acc, MlirValue group);
 /* GPU form: the loop over the group's rows, the thread's partials (acc,
- * rg_io_num_acc of them) its iter_args, the row's slot set (wg_base) from its
- * step; close adds the row's values and stores them */
-MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after);
+ * rg_io_num_acc of them) and the prefetched row vectors its iter_args, the
+ * row's slot set (wg_base) from its step; close adds the row's values,
+ * passes the next row's vectors on, and stores the partials */
+MlirOperation rg_io_open_rows(rgen *g, MlirValue *acc, fb_ip *after, MlirValue tid, MlirValue bid);
 void rg_io_close_rows(rgen *g, MlirOperation loop, MlirValue *acc, fb_ip after, MlirValue tid, MlirValue bid);
 /* CPU form: the block's threads' partials (a buffer), one thread's update, the stores */
 MlirValue rg_io_cpu_partials(rgen *g);

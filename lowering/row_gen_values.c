@@ -177,6 +177,25 @@ static MlirValue load(rgen *g, int t, const int8_t *map, int chunk) {
   return v;
 }
 
+/* The identity dim map of a tensor of the row space's rank (what the
+ * walker passes to a full-rank argument read by an op of its shape). */
+static void identity_map(rgen *g, int8_t *map) {
+  memset(map, -1, FK_R);
+  for (int d = 0; d < g->s->rank; d++) map[d] = (int8_t)d;
+}
+
+MlirValue rg_load_row(rgen *g, int t, int chunk) {
+  int8_t map[FK_R];
+  identity_map(g, map);
+  return load(g, t, map, chunk);
+}
+
+void rg_preload(rgen *g, int t, int chunk, MlirValue v) {
+  int8_t map[FK_R];
+  identity_map(g, map);
+  memo_put(g, mlirBlockGetArgument(fuser_func_body(g->k->func), t).ptr, map, chunk, v);
+}
+
 void rg_store(rgen *g, int t, const int8_t *map, int chunk, MlirValue v) {
   bool inner = false;
   MlirValue off = offset_of(g, t, map, chunk, &inner);
