@@ -540,8 +540,11 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
       if (g->npart > 0) rg_io_accumulate(g, acc, true);
       for (int p = 0, q; p < nph && !g->failed; p = q) {
         /* inner: the phases [p, q) independent of each other share one
-         * block reduction (one barrier; their loads all issued before it) */
-        q = om ? p + 1 : independent_phases_end(ph, nph, p);
+         * block reduction (one barrier; their loads all issued before it);
+         * not when each pass re-reads the row under a register cap (the
+         * passes' loads together spilled: LayerNorm backward's dx over
+         * 32,768 columns, 16 bytes at 64 registers) */
+        q = om || var->reload ? p + 1 : independent_phases_end(ph, nph, p);
         MlirValue part[MAX_REDS], wg[MAX_REDS];
         fuser_op_id ids[MAX_REDS];
         fuser_dtype accs[MAX_REDS];

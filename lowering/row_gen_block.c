@@ -94,14 +94,15 @@ void rg_block_allreduce_gpu(rgen *g, int n, const fuser_op_id *id, const fuser_d
   if (g->T <= 32) return;
   int nwr = g->T / 32; /* warps per row */
   MlirValue lane32 = fb_remui(b, g->tid, rg_idx(g, 32)), warp = fb_divui(b, g->tid, rg_idx(g, 32));
-  MlirValue slot = fb_addi(b, fb_muli(b, g->rib, rg_idx(g, nwr)), fb_remui(b, lane32, rg_idx(g, nwr)));
-  if (!mlirValueIsNull(base)) warp = fb_addi(b, base, warp), slot = fb_addi(b, base, slot);
+  if (!mlirValueIsNull(base)) warp = fb_addi(b, base, warp);
   MlirOperation ifop = fb_if(b, fb_cmpi(b, FB_CMPI_EQ, lane32, rg_idx(g, 0)), 0, NULL, false);
   fb_ip save = fb_get_ip(b);
   fb_set_ip(b, fb_ip_in(fb_then(ifop)));
   for (int i = 0; i < n; i++) fb_store(b, x[i], wg[i], warp);
   fb_set_ip(b, save);
   fb_barrier(b);
+  MlirValue slot = fb_addi(b, fb_muli(b, g->rib, rg_idx(g, nwr)), fb_remui(b, lane32, rg_idx(g, nwr)));
+  if (!mlirValueIsNull(base)) slot = fb_addi(b, base, slot);
   for (int i = 0; i < n; i++) x[i] = fb_load(b, wg[i], slot);
   for (int off = nwr / 2; off >= 1; off /= 2) {
     MlirValue sh[MAX_REDS];
