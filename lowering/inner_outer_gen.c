@@ -7,13 +7,17 @@
  * partial vectors (one per partial and chunk: the thread's columns are the
  * same in every row, so they add up in registers, in row order), the
  * store of the group's row of partials, and the loop over the group's rows
- * (GPU form: an scf.for carrying the partials; CPU form: the threads'
- * partials in a buffer per block).
+ * (GPU form: an scf.for carrying the partials and the row's vectors of the
+ * row tensors, loaded a row ahead; CPU form: the threads' partials in a
+ * buffer per block).
  *
- *   scf.for %j = 0 to R iter_args(%acc = -0.0 ...) {   (row_gen.c)
- *     ... the row (b x RPB + rib) x R + j: phases, dx epilogue ...
- *     %x = <the partial's value at the thread's chunk>   (rg_io_accumulate)
- *     %acc2 = arith.addf %acc, %x
+ *   %g0 = vector.load %grad[row 0 ...]                  (the row tensors' chunks)
+ *   scf.for %j = 0 to R iter_args(%acc = -0.0 ..., %g = %g0 ...) {
+ *     %gn = vector.load %grad[row min(j + 1, R - 1) ...] (issued first)
+ *     %acc2 = arith.addf %acc, <the partial's value>     (rg_io_accumulate, early)
+ *     ... row j from %g: its sums (one block reduction, slot set j mod 2),
+ *         the dx epilogue (row_gen.c) ...
+ *     scf.yield %acc2 ..., %gn ...
  *   }
  *   vector.store %acc, %partials[group x H + col]      (rg_io_store) */
 #include <string.h>

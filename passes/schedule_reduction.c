@@ -363,9 +363,9 @@ int64_t fuser_inner_outer_groups(const fuser_reduction_schedule *inner, int part
     return 0;
   }
   /* two 256-thread blocks per SM: what the registers of these kernels allow
-   * (102-121 per thread, ptxas); more groups only add partials to write and
-   * read (measured, LayerNorm backward 16384 x 4096: 512 groups 164.8 us,
-   * 256 groups 160.3 us, docs/lowering.md) */
+   * (103-128 per thread, ptxas); more groups only add partials to write and
+   * read (measured, LayerNorm backward 16384 x 4096: 512 groups 118.3 us,
+   * 256 groups 114.6 us, docs/lowering.md) */
   int64_t cap = (int64_t)GPU_SMS * (512 / block > 1 ? 512 / block : 1);
   /* groups of 32 rows or more; of 16 where that leaves an SM without a block */
   for (int min_rows = 32; min_rows >= 16; min_rows /= 2)
