@@ -1,7 +1,8 @@
 /* kernel_gen_access.c: global memory accesses of the kernel generator (see
  * kernel_gen_internal.h): the flat memref view of each tensor, the element
- * address of an index, and the scalar, vector or gathered loads and stores.
- * Separate because it is the only part that touches memory. */
+ * address of an index, the scalar, vector or gathered loads and stores, and
+ * the loads issued ahead of a point's evaluation (kg_prefetch_*). Separate
+ * because it is the only part that touches memory. */
 #include <string.h>
 
 #include "lowering/kernel_gen_internal.h"

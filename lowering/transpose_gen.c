@@ -8,9 +8,11 @@
  *   func.func @f_k0__tile(%x: memref<1xbf16>, %y: ..., %out: ..., sizes..., %wg: memref<4096xbf16, #gpu.address_space<workgroup>>)
  *       attributes {fuser.loops, fuser.row_kernel, fuser.row_grid = {...}, fuser.workgroup_buffers = 1, ...} {
  *     scf.for %tile = %block_id to %ntiles step %grid_dim {
- *       4 x { vector.load y[...] {alignment = 16} (along y's rows); vector.store %wg[row * 64 + swizzled chunk] }
+ *       4 x { %y_q = vector.load y[...] {alignment = 16} (along y's rows) }
+ *       4 x { %x_q = vector.load x[...] }                  (phase 2's loads, issued here)
+ *       4 x { vector.store %y_q, %wg[row * 64 + swizzled chunk] }
  *       gpu.barrier
- *       4 x { 8 x memref.load %wg[...]; vector.load x[...]; addf; vector.store out[...] {alignment = 16} }
+ *       4 x { 8 x memref.load %wg[...]; addf %x_q; vector.store out[...] {alignment = 16} }
  *       gpu.barrier
  *     }
  *   }
@@ -21,7 +23,10 @@
  * extents), and the blocks stride over the tiles, so any grid covers them.
  * Phase 1: thread t loads vectors v = t + k x threads: buffer row v / 8 (the
  * innermost dim's offset), chunk v % 8 (tile_dim's offset / W), W-wide
- * along tile_dim, and stores them at chunk c ^ (row / W % 8) of its row.
+ * along tile_dim, and stores them at chunk c ^ (row / W % 8) of its row;
+ * all its loads (and, on the GPU, phase 2's loads of the inputs read at the
+ * output's index) are issued before any store, so they are in flight
+ * together instead of one round trip after another.
  * Phase 2: vector v = t + k x threads is the output vector at tile_dim
  * offset v / 8, innermost offset (v % 8) W; a tiled input's lanes are W
  * loads from the buffer rows there. The XOR swizzle keeps both phases free
