@@ -124,15 +124,24 @@ typedef struct {
   MlirValue row, a_local, av, bv, at, in_b, full;
 } tile_in_vec;
 
+/* Thread t's vector q of a phase, v = t + q x threads: its buffer-row
+ * coordinate v / C and its chunk's first element (v % C) W (C = tile / W
+ * chunks a row). */
+static void split_vector(gen *g, const fuser_tile_plan *p, MlirValue t, int q, MlirValue *row, MlirValue *first) {
+  fb_builder *b = &g->b;
+  int W = p->width, C = p->tile / W;
+  MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
+  *row = fb_divui(b, v, kg_cidx(g, C));
+  *first = fb_muli(b, fb_remui(b, v, kg_cidx(g, C)), kg_cidx(g, W));
+}
+
 static void tile_in_vectors(gen *g, const fuser_tile_plan *p, MlirValue t, MlirValue a0, MlirValue b0, MlirValue A,
                             MlirValue B, tile_in_vec *iv) {
   fb_builder *b = &g->b;
-  int W = p->width, C = p->tile / W;
+  int W = p->width;
   for (int q = 0; q < p->vectors; q++) {
-    MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
     tile_in_vec *x = &iv[q];
-    x->row = fb_divui(b, v, kg_cidx(g, C));
-    x->a_local = fb_muli(b, fb_remui(b, v, kg_cidx(g, C)), kg_cidx(g, W));
+    split_vector(g, p, t, q, &x->row, &x->a_local);
     x->av = fb_addi(b, a0, x->a_local), x->bv = fb_addi(b, b0, x->row);
     x->at = buffer_index(g, x->a_local, x->row, W);
     x->in_b = fb_cmpi(b, FB_CMPI_ULT, x->bv, B);
@@ -222,12 +231,10 @@ typedef struct {
 static void tile_out_vectors(gen *g, const fuser_tile_plan *p, MlirValue t, MlirValue a0, MlirValue b0, MlirValue A,
                              MlirValue B, tile_out_vec *ov) {
   fb_builder *b = &g->b;
-  int W = p->width, C = p->tile / W;
+  int W = p->width;
   for (int q = 0; q < p->vectors; q++) {
-    MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
     tile_out_vec *o = &ov[q];
-    o->a_local = fb_divui(b, v, kg_cidx(g, C));
-    o->b_local = fb_muli(b, fb_remui(b, v, kg_cidx(g, C)), kg_cidx(g, W));
+    split_vector(g, p, t, q, &o->a_local, &o->b_local);
     o->av = fb_addi(b, a0, o->a_local), o->bv = fb_addi(b, b0, o->b_local);
     o->in_a = fb_cmpi(b, FB_CMPI_ULT, o->av, A);
     o->full = fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, o->bv, W), B);
