@@ -84,7 +84,12 @@ static void emit_point(gen *g, MlirValue e) {
     ix->v[d] = fb_remui(b, lin, ext);
     lin = fb_divui(b, lin, ext);
   }
+  /* with in-kernel checks each load is a branch: issue them all first */
+  bool checked = false;
+  for (int t = 0; t < k->num_tensors; t++) checked = checked || !mlirValueIsNull(g->access_ok[t]);
+  if (g->W > 1 && checked) kg_prefetch_point(g, &it);
   kg_emit_results(g, &it);
+  g->pre.n = 0;
 }
 
 /* The index of every result at iteration indices `it` (result dim

@@ -1,10 +1,12 @@
 /* kernel_gen_access.c: global memory accesses of the kernel generator (see
  * kernel_gen_internal.h): the flat memref view of each tensor, the element
- * address of an index, and the scalar, vector or gathered loads and stores.
- * Separate because it is the only part that touches memory. */
+ * address of an index, the scalar, vector or gathered loads and stores, and
+ * the loads issued ahead of a point's evaluation (kg_prefetch_*). Separate
+ * because it is the only part that touches memory. */
 #include <string.h>
 
 #include "lowering/kernel_gen_internal.h"
+#include "mlir-c/BuiltinTypes.h"
 
 /* The flat 1-D memref view of tensor t (all index math is explicit). */
 static MlirValue mem(gen *g, int t) {
@@ -60,6 +62,88 @@ static int64_t lane_stride(gen *g, int t, const idx_t *ix, MlirValue *value) {
   return dyn ? FK_DYN : s;
 }
 
+/* ---- prefetched loads (kernel_gen_internal.h) ---------------------------- */
+
+static bool same_index(const idx_t *x, const idx_t *y) {
+  if (x->rank != y->rank) return false;
+  for (int j = 0; j < x->rank; j++)
+    if (!mlirValueEqual(x->v[j], y->v[j])) return false;
+  return true;
+}
+
+/* The prefetched load of tensor t at ix (the same index values), or null. */
+static MlirValue prefetched(gen *g, int t, const idx_t *ix) {
+  for (int i = 0; i < g->pre.n; i++)
+    if (g->pre.t[i] == t && same_index(&g->pre.ix[i], ix)) return g->pre.v[i];
+  return (MlirValue){NULL};
+}
+
+MlirValue kg_zero_vector(gen *g, MlirType vty) {
+  fb_builder *b = &g->b;
+  MlirType et = mlirShapedTypeGetElementType(vty);
+  fb_ip save = kg_enter_prologue(g);
+  MlirValue z = fb_broadcast(b, mlirTypeIsAInteger(et) ? fb_const_int(b, et, 0) : fb_const_float(b, et, 0), vty);
+  kg_leave_prologue(g, save);
+  return z;
+}
+
+bool kg_prefetchable(gen *g, int t, const idx_t *ix) {
+  MlirValue ls;
+  return g->W > 1 && mlirValueIsNull(g->tile.buf[t]) && lane_stride(g, t, ix, &ls) == 1;
+}
+
+MlirValue kg_prefetch_load(gen *g, int t, const idx_t *ix) {
+  const fk_tensor *ten = &g->k->t[t];
+  fb_builder *b = &g->b;
+  if (!kg_prefetchable(g, t, ix)) return (MlirValue){NULL};
+  MlirType vty = fb_vector_type(kg_storage_type(g, ten->dtype), g->W);
+  MlirValue m = mem(g, t), addr = address(g, t, ix);
+  int64_t align = g->W * (int64_t)fuser_dtype_size(ten->dtype);
+  if (mlirValueIsNull(g->access_ok[t])) return fb_vector_load(b, vty, m, addr, align);
+  /* only the aligned case is issued ahead; kg_load shifts the others */
+  fb_ip save = fb_get_ip(b);
+  MlirOperation br = fb_if(b, g->access_ok[t], 1, &vty, true);
+  fb_set_ip(b, fb_ip_end(fb_then(br)));
+  MlirValue wide = fb_vector_load(b, vty, m, addr, align);
+  fb_yield(b, 1, &wide);
+  fb_set_ip(b, fb_ip_end(fb_else(br)));
+  MlirValue z = kg_zero_vector(g, vty);
+  fb_yield(b, 1, &z);
+  fb_set_ip(b, save);
+  return fb_result(br, 0);
+}
+
+void kg_prefetch_put(gen *g, int t, const idx_t *ix, MlirValue v) {
+  if (mlirValueIsNull(v) || g->pre.n == FK_MAX_PREFETCH) return;
+  g->pre.t[g->pre.n] = t;
+  g->pre.ix[g->pre.n] = *ix;
+  g->pre.v[g->pre.n++] = v;
+}
+
+bool kg_reads_at_result_index(gen *g, int t) {
+  const fk_kernel *k = g->k;
+  if (t >= k->num_args || !k->t[t].is_tensor || k->t[t].rank != k->rank) return false;
+  for (int a = 0; a < k->num_accesses; a++) {
+    const fk_access *acc = &k->acc[a];
+    if (acc->tensor != t || acc->opaque) continue;
+    bool identity = true;
+    for (int j = 0; j < k->rank && identity; j++) {
+      identity = acc->off[j] == 0;
+      for (int d = 0; d < k->rank && identity; d++) identity = acc->coef[j][d] == (k->iter_dim[d] == j);
+    }
+    if (identity) return true;
+  }
+  return false;
+}
+
+void kg_prefetch_point(gen *g, const idx_t *it) {
+  if (g->k->num_boundaries > 0) return; /* a cat/pad operand is read only on its side */
+  idx_t rix;
+  kg_result_index(g, it, &rix);
+  for (int t = 0; t < g->k->num_args; t++)
+    if (kg_reads_at_result_index(g, t)) kg_prefetch_put(g, t, &rix, kg_prefetch_load(g, t, &rix));
+}
+
 kval kg_load(gen *g, int t, const idx_t *ix) {
   const fk_tensor *ten = &g->k->t[t];
   kval r = {.vec = g->W > 1, .dt = ten->dtype};
@@ -75,7 +159,7 @@ kval kg_load(gen *g, int t, const idx_t *ix) {
     raw = fb_load(b, m, addr);
     if (g->W > 1) raw = fb_broadcast(b, raw, vty);
   } else if (s == 1) {
-    raw = kg_select_load(g, t, vty, m, addr, g->W * (int64_t)fuser_dtype_size(ten->dtype));
+    raw = kg_select_load(g, t, vty, m, addr, g->W * (int64_t)fuser_dtype_size(ten->dtype), prefetched(g, t, ix));
   } else { /* gather: W scalar loads */
     raw = kg_lanes_load(g, vty, m, addr, ls);
   }

@@ -44,6 +44,9 @@ typedef struct {
   fuser_dtype dt;
 } kval;
 
+/* Prefetched loads a generator may hold at once (gen.pre). */
+#define FK_MAX_PREFETCH 64
+
 /* The generator's state for one kernel variant. */
 typedef struct {
   fk_kernel *k;
@@ -69,6 +72,15 @@ typedef struct {
   struct {
     MlirValue base[FK_MAX_TENSORS], span[FK_MAX_TENSORS];
   } shift;
+  /* Loads issued ahead of a point's evaluation (kg_prefetch_put): tensor
+   * t's W-wide load at index ix, which kg_load there takes instead of
+   * loading; cleared by the generator that made them. */
+  struct {
+    int n;
+    int t[FK_MAX_PREFETCH];
+    idx_t ix[FK_MAX_PREFETCH];
+    MlirValue v[FK_MAX_PREFETCH];
+  } pre;
   /* The transpose tile variant (transpose_gen.c): while tile.reading, a
    * load of tensor t with a tile buffer reads it from shared memory at the
    * point's tile coordinates instead of global memory. */
@@ -103,6 +115,8 @@ bool kg_is_float(fuser_dtype dt);
 kval kg_const(gen *g, double v, fuser_dtype dt, bool vec);
 /* The constant v in the type (and vector shape) of `like`. */
 kval kg_kconst(gen *g, double v, kval like);
+/* The zero vector of vector type vty (integer or float elements), in the prologue. */
+MlirValue kg_zero_vector(gen *g, MlirType vty);
 /* A scalar broadcast to vector<W> (no-op when already a vector or W == 1). */
 kval kg_splat(gen *g, kval x);
 kval kg_convert(gen *g, kval x, fuser_dtype to);
@@ -127,6 +141,26 @@ kval kg_op2(gen *g, const char *opname, kval a, kval b);
 kval kg_load(gen *g, int t, const idx_t *ix);
 void kg_store(gen *g, int t, const idx_t *ix, kval v);
 
+/* Loads issued before the point's values are computed, so that a point's
+ * loads are all in flight before any of them is used (a branch between
+ * loads, as the per-tensor checks and the tile phases make, otherwise
+ * waits for the first load's data before issuing the next one):
+ *   kg_prefetch_load  the W-wide aligned load of tensor t at index ix
+ *                     (scf.if on its in-kernel check; a zero vector where
+ *                     the check fails), or null where the access is not a
+ *                     contiguous vector (then kg_load loads as before);
+ *   kg_prefetch_put   records v (that load, or a value yielded from it) for
+ *                     kg_load at t and ix (the same index values);
+ *   kg_prefetch_point the loads of every argument read at the point's own
+ *                     index (`it`), for kernels without cat/pad boundaries.
+ * An unused prefetch has no effect (its ops are dead). */
+bool kg_prefetchable(gen *g, int t, const idx_t *ix); /* kg_prefetch_load would load */
+MlirValue kg_prefetch_load(gen *g, int t, const idx_t *ix);
+void kg_prefetch_put(gen *g, int t, const idx_t *ix, MlirValue v);
+void kg_prefetch_point(gen *g, const idx_t *it);
+/* Whether tensor argument t is read at the result index (an identity map). */
+bool kg_reads_at_result_index(gen *g, int t);
+
 /* ---- per-tensor access widths checked in the kernel (kernel_gen_select.c) */
 
 /* Fills g->access_ok from the variant's access conditions (null: none). */
@@ -135,8 +169,9 @@ void kg_access_checks(gen *g, MlirAttribute conditions);
  * narrow form of a vector access. */
 MlirValue kg_lanes_load(gen *g, MlirType vty, MlirValue m, MlirValue addr, MlirValue step);
 void kg_lanes_store(gen *g, MlirValue v, MlirValue m, MlirValue addr, MlirValue step);
-/* vector.load (store) when access_ok[t] holds, else the lanes: one uniform branch. */
-MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align);
+/* vector.load (store) when access_ok[t] holds, else the lanes: one uniform
+ * branch. `pre` (may be null): the prefetched vector.load to take instead. */
+MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align, MlirValue pre);
 void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, int64_t align);
 
 /* ---- misaligned accesses from aligned ones (kernel_gen_shift.c) ---------- */

@@ -90,13 +90,13 @@ void kg_lanes_store(gen *g, MlirValue v, MlirValue m, MlirValue addr, MlirValue 
   }
 }
 
-MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align) {
+MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align, MlirValue pre) {
   fb_builder *b = &g->b;
-  if (mlirValueIsNull(g->access_ok[t])) return fb_vector_load(b, vty, m, addr, align);
+  if (mlirValueIsNull(g->access_ok[t])) return mlirValueIsNull(pre) ? fb_vector_load(b, vty, m, addr, align) : pre;
   fb_ip save = fb_get_ip(b);
   MlirOperation br = fb_if(b, g->access_ok[t], 1, &vty, true);
   fb_set_ip(b, fb_ip_end(fb_then(br)));
-  MlirValue wide = fb_vector_load(b, vty, m, addr, align);
+  MlirValue wide = mlirValueIsNull(pre) ? fb_vector_load(b, vty, m, addr, align) : pre;
   fb_yield(b, 1, &wide);
   fb_set_ip(b, fb_ip_end(fb_else(br)));
   /* the misaligned tensor: aligned loads and a shift (or, for vectors of

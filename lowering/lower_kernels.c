@@ -76,7 +76,8 @@ static bool fits_launch_plan(MlirOperation func, const fk_kernel *k, const char 
 
 bool fuser_lower_pointwise(MlirOperation func, MlirAttribute schedule, MlirOperation *after) {
   fk_kernel *k = malloc(sizeof *k);
-  bool ok = fk_kernel_read(func, k);
+  /* the accesses and boundaries too: which loads kg_prefetch_point may issue first */
+  bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k);
   int block = (int)fuser_schedule_int(schedule, "block_size");
   MlirAttribute variants = entry(schedule, "variants");
   for (intptr_t i = 0; ok && i < mlirArrayAttrGetNumElements(variants); i++) {

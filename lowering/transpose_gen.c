@@ -8,9 +8,11 @@
  *   func.func @f_k0__tile(%x: memref<1xbf16>, %y: ..., %out: ..., sizes..., %wg: memref<4096xbf16, #gpu.address_space<workgroup>>)
  *       attributes {fuser.loops, fuser.row_kernel, fuser.row_grid = {...}, fuser.workgroup_buffers = 1, ...} {
  *     scf.for %tile = %block_id to %ntiles step %grid_dim {
- *       4 x { vector.load y[...] {alignment = 16} (along y's rows); vector.store %wg[row * 64 + swizzled chunk] }
+ *       4 x { %y_q = vector.load y[...] {alignment = 16} (along y's rows) }
+ *       4 x { %x_q = vector.load x[...] }                  (phase 2's loads, issued here)
+ *       4 x { vector.store %y_q, %wg[row * 64 + swizzled chunk] }
  *       gpu.barrier
- *       4 x { 8 x memref.load %wg[...]; vector.load x[...]; addf; vector.store out[...] {alignment = 16} }
+ *       4 x { 8 x memref.load %wg[...]; addf %x_q; vector.store out[...] {alignment = 16} }
  *       gpu.barrier
  *     }
  *   }
@@ -21,7 +23,10 @@
  * extents), and the blocks stride over the tiles, so any grid covers them.
  * Phase 1: thread t loads vectors v = t + k x threads: buffer row v / 8 (the
  * innermost dim's offset), chunk v % 8 (tile_dim's offset / W), W-wide
- * along tile_dim, and stores them at chunk c ^ (row / W % 8) of its row.
+ * along tile_dim, and stores them at chunk c ^ (row / W % 8) of its row;
+ * all its loads (and, on the GPU, phase 2's loads of the inputs read at the
+ * output's index) are issued before any store, so they are in flight
+ * together instead of one round trip after another.
  * Phase 2: vector v = t + k x threads is the output vector at tile_dim
  * offset v / 8, innermost offset (v % 8) W; a tiled input's lanes are W
  * loads from the buffer rows there. The XOR swizzle keeps both phases free
@@ -112,82 +117,194 @@ static MlirValue thread_of_phase(gen *g, bool gpu, MlirValue tid, const fuser_ti
   return fb_for_iv(l);
 }
 
-/* Phase 1: the tile of every tiled input into its buffer. */
-static void load_tiles(gen *g, const fuser_tile_plan *p, idx_t *it, MlirValue t, MlirValue a0, MlirValue b0, MlirValue A,
-                       MlirValue B) {
+/* A thread's vector q of phase 1: buffer row `row` (the innermost dim's
+ * offset in the tile), the tile_dim offset a_local, the iteration indices
+ * av, bv, its buffer index and whether it lies whole inside the extents. */
+typedef struct {
+  MlirValue row, a_local, av, bv, at, in_b, full;
+} tile_in_vec;
+
+/* Thread t's vector q of a phase, v = t + q x threads: its buffer-row
+ * coordinate v / C and its chunk's first element (v % C) W (C = tile / W
+ * chunks a row). */
+static void split_vector(gen *g, const fuser_tile_plan *p, MlirValue t, int q, MlirValue *row, MlirValue *first) {
+  fb_builder *b = &g->b;
+  int W = p->width, C = p->tile / W;
+  MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
+  *row = fb_divui(b, v, kg_cidx(g, C));
+  *first = fb_muli(b, fb_remui(b, v, kg_cidx(g, C)), kg_cidx(g, W));
+}
+
+static void tile_in_vectors(gen *g, const fuser_tile_plan *p, MlirValue t, MlirValue a0, MlirValue b0, MlirValue A,
+                            MlirValue B, tile_in_vec *iv) {
+  fb_builder *b = &g->b;
+  int W = p->width;
+  for (int q = 0; q < p->vectors; q++) {
+    tile_in_vec *x = &iv[q];
+    split_vector(g, p, t, q, &x->row, &x->a_local);
+    x->av = fb_addi(b, a0, x->a_local), x->bv = fb_addi(b, b0, x->row);
+    x->at = buffer_index(g, x->a_local, x->row, W);
+    x->in_b = fb_cmpi(b, FB_CMPI_ULT, x->bv, B);
+    x->full = fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, x->av, W), A);
+  }
+}
+
+/* Phase 1, first part: the W-wide global loads of every whole vector of
+ * every tiled input, all issued before any is stored (a zero vector for a
+ * vector not whole inside the extents, which the second part does element
+ * by element). x[q * ntiled + i]: vector q of tiled input i, raw storage. */
+static void load_tile_vectors(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_in_vec *iv, MlirValue *x) {
   fb_builder *b = &g->b;
   fk_kernel *k = g->k;
-  int W = p->width, C = p->tile / W, a = p->tile_dim, R = k->rank;
+  int W = p->width, a = p->tile_dim, R = k->rank;
+  MlirType ty[4];
+  for (int i = 0; i < p->ntiled; i++) ty[i] = fb_vector_type(kg_storage_type(g, k->t[p->tiled[i]].dtype), W);
   for (int q = 0; q < p->vectors && !g->failed; q++) {
     fb_ip save = fb_get_ip(b);
-    MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
-    MlirValue row = fb_divui(b, v, kg_cidx(g, C)), c = fb_remui(b, v, kg_cidx(g, C));
-    MlirValue a_local = fb_muli(b, c, kg_cidx(g, W));
-    MlirValue av = fb_addi(b, a0, a_local), bv = fb_addi(b, b0, row);
-    open_if(g, fb_cmpi(b, FB_CMPI_ULT, bv, B));
-    MlirValue full = fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, av, W), A);
-    MlirValue at = buffer_index(g, a_local, row, W);
-    MlirOperation branch = fb_if(b, full, 0, NULL, true);
+    MlirOperation br = fb_if(b, fb_andi(b, iv[q].in_b, iv[q].full), p->ntiled, ty, true);
+    fb_set_ip(b, fb_ip_end(fb_then(br)));
+    MlirValue raw[4], zero[4];
+    for (int i = 0; i < p->ntiled; i++) {
+      int tn = p->tiled[i];
+      idx_t tix;
+      it->v[a] = iv[q].av, it->v[R - 1] = iv[q].bv;
+      access_index(g, access_of(k, tn), it, a, &tix);
+      g->W = W;
+      kval v = kg_load(g, tn, &tix);
+      raw[i] = v.v;
+      if (k->t[tn].dtype == FUSER_DTYPE_I1) raw[i] = fb_cast(b, "arith.extui", raw[i], ty[i]);
+    }
+    fb_yield(b, p->ntiled, raw);
+    fb_set_ip(b, fb_ip_end(fb_else(br)));
+    for (int i = 0; i < p->ntiled; i++) zero[i] = kg_zero_vector(g, ty[i]);
+    fb_yield(b, p->ntiled, zero);
+    fb_set_ip(b, save);
+    for (int i = 0; i < p->ntiled; i++) x[q * p->ntiled + i] = fb_result(br, i);
+  }
+}
+
+/* Phase 1, second part: the loaded vectors into the buffers, and the
+ * vectors crossing the tile_dim extent element by element. */
+static void store_tile_vectors(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_in_vec *iv, const MlirValue *x,
+                               MlirValue A) {
+  fb_builder *b = &g->b;
+  fk_kernel *k = g->k;
+  int W = p->width, a = p->tile_dim;
+  for (int q = 0; q < p->vectors && !g->failed; q++) {
+    fb_ip save = fb_get_ip(b);
+    open_if(g, iv[q].in_b);
+    MlirOperation branch = fb_if(b, iv[q].full, 0, NULL, true);
     for (int i = 0; i < p->ntiled; i++) {
       int tn = p->tiled[i];
       const fk_access *acc = access_of(k, tn);
-      idx_t tix;
       /* a whole vector along tile_dim */
       fb_set_ip(b, fb_ip_in(fb_then(branch)));
-      it->v[a] = av, it->v[R - 1] = bv;
-      access_index(g, acc, it, a, &tix);
-      g->W = W;
-      kval x = kg_load(g, tn, &tix);
-      MlirValue raw = x.v;
-      if (k->t[tn].dtype == FUSER_DTYPE_I1) raw = fb_cast(b, "arith.extui", raw, fb_vector_type(fb_int_type(b, 8), W));
-      fb_vector_store(b, raw, g->tile.buf[tn], at, W * (int64_t)fuser_dtype_size(k->t[tn].dtype));
+      fb_vector_store(b, x[q * p->ntiled + i], g->tile.buf[tn], iv[q].at, W * (int64_t)fuser_dtype_size(k->t[tn].dtype));
       /* the ragged end: element by element */
       fb_set_ip(b, fb_ip_in(fb_else(branch)));
       for (int j = 0; j < W; j++) {
         fb_ip e = fb_get_ip(b);
-        MlirValue aj = fb_addi_const(b, av, j);
+        MlirValue aj = fb_addi_const(b, iv[q].av, j);
         open_if(g, fb_cmpi(b, FB_CMPI_ULT, aj, A));
-        it->v[a] = aj;
+        idx_t tix;
+        it->v[a] = aj, it->v[k->rank - 1] = iv[q].bv;
         access_index(g, acc, it, a, &tix);
         g->W = 1;
         kval y = kg_load(g, tn, &tix);
         MlirValue r = y.v;
         if (k->t[tn].dtype == FUSER_DTYPE_I1) r = fb_cast(b, "arith.extui", r, fb_int_type(b, 8));
-        fb_store(b, r, g->tile.buf[tn], fb_addi_const(b, at, j));
+        fb_store(b, r, g->tile.buf[tn], fb_addi_const(b, iv[q].at, j));
         fb_set_ip(b, e);
       }
     }
     fb_set_ip(b, save);
   }
-  fuser_scoped_memo_pop_to(&g->memo, 0);
+}
+
+/* A thread's vector q of phase 2: the output vector at tile_dim offset
+ * a_local, innermost offset b_local, iteration indices av, bv, and whether
+ * it lies whole inside the extents. */
+typedef struct {
+  MlirValue a_local, b_local, av, bv, in_a, full;
+} tile_out_vec;
+
+static void tile_out_vectors(gen *g, const fuser_tile_plan *p, MlirValue t, MlirValue a0, MlirValue b0, MlirValue A,
+                             MlirValue B, tile_out_vec *ov) {
+  fb_builder *b = &g->b;
+  int W = p->width;
+  for (int q = 0; q < p->vectors; q++) {
+    tile_out_vec *o = &ov[q];
+    split_vector(g, p, t, q, &o->a_local, &o->b_local);
+    o->av = fb_addi(b, a0, o->a_local), o->bv = fb_addi(b, b0, o->b_local);
+    o->in_a = fb_cmpi(b, FB_CMPI_ULT, o->av, A);
+    o->full = fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, o->bv, W), B);
+  }
+}
+
+/* The global loads of phase 2 (the inputs read at the output's index, not
+ * through a tile) of every whole vector, issued ahead (kg_prefetch_put):
+ * on the GPU before the barrier, so that they are in flight with the tile's
+ * loads instead of after them. */
+static void prefetch_outputs_inputs(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_out_vec *ov) {
+  fb_builder *b = &g->b;
+  fk_kernel *k = g->k;
+  int W = p->width, a = p->tile_dim, R = k->rank;
+  if (k->num_boundaries > 0) return;
+  int ts[FK_MAX_TENSORS], n = 0;
+  for (int t = 0; t < k->num_args; t++)
+    if (mlirValueIsNull(g->tile.buf[t]) && kg_reads_at_result_index(g, t)) ts[n++] = t;
+  if (n == 0 || n * p->vectors > FK_MAX_PREFETCH) return;
+  g->W = W;
+  for (int q = 0; q < p->vectors && !g->failed; q++) {
+    it->v[a] = ov[q].av, it->v[R - 1] = ov[q].bv;
+    idx_t rix;
+    kg_result_index(g, it, &rix);
+    /* those that load W-wide (the others load where they are used) */
+    MlirType ty[FK_MAX_TENSORS];
+    int use[FK_MAX_TENSORS], m = 0;
+    for (int i = 0; i < n; i++)
+      if (kg_prefetchable(g, ts[i], &rix)) {
+        ty[m] = fb_vector_type(kg_storage_type(g, k->t[ts[i]].dtype), W);
+        use[m++] = ts[i];
+      }
+    if (m == 0) continue;
+    fb_ip save = fb_get_ip(b);
+    MlirOperation yielding = fb_if(b, fb_andi(b, ov[q].in_a, ov[q].full), m, ty, true);
+    fb_set_ip(b, fb_ip_end(fb_then(yielding)));
+    MlirValue v[FK_MAX_TENSORS];
+    for (int i = 0; i < m; i++) v[i] = kg_prefetch_load(g, use[i], &rix);
+    fb_yield(b, m, v);
+    fb_set_ip(b, fb_ip_end(fb_else(yielding)));
+    for (int i = 0; i < m; i++) v[i] = kg_zero_vector(g, ty[i]);
+    fb_yield(b, m, v);
+    fb_set_ip(b, save);
+    for (int i = 0; i < m; i++) kg_prefetch_put(g, use[i], &rix, fb_result(yielding, i));
+  }
 }
 
 /* Phase 2: the outputs, W-wide along the innermost dim. */
-static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, MlirValue t, MlirValue a0, MlirValue b0, MlirValue A,
-                          MlirValue B) {
+static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_out_vec *ov) {
   fb_builder *b = &g->b;
   fk_kernel *k = g->k;
-  int W = p->width, C = p->tile / W, a = p->tile_dim, R = k->rank;
+  int W = p->width, a = p->tile_dim, R = k->rank;
   g->tile.reading = true;
   for (int q = 0; q < p->vectors && !g->failed; q++) {
     fb_ip save = fb_get_ip(b);
-    MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
-    MlirValue a_local = fb_divui(b, v, kg_cidx(g, C)), b_local = fb_muli(b, fb_remui(b, v, kg_cidx(g, C)), kg_cidx(g, W));
-    MlirValue av = fb_addi(b, a0, a_local), bv = fb_addi(b, b0, b_local);
-    open_if(g, fb_cmpi(b, FB_CMPI_ULT, av, A));
-    MlirOperation branch = fb_if(b, fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, bv, W), B), 0, NULL, true);
+    open_if(g, ov[q].in_a);
+    MlirOperation branch = fb_if(b, ov[q].full, 0, NULL, true);
     fb_set_ip(b, fb_ip_in(fb_then(branch)));
-    it->v[a] = av, it->v[R - 1] = bv;
-    g->tile.a_local = a_local, g->tile.b_local = b_local;
+    it->v[a] = ov[q].av, it->v[R - 1] = ov[q].bv;
+    g->tile.a_local = ov[q].a_local, g->tile.b_local = ov[q].b_local;
     g->W = W;
     kg_emit_results(g, it);
     fb_set_ip(b, fb_ip_in(fb_else(branch)));
     for (int j = 0; j < W && !g->failed; j++) {
       fb_ip e = fb_get_ip(b);
-      MlirValue bj = fb_addi_const(b, bv, j);
+      MlirValue B = extent(g, R - 1);
+      MlirValue bj = fb_addi_const(b, ov[q].bv, j);
       open_if(g, fb_cmpi(b, FB_CMPI_ULT, bj, B));
       it->v[R - 1] = bj;
-      g->tile.b_local = fb_addi_const(b, b_local, j);
+      g->tile.b_local = fb_addi_const(b, ov[q].b_local, j);
       g->W = 1;
       kg_emit_results(g, it);
       fb_set_ip(b, e);
@@ -195,6 +312,7 @@ static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, MlirValue
     fb_set_ip(b, save);
   }
   g->tile.reading = false;
+  g->pre.n = 0;
 }
 
 static void set_attr(MlirOperation f, const char *name, MlirAttribute a) {
@@ -273,14 +391,31 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
     it.v[d] = fb_remui(b, r, e);
     r = fb_divui(b, r, e);
   }
+  /* On the GPU both phases' global loads are issued before the barrier; the
+   * CPU form's phases are loops of their own, so phase 2 issues its loads at
+   * its start. */
   fb_ip body = fb_get_ip(b);
   MlirValue t = thread_of_phase(&g, gpu, tid, p);
-  load_tiles(&g, p, &it, t, a0, b0, A, B);
+  tile_in_vec iv[64];
+  tile_out_vec ov[64];
+  MlirValue x[4 * 64];
+  tile_in_vectors(&g, p, t, a0, b0, A, B, iv);
+  load_tile_vectors(&g, p, &it, iv, x);
+  if (gpu) {
+    tile_out_vectors(&g, p, t, a0, b0, A, B, ov);
+    prefetch_outputs_inputs(&g, p, &it, ov);
+  }
+  store_tile_vectors(&g, p, &it, iv, x, A);
+  fuser_scoped_memo_pop_to(&g.memo, 0);
   fb_set_ip(b, body);
   if (gpu) fb_barrier(b);
   body = fb_get_ip(b);
   t = thread_of_phase(&g, gpu, tid, p);
-  store_results(&g, p, &it, t, a0, b0, A, B);
+  if (!gpu) {
+    tile_out_vectors(&g, p, t, a0, b0, A, B, ov);
+    prefetch_outputs_inputs(&g, p, &it, ov);
+  }
+  store_results(&g, p, &it, ov);
   fb_set_ip(b, body);
   /* the next tile overwrites the buffers */
   if (gpu) fb_barrier(b);

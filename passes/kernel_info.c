@@ -25,6 +25,23 @@ static bool read_strides(MlirAttribute dict, fk_tensor *t) {
   return true;
 }
 
+/* Reads the optional `fuser.stride_order` of a result's entry (a
+ * permutation of its dims); false when it is malformed. */
+static bool read_order(MlirAttribute dict, fk_tensor *t) {
+  MlirAttribute so = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString("fuser.stride_order"));
+  if (mlirAttributeIsNull(so)) return true;
+  if (!mlirAttributeIsADenseI64Array(so) || mlirDenseArrayGetNumElements(so) != t->rank) return false;
+  bool seen[FK_R] = {0};
+  for (int i = 0; i < t->rank; i++) {
+    int64_t r = mlirDenseI64ArrayGetElement(so, i);
+    if (r < 0 || r >= t->rank || seen[r]) return false; /* not a permutation */
+    seen[r] = true;
+    t->stride_order[i] = r;
+  }
+  t->ordered = true;
+  return true;
+}
+
 static bool read_tensor_type(MlirType ty, fk_tensor *t) {
   t->is_tensor = mlirTypeIsARankedTensor(ty);
   t->dtype = fuser_dtype_of_type(t->is_tensor ? mlirShapedTypeGetElementType(ty) : ty);
@@ -40,8 +57,14 @@ static bool read_tensor_type(MlirType ty, fk_tensor *t) {
 /* The iteration order over result 0's dims (kernel_info.h, iter_dim): its
  * dims in order, except that a dim of static stride 1 (and extent other
  * than 1) before the last one moves innermost, so that the vectors run
- * along the bytes the kernel writes. */
-static void iteration_order(const fk_tensor *r0, int8_t *order) {
+ * along the bytes the kernel writes; with a stride order (a permuted dense
+ * result) and no reduction (whose schedules walk result dims in order),
+ * the dims in that order, slowest first. */
+static void iteration_order(const fk_tensor *r0, bool pointwise, int8_t *order) {
+  if (r0->ordered && pointwise) { /* slowest first: stride rank rank-1 down to 0 */
+    for (int j = 0; j < r0->rank; j++) order[r0->rank - 1 - r0->stride_order[j]] = (int8_t)j;
+    return;
+  }
   int inner = -1;
   for (int j = 0; j < r0->rank; j++)
     if (r0->strides[j] == 1 && r0->shape[j] != 1) inner = j;
@@ -94,10 +117,19 @@ bool fk_kernel_read(MlirOperation func, fk_kernel *k) {
                is_result ? "result" : "argument", pos, t->rank);
       return fuser_emit_error(func, "%s", msg);
     }
+    if (!read_order(dict, t)) {
+      snprintf(msg, sizeof msg, "kernel %s #%d: 'fuser.stride_order' must be a permutation of its %d dims",
+               is_result ? "result" : "argument", pos, t->rank);
+      return fuser_emit_error(func, "%s", msg);
+    }
   }
   const fk_tensor *r0 = &k->t[k->num_args];
   k->rank = r0->rank;
-  iteration_order(r0, k->iter_dim);
+  bool pointwise = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(func)); !mlirOperationIsNull(op) && pointwise;
+       op = mlirOperationGetNextInBlock(op))
+    pointwise = !fuser_is_reduction_op(op);
+  iteration_order(r0, pointwise, k->iter_dim);
   for (int d = 0; d < k->rank; d++) k->extent[d] = r0->shape[k->iter_dim[d]];
   MlirOperation ret = mlirBlockGetTerminator(fuser_func_body(func));
   for (int j = 1; j < k->num_results; j++) {

@@ -27,6 +27,10 @@ typedef struct {
   int rank;
   int64_t shape[FK_R];   /* FK_DYN for `?` */
   int64_t strides[FK_R]; /* fuser.strides; FK_DYN where known only at run time */
+  /* a result's `fuser.stride_order` (nvFuser convention: 0 the fastest),
+   * given by fuser-segment for a permuted dense buffer; else row-major */
+  bool ordered;
+  int64_t stride_order[FK_R];
 } fk_tensor;
 
 /* One read of an argument or one write of a result: tensor index
@@ -58,7 +62,10 @@ typedef struct {
   /* Iteration dim d walks dim iter_dim[d] of every result: the identity,
    * except that a result 0 contiguous along another dim than its last walks
    * that dim innermost (a permuted output such as permute(x, [1, 0]) whose
-   * allocation follows x's: both stay contiguous along the vectors). */
+   * allocation follows x's: both stay contiguous along the vectors), and
+   * that a pointwise kernel whose result 0 has a stride order walks its dims
+   * in that order, slowest first (permute(x * x, [0, 2, 1, 3]) allocated as
+   * x: the points in memory order, so every dim can merge at run time). */
   int8_t iter_dim[FK_R];
   bool has_reduction, has_reshape;
   /* filled by fk_kernel_analyze; dynamic arrays (fk_kernel_free) */

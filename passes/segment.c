@@ -41,7 +41,9 @@
  *
  * Kernels become private functions `@<fusion>_k<N>` (attribute
  * `fuser.kernel`) over the global tensors they read, each argument and
- * result annotated with `fuser.strides` (its buffer's layout). The fusion
+ * result annotated with `fuser.strides` (its buffer's layout); a result
+ * whose new dense buffer is not row-major also with its `fuser.stride_order`
+ * (the kernel walks its points in it where the strides are symbolic). The fusion
  * body keeps its views and host scalars and calls the kernels in order;
  * each call says why it exists (`fuser.cuts`). The reference evaluator runs
  * the plan unchanged, which is how segmentation is checked.

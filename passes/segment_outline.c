@@ -1,8 +1,10 @@
 /* fuser-segment's outlining: each kernel becomes a private function
  * `@<fusion>_k<N>` (fuser.kernel; fuser.matmul for a product) over the
  * globals it reads, its arguments and results annotated with fuser.strides
- * (their buffers' layouts), called from the plan in order, each call with
- * the reasons of its results (fuser.cuts). */
+ * (their buffers' layouts; a result whose new dense buffer is not row-major
+ * also with its fuser.stride_order, which the kernel walks its points in
+ * where the strides are symbolic), called from the plan in order, each
+ * call with the reasons of its results (fuser.cuts). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -34,24 +36,52 @@ static MlirAttribute strides_of(seg_state *st, MlirValue v) {
   return mlirDenseI64ArrayGet(st->ctx, rank, strides);
 }
 
-/* Layout a kernel result is written with: the aliased input's, the fusion
- * output's stride order when it is one, else its producer's. */
-static MlirAttribute result_strides(seg_state *st, MlirValue v) {
+/* The fusion output that kernel result v is (its result number), or -1. */
+static int output_of(seg_state *st, MlirValue v) {
   MlirOperation ret = mlirBlockGetTerminator(st->body);
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) {
-    if (!mlirValueEqual(mlirOperationGetOperand(ret, i), v)) continue;
-    int k = alias_input_of(st->func, (int)i);
-    if (k >= 0) return strides_of(st, mlirBlockGetArgument(st->body, k)); /* written into argument k */
-    MlirAttribute so = fuser_func_result_attr(st->func, (int)i, "fuser.stride_order");
-    if (mlirAttributeIsNull(so)) break;
-    MlirType t = mlirValueGetType(v);
-    int rank = (int)mlirShapedTypeGetRank(t);
-    int64_t shape[FUSER_MAX_RANK], order[FUSER_MAX_RANK], strides[FUSER_MAX_RANK];
-    for (int d = 0; d < rank; d++) shape[d] = mlirShapedTypeGetDimSize(t, d), order[d] = mlirDenseI64ArrayGetElement(so, d);
-    fuser_dense_strides(rank, shape, order, strides);
-    return mlirDenseI64ArrayGet(st->ctx, rank, strides);
-  }
-  return strides_of(st, v);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++)
+    if (mlirValueEqual(mlirOperationGetOperand(ret, i), v)) return (int)i;
+  return -1;
+}
+
+/* The stride order (nvFuser convention) of kernel result v's new dense
+ * buffer: the fusion output's (add_output's, or fuser-allocation-order's
+ * copy of the producer's), else its producer's; null for a result written
+ * into an input (alias), a view, or a value without one (row-major). */
+static MlirAttribute result_order(seg_state *st, MlirValue v) {
+  MlirAttribute none = {NULL}, so = none;
+  int out = output_of(st, v);
+  if (out >= 0 && alias_input_of(st->func, out) >= 0) return none;
+  if (out >= 0) so = fuser_func_result_attr(st->func, out, "fuser.stride_order");
+  if (mlirAttributeIsNull(so) && !mlirValueIsABlockArgument(v) && !fuser_ptr_map_get(&st->written, v.ptr, NULL) &&
+      fuser_op_id_of(mlirOpResultGetOwner(v)) != FUSER_OP_view)
+    so = mlirOperationGetDiscardableAttributeByName(mlirOpResultGetOwner(v), mlirStringRefCreateFromCString("fuser.stride_order"));
+  bool ok = !mlirAttributeIsNull(so) && mlirAttributeIsADenseI64Array(so) &&
+            mlirDenseArrayGetNumElements(so) == mlirShapedTypeGetRank(mlirValueGetType(v));
+  return ok ? so : none;
+}
+
+/* Whether stride order `so` (nvFuser convention) is row-major. */
+static bool row_major_order(MlirAttribute so) {
+  intptr_t n = mlirDenseArrayGetNumElements(so);
+  for (intptr_t d = 0; d < n; d++)
+    if (mlirDenseI64ArrayGetElement(so, d) != n - 1 - d) return false;
+  return true;
+}
+
+/* Layout a kernel result is written with: the aliased input's, else dense
+ * in its order (result_order), else its own (strides_of). */
+static MlirAttribute result_strides(seg_state *st, MlirValue v) {
+  int out = output_of(st, v), k = out >= 0 ? alias_input_of(st->func, out) : -1;
+  if (k >= 0) return strides_of(st, mlirBlockGetArgument(st->body, k)); /* written into argument k */
+  MlirAttribute so = result_order(st, v);
+  if (mlirAttributeIsNull(so)) return strides_of(st, v);
+  MlirType t = mlirValueGetType(v);
+  int rank = (int)mlirShapedTypeGetRank(t);
+  int64_t shape[FUSER_MAX_RANK], order[FUSER_MAX_RANK], strides[FUSER_MAX_RANK];
+  for (int d = 0; d < rank; d++) shape[d] = mlirShapedTypeGetDimSize(t, d), order[d] = mlirDenseI64ArrayGetElement(so, d);
+  fuser_dense_strides(rank, shape, order, strides);
+  return mlirDenseI64ArrayGet(st->ctx, rank, strides);
 }
 
 static MlirAttribute dict1(MlirContext ctx, const char *name, MlirAttribute a) {
@@ -128,7 +158,12 @@ void seg_outline(seg_state *st, int kernel) {
   MlirAttribute res_attrs[64];
   for (int i = 0; i < nres; i++) {
     res_types[i] = mlirValueGetType(results[i]);
-    res_attrs[i] = dict1(ctx, "fuser.strides", result_strides(st, results[i]));
+    /* a permuted dense result also carries its order: the kernel walks its
+     * points in it where the strides are known only at run time */
+    MlirNamedAttribute e[2] = {fuser_named(ctx, "fuser.strides", result_strides(st, results[i])),
+                               fuser_named(ctx, "fuser.stride_order", result_order(st, results[i]))};
+    bool ordered = !mlirAttributeIsNull(e[1].attribute) && !row_major_order(e[1].attribute);
+    res_attrs[i] = mlirDictionaryAttrGet(ctx, ordered ? 2 : 1, e);
   }
   /* the kernel function */
   MlirRegion region = mlirRegionCreate();

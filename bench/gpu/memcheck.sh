@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# memcheck.sh: compute-sanitizer memcheck of the small layout patterns
-# (issue 15: aligned and misaligned by one element) and of the in-tree
+# memcheck.sh: compute-sanitizer memcheck of the small layout patterns and
+# the in-tree layout tests (layouts_*: the tile variant with ragged tiles;
+# issue 15: aligned and misaligned by one element) and of the in-tree
 # index scripts (issue 16: the index flag, an out-of-range index that must
 # fail without an out-of-bounds read), several in parallel. One line per
 # run: the artifact, the misalignment, fuser-run's exit status and the
@@ -12,7 +13,7 @@ run=$2
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 [ -x "$cs" ] || { echo "memcheck: compute-sanitizer not found"; exit 1; }
 out=$(mktemp -d)
-for art in "$carry"/arts/*_small.fart "$carry"/arts/index_*.fart; do
+for art in "$carry"/arts/*_small.fart "$carry"/arts/layouts_*.fart "$carry"/arts/index_*.fart; do
   [ -f "$art" ] || continue
   n=$(basename "$art" .fart)
   check=--check

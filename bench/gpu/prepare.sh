@@ -6,6 +6,11 @@
 # CARRY_DIR (default .carry/gpu, git-ignored): arts/, corpus/, the DLPack
 # header and the PyTorch stand-in. Small fusions record the CPU reference's
 # results (--expected) so the GPU run can check them bit for bit.
+# The in-tree layout tests (test/lowering/Inputs/layouts_*.py: the tile
+# variant with ragged tiles, the rows variant) ride along for memcheck.
+# FUSER_ONLY="name ..." compiles only the named scripts (a short GPU call
+# for the fusions a change touches; FUSER_TRANSLATE=<base build's tool>
+# makes the same set for a baseline).
 # With FUSER_CARRY_TOOLS=1 it also builds the static tools
 # (scripts/build-static-tools.sh; MLIR in one executable that needs only
 # glibc) and adds bin/fuser-tools.xz (~12.6 MB) with what they print here on
@@ -20,8 +25,9 @@ mkdir -p "$carry/arts" "$carry/corpus" "$carry/include/dlpack"
 cp /usr/include/dlpack/dlpack.h "$carry/include/dlpack/"
 cp "$corpus/../bench/nvfuser_torch.py" "$corpus/../bench/peers.py" "$carry/"
 # the layout patterns (issue 15) and the in-tree scripts of printed forms and ops (issue 16) ride along
-for f in "$corpus"/seed/*.py "$corpus"/visible/*.py bench/layouts/*.py test/frontend/Inputs/scripts/*.py; do
+for f in "$corpus"/seed/*.py "$corpus"/visible/*.py bench/layouts/*.py test/frontend/Inputs/scripts/*.py test/lowering/Inputs/layouts_*.py; do
   name=$(basename "$f" .py)
+  case " ${FUSER_ONLY:-$name} " in *" $name "*) ;; *) continue;; esac
   cp "$f" "$carry/corpus/"
   expected=--expected
   case $name in *large*) expected="";; esac
@@ -35,6 +41,7 @@ done
 # kernel's index flag, FUSER_ERR_INDEX): no --expected (the reference fails too)
 for f in test/frontend/Inputs/index_oob/*.py; do
   name=$(basename "$f" .py)
+  case " ${FUSER_ONLY:-$name} " in *" $name "*) ;; *) continue;; esac
   cp "$f" "$carry/corpus/"
   "$translate" --emit-artifact "$f" -o "$carry/arts/$name.fart"
 done

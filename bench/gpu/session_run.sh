@@ -16,7 +16,11 @@
 #          (CARRY/rng, bench/gpu/rng.sh);
 #   memcheck compute-sanitizer memcheck of the small layout patterns and
 #          the index scripts of CARRY/gpu, aligned and misaligned by one
-#          element (after corpus: it uses the runtime that step built).
+#          element (after corpus: it uses the runtime that step built);
+#   ncu    one Nsight Compute profile (speed of light, memory workload,
+#          occupancy, launch statistics) of the first kernel of each
+#          artifact of CARRY/gpu/arts named in NCU, or the first whose name
+#          matches after a colon: NCU="transpose_add_large:tile" (after corpus).
 # Everything lands in OUT_DIR/results.tgz (the device tool brings back at
 # most 8 files) and a summary on stdout.
 #   STEPS="base corpus host python" bash bench/gpu/session_run.sh CARRY OUT_DIR
@@ -44,6 +48,13 @@ for step in $steps; do
     timeout 60 bash bench/gpu/rng.sh run "$carry/rng" "$res/rng" > "$res/rng.txt" 2>&1 ;;
   memcheck)
     timeout 150 bash bench/gpu/memcheck.sh "$carry/gpu" build-runtime/fuser-run > "$res/memcheck.txt" 2>&1 ;;
+  ncu)
+    for n in ${NCU:-}; do
+      command -v ncu > /dev/null || { echo "ncu not found"; break; }
+      timeout 90 ncu --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+        -k "regex:$(case $n in *:*) echo "${n#*:}";; *) echo .;; esac)" -c 1 build-runtime/fuser-run --artifact "$carry/gpu/arts/${n%%:*}.fart" > "$res/ncu_${n%%:*}.txt" 2>&1
+      echo "ncu $n: exit $?"
+    done > "$res/ncu.txt" 2>&1 ;;
   *) echo "session_run.sh: unknown step $step" >&2 ;;
   esac
   echo "step $step: exit $? in $(( $(date +%s) - start )) s" | tee -a "$res/steps.txt"

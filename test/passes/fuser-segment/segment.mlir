@@ -299,3 +299,20 @@ func.func @alias_input(%arg0: tensor<4x8xf32> {fuser.stride_order = array<i64: 0
   %1 = "fuser.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// A permuted dense output (permute [0, 2, 1] of a computed value, allocated
+// in its input's order by fuser-allocation-order) carries its stride order
+// beside its strides, which are known only at run time: the kernel walks its
+// points in that order (kernel_info.h, iter_dim). A row-major result (the
+// neg, an output of its own kernel here) carries none.
+// CHECK-LABEL: func.func private @permuted_output_k0
+// CHECK-SAME: -> (tensor<?x?x?xf32> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>})
+// CHECK-LABEL: func.func private @permuted_output_k1
+// CHECK-SAME: -> (tensor<?x?x?xf32> {fuser.stride_order = array<i64: 2, 0, 1>, fuser.strides = array<i64: -9223372036854775808, 1, -9223372036854775808>})
+func.func @permuted_output(%arg0: tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>) attributes {fuser.fusion} {
+  %0 = "fuser.neg"(%arg0) : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %1 = "fuser.permute"(%0) {dims = array<i64: 0, 2, 1>} : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %1, %0 : tensor<?x?x?xf32>, tensor<?x?x?xf32>
+}

@@ -15,6 +15,14 @@ func.func private @short_strides(%a: tensor<4x8xf32> {fuser.strides = array<i64:
 
 // -----
 
+// A result's stride order must name each of its dims once.
+// expected-error@+1 {{kernel result #0: 'fuser.stride_order' must be a permutation of its 2 dims}}
+func.func private @bad_order(%a: tensor<4x8xf32> {fuser.strides = array<i64: 8, 1>}) -> (tensor<4x8xf32> {fuser.stride_order = array<i64: 0, 0>, fuser.strides = array<i64: 1, 4>}) attributes {fuser.kernel} {
+  func.return %a : tensor<4x8xf32>
+}
+
+// -----
+
 // expected-error@+1 {{kernel results must all have the shape of the iteration space}}
 func.func private @two_shapes(%a: tensor<4x8xf32> {fuser.strides = array<i64: 8, 1>}, %b: tensor<8xf32> {fuser.strides = array<i64: 1>})
     -> (tensor<4x8xf32> {fuser.strides = array<i64: 8, 1>}, tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
