@@ -4,8 +4,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 
-int fuser_get_i64_array(MlirOperation op, const char *name, int64_t *out, int cap) {
-  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
+int fuser_attr_i64_array(MlirAttribute a, int64_t *out, int cap) {
   if (mlirAttributeIsNull(a)) return -1;
   intptr_t n;
   if (mlirAttributeIsADenseI64Array(a)) {
@@ -23,8 +22,7 @@ int fuser_get_i64_array(MlirOperation op, const char *name, int64_t *out, int ca
   return (int)n;
 }
 
-bool fuser_get_i64(MlirOperation op, const char *name, int64_t *out) {
-  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
+bool fuser_attr_i64(MlirAttribute a, int64_t *out) {
   if (mlirAttributeIsNull(a)) return false;
   if (mlirAttributeIsABool(a)) {
     *out = mlirBoolAttrGetValue(a);
@@ -33,6 +31,14 @@ bool fuser_get_i64(MlirOperation op, const char *name, int64_t *out) {
   if (!mlirAttributeIsAInteger(a)) return false;
   *out = mlirIntegerAttrGetValueInt(a);
   return true;
+}
+
+int fuser_get_i64_array(MlirOperation op, const char *name, int64_t *out, int cap) {
+  return fuser_attr_i64_array(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name)), out, cap);
+}
+
+bool fuser_get_i64(MlirOperation op, const char *name, int64_t *out) {
+  return fuser_attr_i64(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name)), out);
 }
 
 MlirAttribute fuser_i64_array_attr(MlirContext ctx, const int64_t *v, int n) {

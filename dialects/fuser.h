@@ -151,6 +151,9 @@ fuser_dtype fuser_common_dtype(int n, const fuser_dtype *dtypes, const int *kind
  * when absent or of another kind. Writes at most `cap` elements. */
 int fuser_get_i64_array(MlirOperation op, const char *name, int64_t *out, int cap);
 bool fuser_get_i64(MlirOperation op, const char *name, int64_t *out);
+/* The same on an attribute (null or of another kind: -1 / false). */
+int fuser_attr_i64_array(MlirAttribute a, int64_t *out, int cap);
+bool fuser_attr_i64(MlirAttribute a, int64_t *out);
 void fuser_set_i64_array(MlirOperation op, const char *name, const int64_t *v, int n);
 MlirAttribute fuser_i64_array_attr(MlirContext ctx, const int64_t *v, int n);
 

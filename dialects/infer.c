@@ -1,7 +1,10 @@
 /* Result-type inference for fuser ops: nvFuser's shape and dtype rules.
  * The importer uses it to build ops, the verifier to check them, so the two
- * can never disagree. */
+ * can never disagree. The result extents follow the shared extent rules
+ * (extent.h), evaluated here on static extents; what stays here is the
+ * checking of operands and attributes, and the dtypes. */
 #include "dialects/fuser.h"
+#include "dialects/extent.h"
 #include "support/error.h"
 
 #include <stdarg.h>
@@ -30,29 +33,11 @@ typedef struct {
 static int64_t dyn(void) { return mlirShapedTypeGetDynamicSize(); }
 static bool is_dyn(int64_t d) { return d == mlirShapedTypeGetDynamicSize(); }
 
-static MlirAttribute find_attr(const fuser_op_desc *d, const char *name) {
-  for (int i = 0; i < d->num_attrs; i++) {
-    MlirStringRef n = mlirIdentifierStr(d->attrs[i].name);
-    if (n.length == strlen(name) && memcmp(n.data, name, n.length) == 0) return d->attrs[i].attribute;
-  }
-  return mlirAttributeGetNull();
-}
+static MlirAttribute find_attr(const fuser_op_desc *d, const char *name) { return fuser_desc_attr(d, name); }
 
 /* Reads a dense integer-array attribute; -1 if missing or not one. */
 static int attr_array(infer_state *s, const char *name, int64_t *out, int cap) {
-  MlirAttribute a = find_attr(s->desc, name);
-  if (mlirAttributeIsNull(a)) return -1;
-  intptr_t n;
-  if (mlirAttributeIsADenseI64Array(a)) {
-    n = mlirDenseArrayGetNumElements(a);
-    for (intptr_t i = 0; i < n && i < cap; i++) out[i] = mlirDenseI64ArrayGetElement(a, i);
-  } else if (mlirAttributeIsADenseBoolArray(a)) {
-    n = mlirDenseArrayGetNumElements(a);
-    for (intptr_t i = 0; i < n && i < cap; i++) out[i] = mlirDenseBoolArrayGetElement(a, i);
-  } else {
-    return -1;
-  }
-  return n > cap ? cap + 1 : (int)n;
+  return fuser_attr_i64_array(find_attr(s->desc, name), out, cap);
 }
 
 static bool need_array(infer_state *s, const char *name, int64_t *out, int cap, int *n, bool want_bool) {
@@ -105,25 +90,96 @@ static bool combine_extent(infer_state *s, int64_t a, int64_t b, int dim, int64_
   return true;
 }
 
+static int64_t operand_extent(infer_state *s, fuser_extent_ref r) { return s->ops[r.operand].shape[r.dim]; }
+
+/* Result extent `dim` by its rule (extent.h) on static extents: `?` where it
+ * depends on a `?` extent or a scalar operand, nvFuser's error where the
+ * static extents it joins disagree. (A DIM rule adds a constant for pad
+ * only, SUM and EQUAL are cat's, hence the messages.) */
+static bool static_extent(infer_state *s, const fuser_extent *e, int dim, int64_t *out) {
+  int64_t x, y;
+  switch (e->kind) {
+  case FUSER_EXTENT_STATIC: *out = e->value; return true;
+  case FUSER_EXTENT_SCALAR: *out = dyn(); return true;
+  case FUSER_EXTENT_DIM:
+    *out = x = operand_extent(s, e->ref[0]);
+    if (is_dyn(x)) return true;
+    if (__builtin_add_overflow(x, e->value, out))
+      return fuser_message(s->err, s->errlen, "pad widths overflow the extent of dim %d", dim);
+    if (*out < 0) return fuser_message(s->err, s->errlen, "pad widths make dim %d negative", dim);
+    return true;
+  case FUSER_EXTENT_SUM:
+    x = operand_extent(s, e->ref[0]), y = operand_extent(s, e->ref[1]);
+    if (is_dyn(x) || is_dyn(y)) *out = dyn();
+    else if (__builtin_add_overflow(x, y, out))
+      return fuser_message(s->err, s->errlen, "cat result extent in dim %d overflows int64", dim);
+    return true;
+  case FUSER_EXTENT_BROADCAST:
+    *out = 1;
+    for (int i = 0; i < e->nrefs; i++)
+      if (!combine_extent(s, *out, operand_extent(s, e->ref[i]), dim, out)) return false;
+    return true;
+  case FUSER_EXTENT_EQUAL:
+    *out = dyn();
+    for (int i = 0; i < e->nrefs; i++) {
+      x = operand_extent(s, e->ref[i]);
+      if (!is_dyn(x) && !is_dyn(*out) && x != *out)
+        return fuser_message(s->err, s->errlen, "cat operands differ in dim %d (%lld and %lld), not the cat dim", dim,
+                             (long long)*out, (long long)x);
+      if (!is_dyn(x)) *out = x;
+    }
+    return true;
+  }
+  return fuser_message(s->err, s->errlen, "unknown extent rule");
+}
+
+/* The result shape by the extent rules, on static extents. */
+static bool rule_shape(infer_state *s, int64_t *shape, int *rank) {
+  fuser_extent e[FUSER_MAX_RANK];
+  int n = fuser_extent_rules(s->desc, e);
+  if (n < 0) return fuser_message(s->err, s->errlen, "has no extent rule for these operands and attributes");
+  for (int d = 0; d < n; d++)
+    if (!static_extent(s, &e[d], d, &shape[d])) return false;
+  *rank = n;
+  return true;
+}
+
+/* The op's result tensor type by the extent rules, of dtype dt. */
+static bool rule_type(infer_state *s, fuser_dtype dt, MlirType *res) {
+  int64_t shape[FUSER_MAX_RANK];
+  int rank;
+  if (!rule_shape(s, shape, &rank)) return false;
+  *res = tensor_type(s, rank, shape, dt);
+  return true;
+}
+
+/* The extent equalities the op assumes (extent.h), where both are static. */
+static bool check_equalities(infer_state *s) {
+  fuser_extent_equality q[FUSER_EXTENT_MAX_EQUALITIES];
+  int n = fuser_extent_equalities(s->desc, q);
+  for (int i = 0; i < n; i++) {
+    int64_t a = operand_extent(s, q[i].a), b = operand_extent(s, q[i].b);
+    if (is_dyn(a) || is_dyn(b) || a == b || (q[i].broadcast && (a == 1 || b == 1))) continue;
+    return fuser_message(s->err, s->errlen, "%s extents %lld and %lld differ", q[i].what, (long long)a, (long long)b);
+  }
+  return true;
+}
+
 /* Element-wise ops: every tensor operand has the same rank (the importer
  * makes nvFuser's implicit broadcasts explicit). */
 static bool infer_elementwise(infer_state *s, MlirType *res, fuser_dtype dt) {
   int rank = -1;
-  int64_t shape[FUSER_MAX_RANK];
   for (int i = 0; i < s->desc->num_operands; i++) {
     operand_info *o = &s->ops[i];
     if (!o->tensor) continue;
-    if (rank < 0) {
-      rank = o->rank;
-      memcpy(shape, o->shape, sizeof(int64_t) * rank);
-      continue;
-    }
-    if (o->rank != rank) return fuser_message(s->err, s->errlen, "operand ranks differ (%d and %d)", rank, o->rank);
-    for (int d = 0; d < rank; d++)
-      if (!combine_extent(s, shape[d], o->shape[d], d, &shape[d])) return false;
+    if (rank >= 0 && o->rank != rank) return fuser_message(s->err, s->errlen, "operand ranks differ (%d and %d)", rank, o->rank);
+    rank = o->rank;
   }
-  res[0] = rank < 0 ? fuser_dtype_to_type(s->ctx, dt) : tensor_type(s, rank, shape, dt);
-  return true;
+  if (rank < 0) {
+    res[0] = fuser_dtype_to_type(s->ctx, dt);
+    return true;
+  }
+  return rule_type(s, dt, res);
 }
 
 static fuser_dtype promoted(infer_state *s, fuser_rule rule) {
@@ -190,8 +246,7 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
         return fuser_message(s->err, s->errlen, "input dim %d of extent %lld cannot broadcast to extent %lld", i, (long long)e, (long long)o);
     }
   }
-  res[0] = tensor_type(s, rank, out, in->dtype);
-  return true;
+  return rule_type(s, in->dtype, res);
 }
 
 static bool infer_meta(infer_state *s, MlirType *res) {
@@ -199,9 +254,7 @@ static bool infer_meta(infer_state *s, MlirType *res) {
   if (d->num_operands != 1) return fuser_message(s->err, s->errlen, "expects 1 operand");
   if (!need_tensor(s, 0, "input")) return false;
   operand_info *in = &s->ops[0];
-  int64_t shape[FUSER_MAX_RANK];
   int rank = in->rank;
-  memcpy(shape, in->shape, sizeof shape);
   int64_t a[FUSER_MAX_RANK + 1], b[FUSER_MAX_RANK + 1], c[FUSER_MAX_RANK + 1];
   int n, m, k;
   switch (d->id) {
@@ -210,8 +263,6 @@ static bool infer_meta(infer_state *s, MlirType *res) {
     int kept = 0;
     for (int i = 0; i < n; i++) kept += !a[i];
     if (kept != in->rank) return fuser_message(s->err, s->errlen, "is_broadcast_dim keeps %d dims of an input of rank %d", kept, in->rank);
-    for (int i = 0, j = 0; i < n; i++) shape[i] = a[i] ? 1 : in->shape[j++];
-    rank = n;
     break;
   }
   case FUSER_OP_permute: {
@@ -221,7 +272,6 @@ static bool infer_meta(infer_state *s, MlirType *res) {
     for (int i = 0; i < n; i++) {
       if (a[i] < 0 || a[i] >= rank || seen[a[i]]) return fuser_message(s->err, s->errlen, "dims is not a permutation of [0, %d)", rank);
       seen[a[i]] = true;
-      shape[i] = in->shape[a[i]];
     }
     break;
   }
@@ -237,7 +287,6 @@ static bool infer_meta(infer_state *s, MlirType *res) {
       if (a[i] < 0 || b[i] < a[i] || (!is_dyn(in->shape[i]) && b[i] > in->shape[i]))
         return fuser_message(s->err, s->errlen, "slice [%lld, %lld) is out of bounds for dim %d of extent %lld", (long long)a[i],
                     (long long)b[i], i, (long long)in->shape[i]);
-      shape[i] = b[i] - a[i];
     }
     break;
   }
@@ -249,17 +298,12 @@ static bool infer_meta(infer_state *s, MlirType *res) {
       if (in->shape[a[i]] != 1) return fuser_message(s->err, s->errlen, "squeeze of dim %lld whose extent is not 1", (long long)a[i]);
       drop[a[i]] = true;
     }
-    int j = 0;
-    for (int i = 0; i < rank; i++)
-      if (!drop[i]) shape[j++] = in->shape[i];
-    rank = j;
     break;
   }
   default: /* set, segment_set */
     break;
   }
-  res[0] = tensor_type(s, rank, shape, in->dtype);
-  return true;
+  return rule_type(s, in->dtype, res);
 }
 
 static bool infer_pad(infer_state *s, MlirType *res) {
@@ -267,22 +311,15 @@ static bool infer_pad(infer_state *s, MlirType *res) {
   if (!need_tensor(s, 0, "input")) return false;
   if (s->ops[1].tensor) return fuser_message(s->err, s->errlen, "pad value must be a scalar");
   operand_info *in = &s->ops[0];
-  int64_t w[2 * FUSER_MAX_RANK + 1], shape[FUSER_MAX_RANK];
+  int64_t w[2 * FUSER_MAX_RANK + 1], sum;
   int n;
   if (!need_array(s, "pad_widths", w, 2 * FUSER_MAX_RANK, &n, false)) return false;
   if (n % 2 || n > 2 * in->rank)
     return fuser_message(s->err, s->errlen, "pad_widths needs an even number of entries, at most %d", 2 * in->rank);
-  memcpy(shape, in->shape, sizeof shape);
-  for (int p = 0; p < n / 2; p++) {
-    int dim = in->rank - 1 - p;
-    if (is_dyn(shape[dim])) continue;
-    if (__builtin_add_overflow(shape[dim], w[2 * p], &shape[dim]) ||
-        __builtin_add_overflow(shape[dim], w[2 * p + 1], &shape[dim]))
-      return fuser_message(s->err, s->errlen, "pad widths overflow the extent of dim %d", dim);
-    if (shape[dim] < 0) return fuser_message(s->err, s->errlen, "pad widths make dim %d negative", dim);
-  }
-  res[0] = tensor_type(s, in->rank, shape, in->dtype);
-  return true;
+  for (int p = 0; p < n / 2; p++) /* the rule adds each pair: it must fit */
+    if (__builtin_add_overflow(w[2 * p], w[2 * p + 1], &sum))
+      return fuser_message(s->err, s->errlen, "pad widths overflow the extent of dim %d", in->rank - 1 - p);
+  return rule_type(s, in->dtype, res);
 }
 
 static bool infer_cat(infer_state *s, MlirType *res) {
@@ -295,23 +332,10 @@ static bool infer_cat(infer_state *s, MlirType *res) {
   if (dim < 0 || dim >= a->rank) return fuser_message(s->err, s->errlen, "cat dim %lld is out of range [0, %d)", (long long)dim, a->rank);
   if (a->dtype != b->dtype)
     return fuser_message(s->err, s->errlen, "cat operands have dtypes %s and %s", fuser_dtype_mlir_name(a->dtype), fuser_dtype_mlir_name(b->dtype));
-  int64_t shape[FUSER_MAX_RANK];
-  for (int i = 0; i < a->rank; i++) {
-    int64_t x = a->shape[i], y = b->shape[i];
-    if (i == dim) {
-      if (is_dyn(x) || is_dyn(y)) shape[i] = dyn();
-      else if (__builtin_add_overflow(x, y, &shape[i]))
-        return fuser_message(s->err, s->errlen, "cat result extent in dim %d overflows int64", i);
-    } else if (!is_dyn(x) && !is_dyn(y) && x != y) {
-      return fuser_message(s->err, s->errlen, "cat operands differ in dim %d (%lld and %lld), not the cat dim", i, (long long)x, (long long)y);
-    } else {
-      shape[i] = is_dyn(x) ? y : x;
-    }
-  }
-  res[0] = tensor_type(s, a->rank, shape, a->dtype);
-  return true;
+  return rule_type(s, a->dtype, res);
 }
 
+/* Checks a reduction's dims; its shape is the extent rule's. */
 static bool reduced_shape(infer_state *s, int64_t *shape, int *rank) {
   operand_info *in = &s->ops[0];
   int64_t dims[FUSER_MAX_RANK + 1], keep;
@@ -323,13 +347,7 @@ static bool reduced_shape(infer_state *s, int64_t *shape, int *rank) {
       return fuser_message(s->err, s->errlen, "reduction dims must be distinct dims in [0, %d)", in->rank);
     red[dims[i]] = true;
   }
-  int j = 0;
-  for (int i = 0; i < in->rank; i++) {
-    if (!red[i]) shape[j++] = in->shape[i];
-    else if (keep) shape[j++] = 1;
-  }
-  *rank = j;
-  return true;
+  return rule_shape(s, shape, rank);
 }
 
 static bool infer_reduction(infer_state *s, MlirType *res) {
@@ -360,16 +378,14 @@ static bool infer_factory(infer_state *s, MlirType *res) {
     if (d->num_operands != 3 || s->ops[0].dtype != FUSER_DTYPE_I64 || s->ops[1].tensor || s->ops[2].tensor)
       return fuser_message(s->err, s->errlen, "iota takes (length: i64, start, step) scalars");
     if (d->hint_rank != 1) return fuser_message(s->err, s->errlen, "iota produces a 1-D tensor");
-    res[0] = tensor_type(s, 1, d->hint_shape, d->hint_dtype);
-    return true;
+    return rule_type(s, d->hint_dtype, res);
   }
   if (!need_i64_scalars(s, 1, "shape")) return false;
   int ndyn = 0;
   for (int i = 0; i < d->hint_rank; i++) ndyn += is_dyn(d->hint_shape[i]);
   if (ndyn != d->num_operands - 1)
     return fuser_message(s->err, s->errlen, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 1);
-  res[0] = tensor_type(s, d->hint_rank, d->hint_shape, d->hint_dtype);
-  return true;
+  return rule_type(s, d->hint_dtype, res);
 }
 
 /* uniform/normal(a, b, rng_seed, rng_offset, shape...): a and b scalars,
@@ -385,8 +401,7 @@ static bool infer_rng(infer_state *s, MlirType *res) {
   for (int i = 0; i < d->hint_rank; i++) ndyn += is_dyn(d->hint_shape[i]);
   if (ndyn != d->num_operands - 4)
     return fuser_message(s->err, s->errlen, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 4);
-  res[0] = tensor_type(s, d->hint_rank, d->hint_shape, d->hint_dtype);
-  return true;
+  return rule_type(s, d->hint_dtype, res);
 }
 
 /* view: the result type gives sizes; static_offset/static_strides give the
@@ -409,8 +424,7 @@ static bool infer_view(infer_state *s, MlirType *res) {
   }
   if (ndyn != d->num_operands - 1)
     return fuser_message(s->err, s->errlen, "view has %d dynamic offset/size/stride entries but %d operands", ndyn, d->num_operands - 1);
-  res[0] = tensor_type(s, d->hint_rank, d->hint_shape, s->ops[0].dtype);
-  return true;
+  return rule_type(s, s->ops[0].dtype, res);
 }
 
 static bool infer_query(infer_state *s, MlirType *res) {
@@ -439,15 +453,8 @@ static bool infer_scalar(infer_state *s, MlirType *res) {
  * linear(input, weight, bias): input [..., K] @ weight.T (weight [N, K], or
  * [K] dropping N) + bias (0-dim, or [N] with a 2-D weight). Every operand
  * has one dtype, bf16, f16 or f32, which the result keeps (cuBLAS
- * accumulates in f32 and rounds once). */
-static bool matmul_extent(infer_state *s, int64_t a, int64_t b, const char *what, int64_t *out) {
-  if (is_dyn(a) || is_dyn(b) || a == b) {
-    *out = is_dyn(a) ? b : a;
-    return true;
-  }
-  return fuser_message(s->err, s->errlen, "%s extents %lld and %lld differ", what, (long long)a, (long long)b);
-}
-
+ * accumulates in f32 and rounds once). The dims and the K and bias
+ * equalities are the extent rules'. */
 static bool infer_matmul(infer_state *s, MlirType *res) {
   bool linear = s->desc->id == FUSER_OP_linear;
   int n = s->desc->num_operands;
@@ -461,35 +468,14 @@ static bool infer_matmul(infer_state *s, MlirType *res) {
     return fuser_message(s->err, s->errlen, "supports bf16, f16 and f32 operands, not %s", fuser_dtype_mlir_name(dt));
   const operand_info *a = &s->ops[0], *b = &s->ops[1];
   if (a->rank < 1 || b->rank < 1) return fuser_message(s->err, s->errlen, "operands must have at least one dim");
-  int64_t shape[FUSER_MAX_RANK + 2], k;
-  int rank = 0;
   if (linear) {
     if (b->rank > 2) return fuser_message(s->err, s->errlen, "weight must be 1-D or 2-D");
-    if (!matmul_extent(s, a->shape[a->rank - 1], b->shape[b->rank - 1], "contraction (K)", &k)) return false;
-    for (int d = 0; d < a->rank - 1; d++) shape[rank++] = a->shape[d];
-    if (b->rank == 2) shape[rank++] = b->shape[0];
-    if (n == 3) {
-      const operand_info *bias = &s->ops[2];
-      if (bias->rank > 1 || (bias->rank == 1 && b->rank != 2)) return fuser_message(s->err, s->errlen, "bias must be 0-dim, or 1-D [N] with a 2-D weight");
-      int64_t nn;
-      if (bias->rank == 1 && !matmul_extent(s, bias->shape[0], b->shape[0], "bias and weight N", &nn)) return false;
-    }
-  } else {
-    int kb = b->rank == 1 ? 0 : b->rank - 2;
-    if (!matmul_extent(s, a->shape[a->rank - 1], b->shape[kb], "contraction (K)", &k)) return false;
-    int ba = a->rank > 2 ? a->rank - 2 : 0, bb = b->rank > 2 ? b->rank - 2 : 0, nb = ba > bb ? ba : bb;
-    for (int d = 0; d < nb; d++) {
-      int da = d - (nb - ba), db = d - (nb - bb);
-      int64_t x = da >= 0 ? a->shape[da] : 1, y = db >= 0 ? b->shape[db] : 1;
-      if (!combine_extent(s, x, y, d, &shape[rank])) return false;
-      rank++;
-    }
-    if (a->rank >= 2) shape[rank++] = a->shape[a->rank - 2];
-    if (b->rank >= 2) shape[rank++] = b->shape[b->rank - 1];
+    const operand_info *bias = &s->ops[2];
+    if (n == 3 && (bias->rank > 1 || (bias->rank == 1 && b->rank != 2)))
+      return fuser_message(s->err, s->errlen, "bias must be 0-dim, or 1-D [N] with a 2-D weight");
   }
   /* rank <= FUSER_MAX_RANK: at most max(ranks) - 2 batch dims, M and N */
-  res[0] = tensor_type(s, rank, shape, dt);
-  return true;
+  return check_equalities(s) && rule_type(s, dt, res);
 }
 
 /* index_select / gather / take_along_axis (arg, index), attribute dim in
@@ -509,21 +495,13 @@ static bool infer_index(infer_state *s, MlirType *res) {
   if (id == FUSER_OP_index_select ? x->rank != 1 : x->rank != a->rank)
     return fuser_message(s->err, s->errlen, id == FUSER_OP_index_select ? "index must be 1-D (it has rank %d)" : "index has rank %d but arg has rank %d",
                 x->rank, a->rank);
-  int64_t shape[FUSER_MAX_RANK];
-  for (int d = 0; d < a->rank; d++) {
-    int src, sd;
-    fuser_index_dims_of(id, (int)dim, a->shape, x->shape, d, &src, &sd);
-    shape[d] = src ? x->shape[sd] : a->shape[sd];
-    if (d == dim || id == FUSER_OP_index_select) continue;
+  for (int d = 0; id == FUSER_OP_gather && d < a->rank; d++) {
     int64_t ae = a->shape[d], ie = x->shape[d];
-    if (is_dyn(ae) || is_dyn(ie)) continue;
-    if (id == FUSER_OP_gather && ie > ae)
+    if (d == dim || is_dyn(ae) || is_dyn(ie)) continue;
+    if (ie > ae)
       return fuser_message(s->err, s->errlen, "index extent %lld exceeds arg extent %lld in dim %d", (long long)ie, (long long)ae, d);
-    if (id == FUSER_OP_take_along_axis && ae != ie && ae != 1 && ie != 1)
-      return fuser_message(s->err, s->errlen, "index extent %lld and arg extent %lld differ in dim %d", (long long)ie, (long long)ae, d);
   }
-  res[0] = tensor_type(s, a->rank, shape, a->dtype);
-  return true;
+  return check_equalities(s) && rule_type(s, a->dtype, res);
 }
 
 bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirType *results, char *err,

@@ -2,6 +2,7 @@
  * types against nvFuser's rules (infer.c) and every fusion function's input
  * layouts, emitting one located error per violation. */
 #include "dialects/fuser.h"
+#include "dialects/extent.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -38,35 +39,10 @@ static bool expected_types(MlirOperation op, fuser_op_id id, MlirType *expect, c
     snprintf(err, errlen, "expects %ld result(s)", (long)want_res);
     return false;
   }
-  int nops = (int)mlirOperationGetNumOperands(op);
-  if (nops > 8) {
-    snprintf(err, errlen, "has too many operands (%d)", nops);
-    return false;
-  }
-  MlirValue operands[8];
-  for (int i = 0; i < nops; i++) operands[i] = mlirOperationGetOperand(op, i);
-  int nattrs = (int)mlirOperationGetNumDiscardableAttributes(op);
-  MlirNamedAttribute attrs[16];
-  if (nattrs > 16) nattrs = 16;
-  for (int i = 0; i < nattrs; i++) attrs[i] = mlirOperationGetDiscardableAttribute(op, i);
-
-  MlirType r0 = mlirValueGetType(mlirOperationGetResult(op, 0));
-  int64_t hint_shape[FUSER_MAX_RANK];
-  fuser_op_desc d = {.id = id, .num_operands = nops, .operands = operands, .num_attrs = nattrs, .attrs = attrs,
-                     .hint_rank = -1, .hint_shape = hint_shape, .hint_dtype = FUSER_DTYPE_INVALID};
-  if (mlirTypeIsARankedTensor(r0)) {
-    d.hint_rank = (int)mlirShapedTypeGetRank(r0);
-    if (d.hint_rank > FUSER_MAX_RANK) {
-      snprintf(err, errlen, "result rank %d exceeds %d", d.hint_rank, FUSER_MAX_RANK);
-      return false;
-    }
-    for (int i = 0; i < d.hint_rank; i++) hint_shape[i] = mlirShapedTypeGetDimSize(r0, i);
-    d.hint_dtype = fuser_dtype_of_type(mlirShapedTypeGetElementType(r0));
-  } else {
-    d.hint_dtype = fuser_dtype_of_type(r0);
-  }
+  fuser_op_desc_storage d;
+  if (!fuser_op_desc_of(op, &d, err, errlen)) return false;
   char why[256];
-  if (!fuser_infer_result_types(mlirOperationGetContext(op), &d, expect, why, sizeof why)) {
+  if (!fuser_infer_result_types(mlirOperationGetContext(op), &d.desc, expect, why, sizeof why)) {
     snprintf(err, errlen, "%s", why);
     return false;
   }

@@ -43,7 +43,7 @@ func.func @gather_extent(%a: tensor<8x16xf32>, %i: tensor<9x4xi64>) {
 // -----
 
 func.func @take_extent(%a: tensor<8x16xf32>, %i: tensor<6x4xi64>) {
-  // expected-error@+1 {{'fuser.take_along_axis' op index extent 6 and arg extent 8 differ in dim 0}}
+  // expected-error@+1 {{'fuser.take_along_axis' op arg and index dim 0 extents 8 and 6 differ}}
   %0 = "fuser.take_along_axis"(%a, %i) {dim = 1 : i64} : (tensor<8x16xf32>, tensor<6x4xi64>) -> tensor<8x4xf32>
   return
 }
