@@ -18,6 +18,7 @@
 #include "passes/layout.h"
 #include "passes/ptr_map.h"
 #include "passes/symbolic.h"
+#include "passes/symbolic_extents.h"
 
 #include "lowering/plan_model_internal.h"
 
@@ -203,189 +204,6 @@ static bool describe_view(model_state *st, MlirOperation op, char *err, size_t e
 
 /* ---- result sizes through a kernel's ops ---------------------------------- */
 
-typedef struct {
-  fuser_ptr_map index;
-  fuser_poly (*sizes)[FUSER_MAX_RANK];
-  fuser_poly *scalar;
-  int count, cap;
-  /* extents the kernel's indexing assumes equal: checked at run time */
-  fuser_poly (*equal)[2];
-  int nequal;
-} kernel_shapes;
-
-/* Records that two extents must be equal at run time (nothing when they
- * are equal by construction, or both constant). */
-static void require_equal(kernel_shapes *ks, const fuser_poly *a, const fuser_poly *b) {
-  int64_t x, y;
-  if (fuser_poly_equal(a, b) || (fuser_poly_is_const(a, &x) && fuser_poly_is_const(b, &y))) return;
-  if (a->overflow || b->overflow) return;
-  ks->equal = realloc(ks->equal, sizeof *ks->equal * (ks->nequal + 1));
-  ks->equal[ks->nequal][0] = *a;
-  ks->equal[ks->nequal++][1] = *b;
-}
-
-static int ks_slot(kernel_shapes *ks, MlirValue v) {
-  if (ks->count == ks->cap) {
-    ks->cap = ks->cap ? 2 * ks->cap : 64;
-    ks->sizes = realloc(ks->sizes, sizeof *ks->sizes * ks->cap);
-    ks->scalar = realloc(ks->scalar, sizeof *ks->scalar * ks->cap);
-  }
-  fuser_ptr_map_put(&ks->index, v.ptr, ks->count);
-  return ks->count++;
-}
-
-/* A tensor's extents; NULL for scalars (a scalar operand of a binary op has
- * a slot for its value, but no extents to unify with the result's). */
-static fuser_poly *ks_sizes(kernel_shapes *ks, MlirValue v) {
-  intptr_t i;
-  if (!mlirTypeIsARankedTensor(mlirValueGetType(v))) return NULL;
-  return fuser_ptr_map_get(&ks->index, v.ptr, &i) ? ks->sizes[i] : NULL;
-}
-
-static bool ks_scalar(kernel_shapes *ks, MlirValue v, fuser_poly *out) {
-  intptr_t i;
-  if (fuser_ptr_map_get(&ks->index, v.ptr, &i)) {
-    *out = ks->scalar[i];
-    return !out->overflow;
-  }
-  MlirOperation op = mlirOpResultGetOwner(v);
-  int64_t x;
-  if (fuser_op_id_of(op) != FUSER_OP_scalar || !fuser_get_i64(op, "value", &x)) return false;
-  *out = fuser_poly_const(x);
-  return true;
-}
-
-static bool is_one(const fuser_poly *p) {
-  int64_t v;
-  return fuser_poly_is_const(p, &v) && v == 1;
-}
-
-/* Extents of a matrix product's result (fuser_matmul_dims_of): each from
- * its operand dim, a batch dim from the operand whose extent is not 1; the
- * contraction extents, batch extents and a bias's N must agree at run time. */
-static bool matmul_sizes(kernel_shapes *ks, MlirOperation op, fuser_poly *out) {
-  fuser_poly *a = ks_sizes(ks, mlirOperationGetOperand(op, 0)), *b = ks_sizes(ks, mlirOperationGetOperand(op, 1));
-  MlirType at = mlirValueGetType(mlirOperationGetOperand(op, 0)), bt = mlirValueGetType(mlirOperationGetOperand(op, 1));
-  fuser_matmul_dims m;
-  if (!a || !b || !fuser_matmul_dims_of(fuser_op_id_of(op), (int)mlirShapedTypeGetRank(at), (int)mlirShapedTypeGetRank(bt), &m))
-    return false;
-  require_equal(ks, &a[m.a_k], &b[m.b_k]);
-  for (int d = 0; d < m.rank; d++) {
-    const fuser_poly *x = m.a_dim[d] >= 0 ? &a[m.a_dim[d]] : NULL, *y = m.b_dim[d] >= 0 ? &b[m.b_dim[d]] : NULL;
-    if (x && y && !is_one(x) && !is_one(y)) require_equal(ks, x, y);
-    out[d] = x && !(y && is_one(x)) ? *x : *y;
-  }
-  if (mlirOperationGetNumOperands(op) == 3 && m.n_dim >= 0) {
-    fuser_poly *bias = ks_sizes(ks, mlirOperationGetOperand(op, 2));
-    if (bias && mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, 2))) == 1) require_equal(ks, &bias[0], &out[m.n_dim]);
-  }
-  return true;
-}
-
-/* Sizes of one op's result `r` (dims `?` in its type) from its operands. */
-static bool op_sizes(kernel_shapes *ks, MlirOperation op, int res, fuser_poly *out) {
-  MlirValue r = mlirOperationGetResult(op, res);
-  MlirType t = mlirValueGetType(r);
-  int rank = (int)mlirShapedTypeGetRank(t);
-  fuser_op_id id = fuser_op_id_of(op);
-  fuser_poly *in = mlirOperationGetNumOperands(op) ? ks_sizes(ks, mlirOperationGetOperand(op, 0)) : NULL;
-  int64_t a[2 * FUSER_MAX_RANK];
-  fuser_op_kind kind = fuser_op_kind_of(id);
-  int next_shape = kind == FUSER_KIND_RNG ? 4 : 1; /* the first shape operand */
-  if (kind == FUSER_KIND_MATMUL) return matmul_sizes(ks, op, out);
-  for (int d = 0; d < rank; d++) {
-    if (!mlirShapedTypeIsDynamicDim(t, d)) {
-      out[d] = fuser_poly_const(mlirShapedTypeGetDimSize(t, d));
-      /* a static extent the operands only give symbolically */
-      if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) {
-        for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-          fuser_poly *s = ks_sizes(ks, mlirOperationGetOperand(op, i));
-          if (s && !is_one(&s[d]) && out[d].nt && !is_one(&out[d])) require_equal(ks, &s[d], &out[d]);
-        }
-      } else if (id == FUSER_OP_cat) {
-        int64_t dim;
-        fuser_get_i64(op, "dim", &dim);
-        fuser_poly *b = ks_sizes(ks, mlirOperationGetOperand(op, 1));
-        if (dim == d) {
-          fuser_poly sum = fuser_poly_add(in[d], b[d]);
-          require_equal(ks, &sum, &out[d]);
-        } else {
-          require_equal(ks, &in[d], &out[d]);
-          require_equal(ks, &b[d], &out[d]);
-        }
-      }
-      continue;
-    }
-    if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY ||
-        id == FUSER_OP_set || id == FUSER_OP_segment_set) {
-      bool found = false;
-      for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-        fuser_poly *s = ks_sizes(ks, mlirOperationGetOperand(op, i));
-        if (!s || is_one(&s[d])) continue;
-        if (found) require_equal(ks, &s[d], &out[d]);
-        else out[d] = s[d], found = true;
-      }
-      if (!found) out[d] = fuser_poly_const(1);
-    } else if (kind == FUSER_KIND_SHAPED || kind == FUSER_KIND_FULL || kind == FUSER_KIND_RNG) {
-      if (!ks_scalar(ks, mlirOperationGetOperand(op, next_shape++), &out[d])) return false;
-    } else if (id == FUSER_OP_permute) {
-      fuser_get_i64_array(op, "dims", a, FUSER_MAX_RANK);
-      out[d] = in[a[d]];
-    } else if (id == FUSER_OP_pad) {
-      int n = fuser_get_i64_array(op, "pad_widths", a, 2 * FUSER_MAX_RANK), p = rank - 1 - d;
-      out[d] = in[d];
-      if (2 * p + 1 < n) out[d] = fuser_poly_add(out[d], fuser_poly_const(a[2 * p] + a[2 * p + 1]));
-    } else if (id == FUSER_OP_cat) {
-      int64_t dim;
-      fuser_get_i64(op, "dim", &dim);
-      fuser_poly *b = ks_sizes(ks, mlirOperationGetOperand(op, 1));
-      out[d] = dim == d ? fuser_poly_add(in[d], b[d]) : (is_one(&in[d]) ? b[d] : in[d]);
-    } else if (id == FUSER_OP_squeeze || id == FUSER_OP_broadcast || kind == FUSER_KIND_REDUCTION ||
-               kind == FUSER_KIND_VAR_MEAN) {
-      /* the d-th result dim is the k-th kept input dim */
-      const char *list = id == FUSER_OP_broadcast ? "is_broadcast_dim" : "dims";
-      int n = fuser_get_i64_array(op, list, a, FUSER_MAX_RANK);
-      int64_t keep = 0;
-      fuser_get_i64(op, "keepdim", &keep);
-      if (id == FUSER_OP_broadcast) {
-        int j = 0;
-        for (int k = 0; k < d; k++) j += !a[k];
-        out[d] = in[j];
-      } else {
-        int inrank = (int)mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, 0))), j = 0;
-        for (int k = 0; k < inrank; k++) {
-          bool dropped = false;
-          for (int q = 0; q < n; q++) dropped |= a[q] == k;
-          bool kept_as_one = (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN) && keep;
-          if (dropped && !kept_as_one) continue;
-          if (j++ == d) {
-            out[d] = dropped ? fuser_poly_const(1) : in[k];
-            break;
-          }
-        }
-      }
-    } else if (id == FUSER_OP_iota) {
-      if (!ks_scalar(ks, mlirOperationGetOperand(op, 0), &out[d])) return false;
-    } else if (kind == FUSER_KIND_INDEX) { /* fuser_index_dims_of, on the static extents */
-      MlirType at = mlirValueGetType(mlirOperationGetOperand(op, 0)), xt = mlirValueGetType(mlirOperationGetOperand(op, 1));
-      int64_t as[FUSER_MAX_RANK], xs[FUSER_MAX_RANK], dim = 0;
-      for (int i = 0; i < mlirShapedTypeGetRank(at); i++) as[i] = mlirShapedTypeGetDimSize(at, i);
-      for (int i = 0; i < mlirShapedTypeGetRank(xt); i++) xs[i] = mlirShapedTypeGetDimSize(xt, i);
-      fuser_get_i64(op, "dim", &dim);
-      int src, sd;
-      fuser_index_dims_of(id, (int)dim, as, xs, d, &src, &sd);
-      fuser_poly *x = ks_sizes(ks, mlirOperationGetOperand(op, 1));
-      if (!x) return false;
-      out[d] = src ? x[sd] : in[sd];
-      /* take_along_axis: arg and index agree off dim unless one broadcasts */
-      if (id == FUSER_OP_take_along_axis && d != dim && !is_one(&in[d]) && !is_one(&x[d])) require_equal(ks, &in[d], &x[d]);
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
 static MlirOperation lookup_symbol(MlirOperation module, const char *name) {
   MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -396,47 +214,33 @@ static MlirOperation lookup_symbol(MlirOperation module, const char *name) {
   return (MlirOperation){NULL};
 }
 
-/* Result sizes of a kernel call from its arguments' sizes. */
+/* Result sizes of a kernel call from its arguments' sizes, by the shared
+ * extent rules (passes/symbolic_extents.h); the extents the kernel's ops
+ * assume equal become the call's run-time checks. */
 static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, size_t errlen) {
-  kernel_shapes ks = {0};
-  fuser_ptr_map_init(&ks.index);
+  fuser_symbolic_extents x;
+  fuser_symbolic_extents_init(&x);
   MlirBlock body = fuser_func_body(kernel);
-  bool ok = true;
-  for (int i = 0; i < c->num_args; i++) {
-    int s = ks_slot(&ks, mlirBlockGetArgument(body, i));
-    memcpy(ks.sizes[s], c->t[i].size, sizeof ks.sizes[s]);
-    ks.scalar[s] = c->t[i].value;
-  }
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); ok && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (fuser_op_id_of(op) == FUSER_OP_NONE) continue;
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
-      MlirValue v = mlirOperationGetResult(op, r);
-      if (!mlirTypeIsARankedTensor(mlirValueGetType(v))) continue;
-      int s = ks_slot(&ks, v);
-      if (!op_sizes(&ks, op, (int)r, ks.sizes[s])) {
-        ok = fuser_message(err, errlen, "cannot express the extents of '%s' in kernel %s on the host",
-                  fuser_op_full_name(fuser_op_id_of(op)), c->callee);
-        break;
-      }
-    }
-  }
-  for (int i = 0; ok && i < ks.nequal; i++) {
+  for (int i = 0; i < c->num_args; i++)
+    fuser_symbolic_extents_set(&x, mlirBlockGetArgument(body, i), c->t[i].size, c->t[i].tensor ? NULL : &c->t[i].value);
+  MlirOperation failed;
+  bool ok = fuser_symbolic_extents_derive(&x, body, &failed) ||
+            fuser_message(err, errlen, "cannot express the extents of '%s' in kernel %s on the host",
+                          fuser_op_full_name(fuser_op_id_of(failed)), c->callee);
+  for (int i = 0; ok && i < x.nequal; i++) {
     char a[512], b[512], line[1100];
-    fpm_poly_text(&ks.equal[i][0], a, sizeof a);
-    fpm_poly_text(&ks.equal[i][1], b, sizeof b);
+    fpm_poly_text(&x.equal[i][0], a, sizeof a);
+    fpm_poly_text(&x.equal[i][1], b, sizeof b);
     snprintf(line, sizeof line, "(%s) == (%s)", a, b);
     c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
     c->checks[c->nchecks++] = fpm_dup_str(line);
   }
-  free(ks.equal);
   MlirOperation ret = mlirBlockGetTerminator(body);
   for (int i = 0; ok && i < c->num_tensors - c->num_args; i++) {
-    fuser_poly *s = ks_sizes(&ks, mlirOperationGetOperand(ret, i));
+    const fuser_poly *s = fuser_symbolic_extents_of(&x, mlirOperationGetOperand(ret, i));
     if (s) memcpy(c->t[c->num_args + i].size, s, sizeof c->t[0].size);
   }
-  fuser_ptr_map_free(&ks.index);
-  free(ks.sizes);
-  free(ks.scalar);
+  fuser_symbolic_extents_free(&x);
   return ok;
 }
 

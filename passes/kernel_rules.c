@@ -1,6 +1,7 @@
 /* kernel_rules.c: the index and extent rules of kernel_rules.h. */
 #include "passes/kernel_rules.h"
 
+#include "dialects/extent.h"
 #include "dialects/fuser.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/kernel_info.h"
@@ -79,6 +80,10 @@ bool fk_operand_index_map(MlirOperation op, int operand, MlirValue result, fk_di
 
 static fk_extent_rule follow(MlirValue a, int dim) { return (fk_extent_rule){.kind = FK_EXTENT_FOLLOW, .a = a, .dim = dim}; }
 
+/* The op's extent rule (dialects/extent.h) seen from the kernel: a join of
+ * operand extents (broadcast, cat's other dims) follows its first operand
+ * whose extent is not a static 1, the others being equal to it (the host
+ * plan checks that before the launch). */
 fk_extent_rule fk_extent_rule_of(MlirValue v, int j) {
   fk_extent_rule r = {.kind = FK_EXTENT_UNKNOWN};
   int64_t s = fk_static_dim(v, j);
@@ -86,80 +91,28 @@ fk_extent_rule fk_extent_rule_of(MlirValue v, int j) {
   if (mlirValueIsABlockArgument(v))
     return (fk_extent_rule){.kind = FK_EXTENT_ARG, .arg = (int)mlirBlockArgumentGetArgNumber(v), .dim = j};
   MlirOperation op = fk_owner(v);
-  fuser_op_id id = fuser_op_id_of(op);
-  fuser_op_kind kind = fuser_op_kind_of(id);
-  int64_t a[2 * FK_R];
-  int n;
-  if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY || id == FUSER_OP_set ||
-      id == FUSER_OP_segment_set) {
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
-      MlirValue o = mlirOperationGetOperand(op, i);
-      if (fuser_value_is_tensor(o) && fk_static_dim(o, j) != 1) return follow(o, j);
-    }
-  } else if (id == FUSER_OP_cat) {
-    int64_t cd = 0;
-    fuser_get_i64(op, "dim", &cd);
-    MlirValue l = mlirOperationGetOperand(op, 0);
-    if (norm(cd, fk_tensor_rank(v)) != j) return follow(l, j);
-    return (fk_extent_rule){.kind = FK_EXTENT_SUM, .a = l, .b = mlirOperationGetOperand(op, 1), .dim = j};
-  } else if (id == FUSER_OP_pad && (n = fuser_get_i64_array(op, "pad_widths", a, 2 * FK_R)) >= 0) {
-    int p = fk_tensor_rank(v) - 1 - j; /* pairs start from the last dim */
-    r = follow(mlirOperationGetOperand(op, 0), j);
-    if (2 * p + 1 < n) r.add = a[2 * p] + a[2 * p + 1];
-    r.padded = true;
+  fuser_op_desc_storage st;
+  fuser_extent e[FUSER_MAX_RANK];
+  if (!fuser_op_desc_of(op, &st, NULL, 0) || fuser_extent_rules(&st.desc, e) <= j) return r;
+  const fuser_extent *x = &e[j];
+  MlirValue a = x->nrefs ? mlirOperationGetOperand(op, x->ref[0].operand) : (MlirValue){NULL};
+  switch (x->kind) {
+  case FUSER_EXTENT_STATIC: return (fk_extent_rule){.kind = FK_EXTENT_STATIC, .value = x->value};
+  case FUSER_EXTENT_DIM:
+    r = follow(a, x->ref[0].dim);
+    r.add = x->value;
+    r.padded = fuser_op_id_of(op) == FUSER_OP_pad;
     return r;
-  } else if (id == FUSER_OP_permute && fuser_get_i64_array(op, "dims", a, FK_R) > j) {
-    return follow(mlirOperationGetOperand(op, 0), (int)a[j]);
-  } else if (kind == FUSER_KIND_SHAPED || kind == FUSER_KIND_FULL) {
-    int kth = 0; /* the k-th `?` result dim is operand 1 + k */
-    for (int i = 0; i < j; i++) kth += fk_static_dim(v, i) == FK_DYN;
-    return (fk_extent_rule){.kind = FK_EXTENT_SCALAR, .a = mlirOperationGetOperand(op, 1 + kth)};
-  } else if (id == FUSER_OP_iota) {
-    return (fk_extent_rule){.kind = FK_EXTENT_SCALAR, .a = mlirOperationGetOperand(op, 0)};
-  } else if (kind == FUSER_KIND_RNG) { /* the k-th `?` result dim is operand 4 + k */
-    int kth = 0;
-    for (int i = 0; i < j; i++) kth += fk_static_dim(v, i) == FK_DYN;
-    return (fk_extent_rule){.kind = FK_EXTENT_SCALAR, .a = mlirOperationGetOperand(op, 4 + kth)};
-  } else if (kind == FUSER_KIND_INDEX) { /* fuser_index_dims_of: from arg or index */
-    int64_t dim = 0, as[FK_R], xs[FK_R];
-    fuser_get_i64(op, "dim", &dim);
-    MlirValue arg = mlirOperationGetOperand(op, 0), index = mlirOperationGetOperand(op, 1);
-    for (int i = 0; i < fk_tensor_rank(arg); i++) as[i] = fk_static_dim(arg, i);
-    for (int i = 0; i < fk_tensor_rank(index); i++) xs[i] = fk_static_dim(index, i);
-    int src, sd;
-    fuser_index_dims_of(id, (int)dim, as, xs, j, &src, &sd);
-    return follow(src ? index : arg, sd);
-  } else if (kind == FUSER_KIND_REDUCTION || kind == FUSER_KIND_VAR_MEAN) {
-    int64_t keep = 0;
-    n = fuser_get_i64_array(op, "dims", a, FK_R);
-    fuser_get_i64(op, "keepdim", &keep);
-    MlirValue in = mlirOperationGetOperand(op, 0);
-    int in_rank = fk_tensor_rank(in), out = 0;
-    for (int i = 0; i < in_rank; i++) {
-      bool red = false;
-      for (int q = 0; q < n; q++) red |= norm(a[q], in_rank) == i;
-      if (red && !keep) continue;
-      if (out++ == j) return follow(in, i);
+  case FUSER_EXTENT_SUM:
+    return (fk_extent_rule){.kind = FK_EXTENT_SUM, .a = a, .b = mlirOperationGetOperand(op, x->ref[1].operand), .dim = j};
+  case FUSER_EXTENT_SCALAR: return (fk_extent_rule){.kind = FK_EXTENT_SCALAR, .a = a};
+  case FUSER_EXTENT_BROADCAST:
+  case FUSER_EXTENT_EQUAL:
+    for (int i = 0; i < x->nrefs; i++) {
+      MlirValue o = mlirOperationGetOperand(op, x->ref[i].operand);
+      if (x->kind == FUSER_EXTENT_EQUAL || fk_static_dim(o, x->ref[i].dim) != 1) return follow(o, x->ref[i].dim);
     }
-  } else if (id == FUSER_OP_squeeze || id == FUSER_OP_broadcast) {
-    /* kept dims map in order; squeezed/broadcast ones are static 1 */
-    MlirValue in = mlirOperationGetOperand(op, 0);
-    int in_rank = fk_tensor_rank(in);
-    int64_t bd[FK_R];
-    int nb = fuser_get_i64_array(op, id == FUSER_OP_squeeze ? "dims" : "is_broadcast_dim", bd, FK_R);
-    if (id == FUSER_OP_squeeze) {
-      int out = 0;
-      for (int i = 0; i < in_rank; i++) {
-        bool sq = false;
-        for (int q = 0; q < nb; q++) sq |= bd[q] == i;
-        if (sq) continue;
-        if (out++ == j) return follow(in, i);
-      }
-    } else {
-      int in_dim = 0;
-      for (int i = 0; i < j; i++) in_dim += !bd[i];
-      return follow(in, in_dim);
-    }
+    break;
   }
   return r;
 }
