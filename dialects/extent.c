@@ -211,29 +211,36 @@ int fuser_extent_rules(const fuser_op_desc *d, fuser_extent *out) {
   return -1;
 }
 
-static fuser_extent_equality equality(int a, int ad, int b, int bd, bool broadcast, const char *what) {
-  fuser_extent_equality e = {.a = {a, ad}, .b = {b, bd}, .broadcast = broadcast};
-  snprintf(e.what, sizeof e.what, "%s", what);
-  return e;
+static fuser_extent_requirement relation(fuser_extent_relation rel, int a, int ad, int b, int bd, int64_t value) {
+  return (fuser_extent_requirement){.rel = rel, .a = {a, ad}, .b = {b, bd}, .value = value};
 }
 
-int fuser_extent_equalities(const fuser_op_desc *d, fuser_extent_equality *out) {
-  int n = 0;
+int fuser_extent_requirements(const fuser_op_desc *d, fuser_extent_requirement *out) {
+  int n = 0, rank = d->num_operands ? rank_of(d, 0) : -1;
+  int64_t dim, a[FUSER_MAX_RANK];
   if (fuser_op_kind_of(d->id) == FUSER_KIND_MATMUL && d->num_operands >= 2) {
     fuser_matmul_dims m;
-    if (!fuser_matmul_dims_of(d->id, rank_of(d, 0), rank_of(d, 1), &m)) return 0;
-    out[n++] = equality(0, m.a_k, 1, m.b_k, false, "contraction (K)");
-    if (d->id == FUSER_OP_linear && d->num_operands == 3 && rank_of(d, 2) == 1 && m.b_n >= 0)
-      out[n++] = equality(2, 0, 1, m.b_n, false, "bias and weight N");
-  } else if (d->id == FUSER_OP_take_along_axis && d->num_operands == 2) {
-    /* off `dim`, arg and index agree unless one of them broadcasts */
-    int64_t dim;
-    int rank = rank_of(d, 0);
-    if (!desc_int(d, "dim", &dim) || rank_of(d, 1) != rank) return 0;
-    for (int j = 0; j < rank && n < FUSER_EXTENT_MAX_EQUALITIES; j++) {
-      char what[40];
-      snprintf(what, sizeof what, "arg and index dim %d", j);
-      if (j != dim) out[n++] = equality(0, j, 1, j, true, what);
+    if (!fuser_matmul_dims_of(d->id, rank, rank_of(d, 1), &m)) return 0;
+    out[n] = relation(FUSER_EXTENT_EQ, 0, m.a_k, 1, m.b_k, 0);
+    snprintf(out[n++].what, sizeof out->what, "contraction (K)");
+    if (d->id == FUSER_OP_linear && d->num_operands == 3 && rank_of(d, 2) == 1 && m.b_n >= 0) {
+      out[n] = relation(FUSER_EXTENT_EQ, 2, 0, 1, m.b_n, 0);
+      snprintf(out[n++].what, sizeof out->what, "bias and weight N");
+    }
+  } else if (d->id == FUSER_OP_slice && rank >= 0 && desc_array(d, "end_indices", a, FUSER_MAX_RANK) == rank) {
+    for (int j = 0; j < rank; j++) { /* the end inside the input: so is the start, by the verifier */
+      out[n] = relation(FUSER_EXTENT_AT_MOST, -1, 0, 0, j, a[j]);
+      snprintf(out[n++].what, sizeof out->what, "slice end exceeds the extent of dim %d", j);
+    }
+  } else if ((d->id == FUSER_OP_gather || d->id == FUSER_OP_take_along_axis) && d->num_operands == 2 &&
+             rank_of(d, 1) == rank && desc_int(d, "dim", &dim)) {
+    /* off `dim`: gather's index is no longer than arg; take_along_axis's
+     * arg and index agree unless one of them broadcasts */
+    bool gather = d->id == FUSER_OP_gather;
+    for (int j = 0; j < rank; j++) {
+      if (j == dim) continue;
+      out[n] = gather ? relation(FUSER_EXTENT_AT_MOST, 1, j, 0, j, 0) : relation(FUSER_EXTENT_EQ_OR_ONE, 0, j, 1, j, 0);
+      snprintf(out[n++].what, sizeof out->what, gather ? "index extent exceeds arg extent in dim %d" : "arg and index dim %d", j);
     }
   }
   return n;

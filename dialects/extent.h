@@ -2,7 +2,7 @@
  *
  * For every dim of an op's (tensor) result: where its extent comes from, as
  * a formula over the op's operands' extents and i64 scalar operands, and the
- * extent equalities the op assumes of its operands. For example
+ * requirements the op makes of its operands' extents. For example
  *
  *   %p = "fuser.pad"(%x, %v) {pad_widths = array<i64: 1, 2>} : (tensor<?x?xf32>, f32) -> tensor<?x?xf32>
  *     dim 0: DIM(operand 0, dim 0)        dim 1: DIM(operand 0, dim 1) + 3
@@ -12,6 +12,8 @@
  *     dim 0: SCALAR(operand 1)            dim 1: STATIC 8
  *   %m = "fuser.matmul"(%a, %b) : (tensor<?x?x?xf32>, tensor<?x?xf32>) -> tensor<?x?x?xf32>
  *     dims: DIM(a.0), DIM(a.1), DIM(b.1); requires a.2 == b.0 (contraction)
+ *   %s = "fuser.slice"(%x) {start_indices = [1], end_indices = [5], ...} : (tensor<?xf32>) -> tensor<4xf32>
+ *     dim 0: STATIC 4; requires 5 <= x.0
  *
  * The rules read an op described as for the inference (fuser_op_desc: the
  * operands' static types, the attributes, the requested result shape), so
@@ -62,20 +64,27 @@ typedef struct {
  * op has no tensor result or its attributes do not give a rule. */
 int fuser_extent_rules(const fuser_op_desc *d, fuser_extent *out);
 
-/* An equality the op assumes between two operand extents that is not one of
- * its result extents (a matmul's contraction dims): a == b, or one of them
- * is 1 when `broadcast`. `what` names it for messages. */
+/* What the op assumes of its operands' extents beyond its result extents: a
+ * matmul's contraction dims are equal, a slice's end is inside its input,
+ * a gathered index is no longer than arg. `what` says it for messages. */
+typedef enum {
+  FUSER_EXTENT_EQ,        /* a == b */
+  FUSER_EXTENT_EQ_OR_ONE, /* a == b, or one of them is 1 (broadcast) */
+  FUSER_EXTENT_AT_MOST,   /* a <= b; a is the constant `value` when a.operand < 0 */
+} fuser_extent_relation;
+
 typedef struct {
+  fuser_extent_relation rel;
   fuser_extent_ref a, b;
-  bool broadcast;
-  char what[40];
-} fuser_extent_equality;
+  int64_t value;
+  char what[48];
+} fuser_extent_requirement;
 
-#define FUSER_EXTENT_MAX_EQUALITIES FUSER_MAX_RANK
+#define FUSER_EXTENT_MAX_REQUIREMENTS FUSER_MAX_RANK
 
-/* Writes the op's equalities into out (at most FUSER_EXTENT_MAX_EQUALITIES)
- * and returns their number. */
-int fuser_extent_equalities(const fuser_op_desc *d, fuser_extent_equality *out);
+/* Writes the op's requirements into out (at most
+ * FUSER_EXTENT_MAX_REQUIREMENTS) and returns their number. */
+int fuser_extent_requirements(const fuser_op_desc *d, fuser_extent_requirement *out);
 
 /* The static extent of an operand dim, kDynamic for `?`. */
 int64_t fuser_extent_operand_static(const fuser_op_desc *d, fuser_extent_ref r);

@@ -153,14 +153,19 @@ static bool rule_type(infer_state *s, fuser_dtype dt, MlirType *res) {
   return true;
 }
 
-/* The extent equalities the op assumes (extent.h), where both are static. */
-static bool check_equalities(infer_state *s) {
-  fuser_extent_equality q[FUSER_EXTENT_MAX_EQUALITIES];
-  int n = fuser_extent_equalities(s->desc, q);
+/* The requirements the op makes of its operands' extents (extent.h),
+ * where the extents are static. */
+static bool check_requirements(infer_state *s) {
+  fuser_extent_requirement q[FUSER_EXTENT_MAX_REQUIREMENTS];
+  int n = fuser_extent_requirements(s->desc, q);
   for (int i = 0; i < n; i++) {
-    int64_t a = operand_extent(s, q[i].a), b = operand_extent(s, q[i].b);
-    if (is_dyn(a) || is_dyn(b) || a == b || (q[i].broadcast && (a == 1 || b == 1))) continue;
-    return fuser_message(s->err, s->errlen, "%s extents %lld and %lld differ", q[i].what, (long long)a, (long long)b);
+    int64_t a = q[i].a.operand < 0 ? q[i].value : operand_extent(s, q[i].a), b = operand_extent(s, q[i].b);
+    if (is_dyn(a) || is_dyn(b)) continue;
+    if (q[i].rel == FUSER_EXTENT_AT_MOST) {
+      if (a > b) return fuser_message(s->err, s->errlen, "%s (%lld > %lld)", q[i].what, (long long)a, (long long)b);
+    } else if (a != b && !(q[i].rel == FUSER_EXTENT_EQ_OR_ONE && (a == 1 || b == 1))) {
+      return fuser_message(s->err, s->errlen, "%s extents %lld and %lld differ", q[i].what, (long long)a, (long long)b);
+    }
   }
   return true;
 }
@@ -284,10 +289,10 @@ static bool infer_meta(infer_state *s, MlirType *res) {
       return fuser_message(s->err, s->errlen, "start_indices, end_indices and strides need %d entries each", rank);
     for (int i = 0; i < rank; i++) {
       if (c[i] != 1) return fuser_message(s->err, s->errlen, "slice stride %lld in dim %d is not supported (only 1)", (long long)c[i], i);
-      if (a[i] < 0 || b[i] < a[i] || (!is_dyn(in->shape[i]) && b[i] > in->shape[i]))
-        return fuser_message(s->err, s->errlen, "slice [%lld, %lld) is out of bounds for dim %d of extent %lld", (long long)a[i],
-                    (long long)b[i], i, (long long)in->shape[i]);
+      if (a[i] < 0 || b[i] < a[i])
+        return fuser_message(s->err, s->errlen, "slice [%lld, %lld) is out of bounds for dim %d", (long long)a[i], (long long)b[i], i);
     }
+    if (!check_requirements(s)) return false; /* the end inside the input */
     break;
   }
   case FUSER_OP_squeeze: {
@@ -454,7 +459,7 @@ static bool infer_scalar(infer_state *s, MlirType *res) {
  * [K] dropping N) + bias (0-dim, or [N] with a 2-D weight). Every operand
  * has one dtype, bf16, f16 or f32, which the result keeps (cuBLAS
  * accumulates in f32 and rounds once). The dims and the K and bias
- * equalities are the extent rules'. */
+ * requirements are the extent rules'. */
 static bool infer_matmul(infer_state *s, MlirType *res) {
   bool linear = s->desc->id == FUSER_OP_linear;
   int n = s->desc->num_operands;
@@ -475,7 +480,7 @@ static bool infer_matmul(infer_state *s, MlirType *res) {
       return fuser_message(s->err, s->errlen, "bias must be 0-dim, or 1-D [N] with a 2-D weight");
   }
   /* rank <= FUSER_MAX_RANK: at most max(ranks) - 2 batch dims, M and N */
-  return check_equalities(s) && rule_type(s, dt, res);
+  return check_requirements(s) && rule_type(s, dt, res);
 }
 
 /* index_select / gather / take_along_axis (arg, index), attribute dim in
@@ -495,13 +500,7 @@ static bool infer_index(infer_state *s, MlirType *res) {
   if (id == FUSER_OP_index_select ? x->rank != 1 : x->rank != a->rank)
     return fuser_message(s->err, s->errlen, id == FUSER_OP_index_select ? "index must be 1-D (it has rank %d)" : "index has rank %d but arg has rank %d",
                 x->rank, a->rank);
-  for (int d = 0; id == FUSER_OP_gather && d < a->rank; d++) {
-    int64_t ae = a->shape[d], ie = x->shape[d];
-    if (d == dim || is_dyn(ae) || is_dyn(ie)) continue;
-    if (ie > ae)
-      return fuser_message(s->err, s->errlen, "index extent %lld exceeds arg extent %lld in dim %d", (long long)ie, (long long)ae, d);
-  }
-  return check_equalities(s) && rule_type(s, a->dtype, res);
+  return check_requirements(s) && rule_type(s, a->dtype, res);
 }
 
 bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirType *results, char *err,

@@ -215,8 +215,8 @@ static MlirOperation lookup_symbol(MlirOperation module, const char *name) {
 }
 
 /* Result sizes of a kernel call from its arguments' sizes, by the shared
- * extent rules (passes/symbolic_extents.h); the extents the kernel's ops
- * assume equal become the call's run-time checks. */
+ * extent rules (passes/symbolic_extents.h); what the kernel's ops require of
+ * the extents (equal, at most) becomes the call's run-time checks. */
 static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, size_t errlen) {
   fuser_symbolic_extents x;
   fuser_symbolic_extents_init(&x);
@@ -227,11 +227,13 @@ static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, s
   bool ok = fuser_symbolic_extents_derive(&x, body, &failed) ||
             fuser_message(err, errlen, "cannot express the extents of '%s' in kernel %s on the host",
                           fuser_op_full_name(fuser_op_id_of(failed)), c->callee);
-  for (int i = 0; ok && i < x.nequal; i++) {
+  for (int i = 0; ok && i < x.nequal + x.nat_most; i++) {
     char a[512], b[512], line[1100];
-    fpm_poly_text(&x.equal[i][0], a, sizeof a);
-    fpm_poly_text(&x.equal[i][1], b, sizeof b);
-    snprintf(line, sizeof line, "(%s) == (%s)", a, b);
+    bool eq = i < x.nequal;
+    fuser_poly *pair = eq ? x.equal[i] : x.at_most[i - x.nequal];
+    fpm_poly_text(&pair[0], a, sizeof a);
+    fpm_poly_text(&pair[1], b, sizeof b);
+    snprintf(line, sizeof line, "(%s) %s (%s)", a, eq ? "==" : "<=", b);
     c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
     c->checks[c->nchecks++] = fpm_dup_str(line);
   }

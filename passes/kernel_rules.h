@@ -10,7 +10,9 @@
  *
  * Extent rule: dim j of a tensor value has a static extent, is the size of a
  * kernel argument, follows one dim of an operand (plus a constant: pad), is
- * the sum of two operands' dims (cat), or is a scalar operand (factories). */
+ * the sum of two operands' dims (cat), or is a scalar operand (factories):
+ * the op's rule of dialects/extent.h, a join of operands resolved to the
+ * first whose extent is not a static 1. */
 #ifndef FUSER_PASSES_KERNEL_RULES_H
 #define FUSER_PASSES_KERNEL_RULES_H
 

@@ -18,6 +18,7 @@ void fuser_symbolic_extents_free(fuser_symbolic_extents *x) {
   free(x->sizes);
   free(x->value);
   free(x->equal);
+  free(x->at_most);
   memset(x, 0, sizeof *x);
 }
 
@@ -74,13 +75,25 @@ static void require_equal(fuser_symbolic_extents *x, const fuser_poly *a, const 
   x->equal[x->nequal++][1] = *b;
 }
 
+/* Records that a <= b must hold at run time (nothing when both are constant:
+ * the verifier checked those). */
+static void require_at_most(fuser_symbolic_extents *x, const fuser_poly *a, const fuser_poly *b) {
+  int64_t p, q;
+  if (fuser_poly_equal(a, b) || (fuser_poly_is_const(a, &p) && fuser_poly_is_const(b, &q))) return;
+  if (a->overflow || b->overflow) return;
+  x->at_most = realloc(x->at_most, sizeof *x->at_most * (x->nat_most + 1));
+  x->at_most[x->nat_most][0] = *a;
+  x->at_most[x->nat_most++][1] = *b;
+}
+
 static bool is_one(const fuser_poly *p) {
   int64_t v;
   return fuser_poly_is_const(p, &v) && v == 1;
 }
 
-/* The value of an i64 scalar: seeded, a fuser.scalar constant, or the sum,
- * difference or product of such. Overflow set when it is none of these. */
+/* The value of an i64 scalar: seeded, a fuser.scalar constant, a
+ * fuser.size of a tensor whose extents are known, or the sum, difference or
+ * product of such. Overflow set when it is none of these. */
 static fuser_poly scalar_value(fuser_symbolic_extents *x, MlirValue v) {
   intptr_t i;
   if (fuser_ptr_map_get(&x->index, v.ptr, &i)) return x->value[i];
@@ -90,6 +103,10 @@ static fuser_poly scalar_value(fuser_symbolic_extents *x, MlirValue v) {
   fuser_op_id id = fuser_op_id_of(op);
   int64_t c;
   if (id == FUSER_OP_scalar) return fuser_get_i64(op, "value", &c) ? fuser_poly_const(c) : unknown;
+  if (id == FUSER_OP_size) {
+    const fuser_poly *s = fuser_symbolic_extents_of(x, mlirOperationGetOperand(op, 0));
+    return s && fuser_get_i64(op, "dim", &c) && c >= 0 && c < FUSER_MAX_RANK ? s[c] : unknown;
+  }
   if ((id != FUSER_OP_add && id != FUSER_OP_sub && id != FUSER_OP_mul) || fuser_value_dtype(v) != FUSER_DTYPE_I64) return unknown;
   fuser_poly a = scalar_value(x, mlirOperationGetOperand(op, 0)), b = scalar_value(x, mlirOperationGetOperand(op, 1));
   if (id == FUSER_OP_sub) b = fuser_poly_mul(b, fuser_poly_const(-1));
@@ -139,12 +156,14 @@ static bool derive_op(fuser_symbolic_extents *x, MlirOperation op) {
   fuser_extent e[FUSER_MAX_RANK];
   if (!fuser_op_desc_of(op, &s, NULL, 0)) return false;
   int rank = fuser_extent_rules(&s.desc, e);
-  fuser_extent_equality q[FUSER_EXTENT_MAX_EQUALITIES];
-  int nq = fuser_extent_equalities(&s.desc, q);
+  fuser_extent_requirement q[FUSER_EXTENT_MAX_REQUIREMENTS];
+  int nq = fuser_extent_requirements(&s.desc, q);
   for (int i = 0; i < nq; i++) {
-    const fuser_poly *a = ref_poly(x, &s.desc, q[i].a), *b = ref_poly(x, &s.desc, q[i].b);
+    fuser_poly value = fuser_poly_const(q[i].value);
+    const fuser_poly *a = q[i].a.operand < 0 ? &value : ref_poly(x, &s.desc, q[i].a), *b = ref_poly(x, &s.desc, q[i].b);
     if (!a || !b) return false;
-    if (!q[i].broadcast || (!is_one(a) && !is_one(b))) require_equal(x, a, b);
+    if (q[i].rel == FUSER_EXTENT_AT_MOST) require_at_most(x, a, b);
+    else if (q[i].rel == FUSER_EXTENT_EQ || (!is_one(a) && !is_one(b))) require_equal(x, a, b);
   }
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
     MlirValue v = mlirOperationGetResult(op, r);

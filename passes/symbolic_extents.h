@@ -1,18 +1,19 @@
 /* symbolic_extents.h: the extents of a function body's tensors as
  * polynomials (symbolic.h) over the run-time sizes and i64 scalar arguments
- * of the function, by the op rules of dialects/extent.h, and the extent
- * equalities those ops assume where they are not equal by construction.
+ * of the function, by the op rules of dialects/extent.h, and what those ops
+ * require of the extents where it is not true by construction.
  *
  *   func(%a: tensor<?x8xf32>, %b: tensor<?x8xf32>, %n: i64)
  *   %c = cat(%a, %b) {dim = 0}        -> [size(0,0) + size(1,0), 8]
  *   %p = pad(%c) {pad_widths = [1, 2]} -> [size(0,0) + size(1,0), 11]
  *   %r = reshape(%p, %n) : ?x88        -> [scalar(2), 88]
- *   %s = add(%a, %x: tensor<?x8xf32>)  -> [size(0,0)], equality size(0,0) == size(3,0)
+ *   %s = add(%a, %b)                   -> [size(0,0)], requires size(1,0) == size(0,0)
+ *   %t = slice(%a) [0, 0] to [4, 8]    -> [4, 8], requires 4 <= size(0,0)
  *
  * Its user is the host plan (lowering/plan_model.c): the arguments of a
  * kernel are seeded with the plan's polynomials of what the call passes,
- * the kernel's results get their sizes from here, and each equality becomes
- * a run-time check before the launch. */
+ * the kernel's results get their sizes from here, and each requirement
+ * becomes a run-time check before the launch. */
 #ifndef FUSER_PASSES_SYMBOLIC_EXTENTS_H
 #define FUSER_PASSES_SYMBOLIC_EXTENTS_H
 
@@ -28,8 +29,9 @@ typedef struct {
   fuser_poly (*sizes)[FUSER_MAX_RANK];
   fuser_poly *value; /* a scalar's value (overflow set: not a polynomial) */
   int count, cap;
-  fuser_poly (*equal)[2]; /* extents the ops assume equal */
-  int nequal;
+  fuser_poly (*equal)[2];   /* extents the ops require equal */
+  fuser_poly (*at_most)[2]; /* [0] <= [1] */
+  int nequal, nat_most;
 } fuser_symbolic_extents;
 
 void fuser_symbolic_extents_init(fuser_symbolic_extents *x);

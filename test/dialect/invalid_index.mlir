@@ -35,7 +35,7 @@ func.func @dim_range(%a: tensor<8x16xf32>, %i: tensor<8x4xi64>) {
 // -----
 
 func.func @gather_extent(%a: tensor<8x16xf32>, %i: tensor<9x4xi64>) {
-  // expected-error@+1 {{'fuser.gather' op index extent 9 exceeds arg extent 8 in dim 0}}
+  // expected-error@+1 {{'fuser.gather' op index extent exceeds arg extent in dim 0 (9 > 8)}}
   %0 = "fuser.gather"(%a, %i) {dim = 1 : i64} : (tensor<8x16xf32>, tensor<9x4xi64>) -> tensor<9x4xf32>
   return
 }
