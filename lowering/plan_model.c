@@ -224,9 +224,13 @@ static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, s
   for (int i = 0; i < c->num_args; i++)
     fuser_symbolic_extents_set(&x, mlirBlockGetArgument(body, i), c->t[i].size, c->t[i].tensor ? NULL : &c->t[i].value);
   MlirOperation failed;
-  bool ok = fuser_symbolic_extents_derive(&x, body, &failed) ||
-            fuser_message(err, errlen, "cannot express the extents of '%s' in kernel %s on the host",
-                          fuser_op_full_name(fuser_op_id_of(failed)), c->callee);
+  bool ok = fuser_symbolic_extents_derive(&x, body, &failed);
+  if (!ok) { /* located at the op, like the other diagnostics of the fusion */
+    fuser_emit_error(failed, "cannot express the extents of this op on the host: a `?` extent comes from scalar math other "
+                             "than + - * of sizes and i64 scalars");
+    fuser_message(err, errlen, "cannot express the extents of '%s' in kernel %s on the host (the error above)",
+                  fuser_op_full_name(fuser_op_id_of(failed)), c->callee);
+  }
   for (int i = 0; ok && i < x.nequal + x.nat_most; i++) {
     char a[512], b[512], line[1100];
     bool eq = i < x.nequal;
