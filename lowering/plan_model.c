@@ -231,13 +231,11 @@ static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, s
     fuser_message(err, errlen, "cannot express the extents of '%s' in kernel %s on the host (the error above)",
                   fuser_op_full_name(fuser_op_id_of(failed)), c->callee);
   }
-  for (int i = 0; ok && i < x.nequal + x.nat_most; i++) {
+  for (int i = 0; ok && i < x.nchecks; i++) {
     char a[512], b[512], line[1100];
-    bool eq = i < x.nequal;
-    fuser_poly *pair = eq ? x.equal[i] : x.at_most[i - x.nequal];
-    fpm_poly_text(&pair[0], a, sizeof a);
-    fpm_poly_text(&pair[1], b, sizeof b);
-    snprintf(line, sizeof line, "(%s) %s (%s)", a, eq ? "==" : "<=", b);
+    fpm_poly_text(&x.checks[i].a, a, sizeof a);
+    fpm_poly_text(&x.checks[i].b, b, sizeof b);
+    snprintf(line, sizeof line, "(%s) %s (%s)", a, x.checks[i].at_most ? "<=" : "==", b);
     c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
     c->checks[c->nchecks++] = fpm_dup_str(line);
   }

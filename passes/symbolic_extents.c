@@ -17,8 +17,7 @@ void fuser_symbolic_extents_free(fuser_symbolic_extents *x) {
   fuser_ptr_map_free(&x->index);
   free(x->sizes);
   free(x->value);
-  free(x->equal);
-  free(x->at_most);
+  free(x->checks);
   memset(x, 0, sizeof *x);
 }
 
@@ -64,27 +63,17 @@ const fuser_poly *fuser_symbolic_extents_of(const fuser_symbolic_extents *x, Mli
   return fuser_ptr_map_get(&x->index, v.ptr, &i) ? x->sizes[i] : NULL;
 }
 
-/* Records that two extents must be equal at run time (nothing when they are
- * equal by construction, or both constant: the verifier checked those). */
-static void require_equal(fuser_symbolic_extents *x, const fuser_poly *a, const fuser_poly *b) {
+/* Records that a == b (a <= b: at_most) must hold at run time; nothing when
+ * it holds by construction or both are constant (the verifier checked those). */
+static void require(fuser_symbolic_extents *x, const fuser_poly *a, const fuser_poly *b, bool at_most) {
   int64_t p, q;
   if (fuser_poly_equal(a, b) || (fuser_poly_is_const(a, &p) && fuser_poly_is_const(b, &q))) return;
   if (a->overflow || b->overflow) return;
-  x->equal = realloc(x->equal, sizeof *x->equal * (x->nequal + 1));
-  x->equal[x->nequal][0] = *a;
-  x->equal[x->nequal++][1] = *b;
+  x->checks = realloc(x->checks, sizeof *x->checks * (x->nchecks + 1));
+  x->checks[x->nchecks++] = (fuser_extent_check){*a, *b, at_most};
 }
 
-/* Records that a <= b must hold at run time (nothing when both are constant:
- * the verifier checked those). */
-static void require_at_most(fuser_symbolic_extents *x, const fuser_poly *a, const fuser_poly *b) {
-  int64_t p, q;
-  if (fuser_poly_equal(a, b) || (fuser_poly_is_const(a, &p) && fuser_poly_is_const(b, &q))) return;
-  if (a->overflow || b->overflow) return;
-  x->at_most = realloc(x->at_most, sizeof *x->at_most * (x->nat_most + 1));
-  x->at_most[x->nat_most][0] = *a;
-  x->at_most[x->nat_most++][1] = *b;
-}
+static void require_equal(fuser_symbolic_extents *x, const fuser_poly *a, const fuser_poly *b) { require(x, a, b, false); }
 
 static bool is_one(const fuser_poly *p) {
   int64_t v;
@@ -162,7 +151,7 @@ static bool derive_op(fuser_symbolic_extents *x, MlirOperation op) {
     fuser_poly value = fuser_poly_const(q[i].value);
     const fuser_poly *a = q[i].a.operand < 0 ? &value : ref_poly(x, &s.desc, q[i].a), *b = ref_poly(x, &s.desc, q[i].b);
     if (!a || !b) return false;
-    if (q[i].rel == FUSER_EXTENT_AT_MOST) require_at_most(x, a, b);
+    if (q[i].rel == FUSER_EXTENT_AT_MOST) require(x, a, b, true);
     else if (q[i].rel == FUSER_EXTENT_EQ || (!is_one(a) && !is_one(b))) require_equal(x, a, b);
   }
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {

@@ -24,14 +24,19 @@
 #include "passes/ptr_map.h"
 #include "passes/symbolic.h"
 
+/* A requirement on extents: a == b, or a <= b. */
+typedef struct {
+  fuser_poly a, b;
+  bool at_most;
+} fuser_extent_check;
+
 typedef struct {
   fuser_ptr_map index; /* value -> slot */
   fuser_poly (*sizes)[FUSER_MAX_RANK];
   fuser_poly *value; /* a scalar's value (overflow set: not a polynomial) */
   int count, cap;
-  fuser_poly (*equal)[2];   /* extents the ops require equal */
-  fuser_poly (*at_most)[2]; /* [0] <= [1] */
-  int nequal, nat_most;
+  fuser_extent_check *checks; /* what the ops require, where it is not true by construction */
+  int nchecks;
 } fuser_symbolic_extents;
 
 void fuser_symbolic_extents_init(fuser_symbolic_extents *x);
