@@ -58,13 +58,15 @@ static int requested(const fuser_op_desc *d, int first, fuser_extent *out) {
 
 /* Element-wise: every tensor operand has the result's rank (the importer
  * makes nvFuser's implicit broadcasts explicit); dim d broadcasts over them. */
-static int elementwise(const fuser_op_desc *d, fuser_extent *out) {
+static int elementwise(const fuser_op_desc *d, const int *ranks, fuser_extent *out) {
   int rank = -1;
-  for (int i = 0; i < d->num_operands && rank < 0; i++) rank = rank_of(d, i);
+  for (int i = 0; i < d->num_operands && rank < 0; i++) rank = ranks[i];
   for (int j = 0; j < rank; j++) {
-    out[j] = (fuser_extent){.kind = FUSER_EXTENT_BROADCAST};
+    out[j].kind = FUSER_EXTENT_BROADCAST;
+    out[j].value = 0;
+    out[j].nrefs = 0;
     for (int i = 0; i < d->num_operands; i++)
-      if (rank_of(d, i) == rank) out[j].ref[out[j].nrefs++] = (fuser_extent_ref){i, j};
+      if (ranks[i] == rank) out[j].ref[out[j].nrefs++] = (fuser_extent_ref){i, j};
   }
   return rank;
 }
@@ -183,12 +185,14 @@ static int view(const fuser_op_desc *d, fuser_extent *out) {
 }
 
 int fuser_extent_rules(const fuser_op_desc *d, fuser_extent *out) {
+  int ranks[8];
+  if (d->num_operands > 8) return -1;
   for (int i = 0; i < d->num_operands; i++)
-    if (rank_of(d, i) > FUSER_MAX_RANK) return -1;
+    if ((ranks[i] = rank_of(d, i)) > FUSER_MAX_RANK) return -1;
   switch (fuser_op_kind_of(d->id)) {
   case FUSER_KIND_UNARY:
   case FUSER_KIND_BINARY:
-  case FUSER_KIND_TERNARY: return elementwise(d, out);
+  case FUSER_KIND_TERNARY: return elementwise(d, ranks, out);
   case FUSER_KIND_SHAPED:
   case FUSER_KIND_FULL: return requested(d, 1, out);
   case FUSER_KIND_RNG: return requested(d, 4, out);
