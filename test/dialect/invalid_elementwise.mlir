@@ -91,6 +91,16 @@ func.func @result_rank(%a: f32) {
 
 // -----
 
+// An op is described for the inference with at most 32 attributes (the
+// verifier used to drop those past 16 silently).
+func.func @too_many_attributes(%a: tensor<4xf32>) {
+  // expected-error@+1 {{'fuser.neg' op has too many attributes (33)}}
+  %0 = "fuser.neg"(%a) {a0 = 0 : i64, a1 = 1 : i64, a2 = 2 : i64, a3 = 3 : i64, a4 = 4 : i64, a5 = 5 : i64, a6 = 6 : i64, a7 = 7 : i64, a8 = 8 : i64, a9 = 9 : i64, a10 = 10 : i64, a11 = 11 : i64, a12 = 12 : i64, a13 = 13 : i64, a14 = 14 : i64, a15 = 15 : i64, a16 = 16 : i64, a17 = 17 : i64, a18 = 18 : i64, a19 = 19 : i64, a20 = 20 : i64, a21 = 21 : i64, a22 = 22 : i64, a23 = 23 : i64, a24 = 24 : i64, a25 = 25 : i64, a26 = 26 : i64, a27 = 27 : i64, a28 = 28 : i64, a29 = 29 : i64, a30 = 30 : i64, a31 = 31 : i64, a32 = 32 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
 func.func @cast_dtype(%a: tensor<4xf32>) {
   // expected-error@+1 {{'fuser.cast' op cast needs a result dtype}}
   %0 = "fuser.cast"(%a) : (tensor<4xf32>) -> tensor<4xi8>
