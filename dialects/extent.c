@@ -231,6 +231,20 @@ int fuser_extent_requirements(const fuser_op_desc *d, fuser_extent_requirement *
       out[n] = relation(FUSER_EXTENT_EQ, 2, 0, 1, m.b_n, 0);
       snprintf(out[n++].what, sizeof out->what, "bias and weight N");
     }
+  } else if ((d->id == FUSER_OP_expand || d->id == FUSER_OP_broadcast_in_dim) && rank >= 0) {
+    /* input dim i becomes result dim i (expand) or broadcast_dims[i]: it is
+     * 1 or the requested extent, a static one or a shape operand */
+    fuser_extent e[FUSER_MAX_RANK];
+    int out_rank = requested(d, 1, e);
+    if (d->id == FUSER_OP_broadcast_in_dim ? desc_array(d, "broadcast_dims", a, FUSER_MAX_RANK) != rank : out_rank != rank)
+      return 0;
+    for (int i = 0; i < rank; i++) {
+      int j = d->id == FUSER_OP_expand ? i : (int)a[i];
+      if (j < 0 || j >= out_rank) return 0;
+      out[n] = e[j].kind == FUSER_EXTENT_STATIC ? relation(FUSER_EXTENT_BROADCASTS_TO, 0, i, -1, 0, e[j].value)
+                                                : relation(FUSER_EXTENT_BROADCASTS_TO, 0, i, e[j].ref[0].operand, -1, 0);
+      snprintf(out[n++].what, sizeof out->what, d->id == FUSER_OP_expand ? "expand of dim %d" : "input dim %d", i);
+    }
   } else if (d->id == FUSER_OP_slice && rank >= 0 && desc_array(d, "end_indices", a, FUSER_MAX_RANK) == rank) {
     for (int j = 0; j < rank; j++) { /* the end inside the input: so is the start, by the verifier */
       out[n] = relation(FUSER_EXTENT_AT_MOST, -1, 0, 0, j, a[j]);

@@ -66,11 +66,15 @@ int fuser_extent_rules(const fuser_op_desc *d, fuser_extent *out);
 
 /* What the op assumes of its operands' extents beyond its result extents: a
  * matmul's contraction dims are equal, a slice's end is inside its input,
- * a gathered index is no longer than arg. `what` says it for messages. */
+ * a gathered index is no longer than arg, an expanded dim is 1 or the
+ * requested extent. A side is an operand dim, the constant `value`
+ * (operand < 0), or the value of an i64 scalar operand (dim < 0: a
+ * requested extent). `what` says it for messages. */
 typedef enum {
-  FUSER_EXTENT_EQ,        /* a == b */
-  FUSER_EXTENT_EQ_OR_ONE, /* a == b, or one of them is 1 (broadcast) */
-  FUSER_EXTENT_AT_MOST,   /* a <= b; a is the constant `value` when a.operand < 0 */
+  FUSER_EXTENT_EQ,            /* a == b */
+  FUSER_EXTENT_EQ_OR_ONE,     /* a == b, or one of them is 1 (broadcast) */
+  FUSER_EXTENT_BROADCASTS_TO, /* a == b, or a is 1 */
+  FUSER_EXTENT_AT_MOST,       /* a <= b */
 } fuser_extent_relation;
 
 typedef struct {

@@ -153,18 +153,33 @@ static bool rule_type(infer_state *s, fuser_dtype dt, MlirType *res) {
   return true;
 }
 
+/* One side of a requirement on static extents: `?` for a scalar operand. */
+static int64_t side_extent(infer_state *s, const fuser_extent_requirement *q, fuser_extent_ref r) {
+  if (r.operand < 0) return q->value;
+  return r.dim < 0 ? dyn() : operand_extent(s, r);
+}
+
 /* The requirements the op makes of its operands' extents (extent.h),
  * where the extents are static. */
 static bool check_requirements(infer_state *s) {
   fuser_extent_requirement q[FUSER_EXTENT_MAX_REQUIREMENTS];
   int n = fuser_extent_requirements(s->desc, q);
   for (int i = 0; i < n; i++) {
-    int64_t a = q[i].a.operand < 0 ? q[i].value : operand_extent(s, q[i].a), b = operand_extent(s, q[i].b);
+    int64_t a = side_extent(s, &q[i], q[i].a), b = side_extent(s, &q[i], q[i].b);
     if (is_dyn(a) || is_dyn(b)) continue;
-    if (q[i].rel == FUSER_EXTENT_AT_MOST) {
+    switch (q[i].rel) {
+    case FUSER_EXTENT_AT_MOST:
       if (a > b) return fuser_message(s->err, s->errlen, "%s (%lld > %lld)", q[i].what, (long long)a, (long long)b);
-    } else if (a != b && !(q[i].rel == FUSER_EXTENT_EQ_OR_ONE && (a == 1 || b == 1))) {
-      return fuser_message(s->err, s->errlen, "%s extents %lld and %lld differ", q[i].what, (long long)a, (long long)b);
+      break;
+    case FUSER_EXTENT_BROADCASTS_TO:
+      if (a != b && a != 1)
+        return fuser_message(s->err, s->errlen, "%s: extent %lld cannot broadcast to extent %lld", q[i].what, (long long)a, (long long)b);
+      break;
+    case FUSER_EXTENT_EQ:
+    case FUSER_EXTENT_EQ_OR_ONE:
+      if (a != b && !(q[i].rel == FUSER_EXTENT_EQ_OR_ONE && (a == 1 || b == 1)))
+        return fuser_message(s->err, s->errlen, "%s extents %lld and %lld differ", q[i].what, (long long)a, (long long)b);
+      break;
     }
   }
   return true;
@@ -234,10 +249,6 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
       return fuser_message(s->err, s->errlen, "reshape changes the element count from %lld to %lld", (long long)a, (long long)b);
   } else if (d->id == FUSER_OP_expand) {
     if (rank != in->rank) return fuser_message(s->err, s->errlen, "expand keeps the rank (%d), result has rank %d", in->rank, rank);
-    for (int i = 0; i < rank; i++)
-      if (in->shape[i] != 1 && !is_dyn(in->shape[i]) && !is_dyn(out[i]) && out[i] != in->shape[i])
-        return fuser_message(s->err, s->errlen, "expand of dim %d: extent %lld is not a broadcast and cannot become %lld", i,
-                    (long long)in->shape[i], (long long)out[i]);
   } else { /* broadcast_in_dim */
     int64_t bd[FUSER_MAX_RANK + 1];
     int n;
@@ -246,12 +257,9 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
     for (int i = 0; i < n; i++) {
       if (bd[i] < 0 || bd[i] >= rank) return fuser_message(s->err, s->errlen, "broadcast_dims[%d] = %lld is out of range [0, %d)", i, (long long)bd[i], rank);
       if (i > 0 && bd[i] <= bd[i - 1]) return fuser_message(s->err, s->errlen, "broadcast_dims must be strictly increasing");
-      int64_t e = in->shape[i], o = out[bd[i]];
-      if (e != 1 && !is_dyn(e) && !is_dyn(o) && e != o)
-        return fuser_message(s->err, s->errlen, "input dim %d of extent %lld cannot broadcast to extent %lld", i, (long long)e, (long long)o);
     }
   }
-  return rule_type(s, in->dtype, res);
+  return check_requirements(s) && rule_type(s, in->dtype, res); /* expand, broadcast_in_dim: inputs broadcast */
 }
 
 static bool infer_meta(infer_state *s, MlirType *res) {

@@ -140,6 +140,17 @@ static bool derive_extent(fuser_symbolic_extents *x, const fuser_op_desc *d, con
   return !out->overflow;
 }
 
+/* One side of a requirement: an operand dim, the constant, or a scalar operand. */
+static bool side_poly(fuser_symbolic_extents *x, const fuser_op_desc *d, const fuser_extent_requirement *q, fuser_extent_ref r,
+                      fuser_poly *out) {
+  const fuser_poly *p;
+  if (r.operand < 0) *out = fuser_poly_const(q->value);
+  else if (r.dim < 0) *out = scalar_value(x, d->operands[r.operand]);
+  else if ((p = ref_poly(x, d, r))) *out = *p;
+  else return false;
+  return !out->overflow;
+}
+
 static bool derive_op(fuser_symbolic_extents *x, MlirOperation op) {
   fuser_op_desc_storage s;
   fuser_extent e[FUSER_MAX_RANK];
@@ -148,11 +159,18 @@ static bool derive_op(fuser_symbolic_extents *x, MlirOperation op) {
   fuser_extent_requirement q[FUSER_EXTENT_MAX_REQUIREMENTS];
   int nq = fuser_extent_requirements(&s.desc, q);
   for (int i = 0; i < nq; i++) {
-    fuser_poly value = fuser_poly_const(q[i].value);
-    const fuser_poly *a = q[i].a.operand < 0 ? &value : ref_poly(x, &s.desc, q[i].a), *b = ref_poly(x, &s.desc, q[i].b);
-    if (!a || !b) return false;
-    if (q[i].rel == FUSER_EXTENT_AT_MOST) require(x, a, b, true);
-    else if (q[i].rel == FUSER_EXTENT_EQ || (!is_one(a) && !is_one(b))) require_equal(x, a, b);
+    fuser_poly a, b;
+    if (!side_poly(x, &s.desc, &q[i], q[i].a, &a) || !side_poly(x, &s.desc, &q[i], q[i].b, &b)) return false;
+    switch (q[i].rel) {
+    case FUSER_EXTENT_AT_MOST: require(x, &a, &b, true); break;
+    case FUSER_EXTENT_EQ: require_equal(x, &a, &b); break;
+    case FUSER_EXTENT_EQ_OR_ONE:
+      if (!is_one(&a) && !is_one(&b)) require_equal(x, &a, &b);
+      break;
+    case FUSER_EXTENT_BROADCASTS_TO:
+      if (!is_one(&a)) require_equal(x, &a, &b);
+      break;
+    }
   }
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
     MlirValue v = mlirOperationGetResult(op, r);

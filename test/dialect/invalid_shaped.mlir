@@ -44,7 +44,7 @@ func.func @expand_rank(%a: tensor<1x8xf32>) {
 // -----
 
 func.func @expand_non_broadcast(%a: tensor<2x8xf32>) {
-  // expected-error@+1 {{'fuser.expand' op expand of dim 0: extent 2 is not a broadcast and cannot become 4}}
+  // expected-error@+1 {{'fuser.expand' op expand of dim 0: extent 2 cannot broadcast to extent 4}}
   %0 = "fuser.expand"(%a) : (tensor<2x8xf32>) -> tensor<4x8xf32>
   return
 }
@@ -76,7 +76,7 @@ func.func @broadcast_dims_order(%a: tensor<2x8xf32>) {
 // -----
 
 func.func @broadcast_extent(%a: tensor<8xf32>) {
-  // expected-error@+1 {{'fuser.broadcast_in_dim' op input dim 0 of extent 8 cannot broadcast to extent 4}}
+  // expected-error@+1 {{'fuser.broadcast_in_dim' op input dim 0: extent 8 cannot broadcast to extent 4}}
   %0 = "fuser.broadcast_in_dim"(%a) {broadcast_dims = array<i64: 1>} : (tensor<8xf32>) -> tensor<3x4xf32>
   return
 }

@@ -136,6 +136,12 @@ static void test_shape_operands(MlirContext ctx) {
                     "  %1 = \"fuser.broadcast\"(%a) {is_broadcast_dim = array<i1: true, false>} : (" T "?xf32>) -> " T "1x?xf32>\n"
                     "  %2 = \"fuser.expand\"(%1, %n, %s) : (" T "1x?xf32>, i64, i64) -> " T "?x?xf32>\n",
                "[v1, s0.0] [1, s0.0] [v1, s0.0]"));
+  /* an input dim that is not 1 has the requested extent: checked where symbolic */
+  CHECK(expect(ctx, "(%a: " T "?xf32>, %b: " T "1x?xf32>, %n: i64) {\n"
+                    "  %0 = \"fuser.broadcast_in_dim\"(%a, %n) {broadcast_dims = array<i64: 1>} : (" T "?xf32>, i64) -> " T "4x?xf32>\n"
+                    "  %1 = \"fuser.expand\"(%b, %n) : (" T "1x?xf32>, i64) -> " T "4x?xf32>\n"
+                    "  %2 = \"fuser.broadcast_in_dim\"(%a) {broadcast_dims = array<i64: 0>} : (" T "?xf32>) -> " T "6xf32>\n",
+               "[4, v2] [4, v2] [6] | s0.0 == v2; s1.1 == v2; s0.0 == 6"));
   CHECK(expect(ctx, "(%n: i64, %v: f32) {\n"
                     "  %0 = \"fuser.full\"(%v, %n) : (f32, i64) -> " T "?x4xf32>\n"
                     "  %1 = \"fuser.iota\"(%n, %n, %n) : (i64, i64, i64) -> " T "?xi64>\n",
