@@ -231,6 +231,9 @@ int fuser_extent_requirements(const fuser_op_desc *d, fuser_extent_requirement *
       out[n] = relation(FUSER_EXTENT_EQ, 2, 0, 1, m.b_n, 0);
       snprintf(out[n++].what, sizeof out->what, "bias and weight N");
     }
+  } else if (d->id == FUSER_OP_reshape && rank >= 0) {
+    out[n] = relation(FUSER_EXTENT_SAME_COUNT, 0, FUSER_EXTENT_COUNT, FUSER_EXTENT_RESULT, FUSER_EXTENT_COUNT, 0);
+    snprintf(out[n++].what, sizeof out->what, "reshape");
   } else if ((d->id == FUSER_OP_expand || d->id == FUSER_OP_broadcast_in_dim) && rank >= 0) {
     /* input dim i becomes result dim i (expand) or broadcast_dims[i]: it is
      * 1 or the requested extent, a static one or a shape operand */

@@ -50,6 +50,10 @@ typedef struct {
   int operand, dim;
 } fuser_extent_ref;
 
+/* In a requirement's side: dim FUSER_EXTENT_COUNT is the operand's element
+ * count, operand FUSER_EXTENT_RESULT the result's (by its rules). */
+enum { FUSER_EXTENT_COUNT = -2, FUSER_EXTENT_RESULT = -2 };
+
 #define FUSER_EXTENT_MAX_REFS 8
 
 typedef struct {
@@ -67,7 +71,7 @@ int fuser_extent_rules(const fuser_op_desc *d, fuser_extent *out);
 /* What the op assumes of its operands' extents beyond its result extents: a
  * matmul's contraction dims are equal, a slice's end is inside its input,
  * a gathered index is no longer than arg, an expanded dim is 1 or the
- * requested extent. A side is an operand dim, the constant `value`
+ * requested extent, a reshape keeps the element count. A side is an operand dim, the constant `value`
  * (operand < 0), or the value of an i64 scalar operand (dim < 0: a
  * requested extent). `what` says it for messages. */
 typedef enum {
@@ -75,6 +79,7 @@ typedef enum {
   FUSER_EXTENT_EQ_OR_ONE,     /* a == b, or one of them is 1 (broadcast) */
   FUSER_EXTENT_BROADCASTS_TO, /* a == b, or a is 1 */
   FUSER_EXTENT_AT_MOST,       /* a <= b */
+  FUSER_EXTENT_SAME_COUNT,    /* a == b, both element counts (reshape) */
 } fuser_extent_relation;
 
 typedef struct {

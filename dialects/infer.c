@@ -153,10 +153,27 @@ static bool rule_type(infer_state *s, fuser_dtype dt, MlirType *res) {
   return true;
 }
 
-/* One side of a requirement on static extents: `?` for a scalar operand. */
-static int64_t side_extent(infer_state *s, const fuser_extent_requirement *q, fuser_extent_ref r) {
-  if (r.operand < 0) return q->value;
-  return r.dim < 0 ? dyn() : operand_extent(s, r);
+/* One side of a requirement on static extents (`?` for a scalar operand,
+ * and for an element count of `?` extents); false where an element count
+ * overflows (extents are any int64 >= 0). */
+static bool side_extent(infer_state *s, const fuser_extent_requirement *q, fuser_extent_ref r, int64_t *out) {
+  if (r.dim == FUSER_EXTENT_COUNT) {
+    int64_t result[FUSER_MAX_RANK];
+    int rank;
+    bool of_result = r.operand == FUSER_EXTENT_RESULT;
+    if (of_result && !rule_shape(s, result, &rank)) return false;
+    const int64_t *shape = of_result ? result : s->ops[r.operand].shape;
+    if (!of_result) rank = s->ops[r.operand].rank;
+    *out = 1;
+    for (int d = 0; d < rank; d++) {
+      if (is_dyn(shape[d])) return *out = dyn(), true;
+      if (__builtin_mul_overflow(*out, shape[d], out))
+        return fuser_message(s->err, s->errlen, "element count of the %s overflows int64", of_result ? "result" : "input");
+    }
+    return true;
+  }
+  *out = r.operand < 0 ? q->value : r.dim < 0 ? dyn() : operand_extent(s, r);
+  return true;
 }
 
 /* The requirements the op makes of its operands' extents (extent.h),
@@ -165,7 +182,8 @@ static bool check_requirements(infer_state *s) {
   fuser_extent_requirement q[FUSER_EXTENT_MAX_REQUIREMENTS];
   int n = fuser_extent_requirements(s->desc, q);
   for (int i = 0; i < n; i++) {
-    int64_t a = side_extent(s, &q[i], q[i].a), b = side_extent(s, &q[i], q[i].b);
+    int64_t a, b;
+    if (!side_extent(s, &q[i], q[i].a, &a) || !side_extent(s, &q[i], q[i].b, &b)) return false;
     if (is_dyn(a) || is_dyn(b)) continue;
     switch (q[i].rel) {
     case FUSER_EXTENT_AT_MOST:
@@ -174,6 +192,10 @@ static bool check_requirements(infer_state *s) {
     case FUSER_EXTENT_BROADCASTS_TO:
       if (a != b && a != 1)
         return fuser_message(s->err, s->errlen, "%s: extent %lld cannot broadcast to extent %lld", q[i].what, (long long)a, (long long)b);
+      break;
+    case FUSER_EXTENT_SAME_COUNT:
+      if (a != b)
+        return fuser_message(s->err, s->errlen, "%s changes the element count from %lld to %lld", q[i].what, (long long)a, (long long)b);
       break;
     case FUSER_EXTENT_EQ:
     case FUSER_EXTENT_EQ_OR_ONE:
@@ -232,21 +254,7 @@ static bool infer_shaped(infer_state *s, MlirType *res) {
     return fuser_message(s->err, s->errlen, "result has %d symbolic dims but %d shape operands", ndyn, d->num_operands - 1);
 
   if (d->id == FUSER_OP_reshape) {
-    bool all_static = true;
-    int64_t a = 1, b = 1;
-    /* extents are any int64 >= 0, so the products may overflow: checked */
-    for (int i = 0; i < in->rank; i++) {
-      all_static &= !is_dyn(in->shape[i]);
-      if (all_static && __builtin_mul_overflow(a, in->shape[i], &a))
-        return fuser_message(s->err, s->errlen, "element count of the input overflows int64");
-    }
-    for (int i = 0; i < rank; i++) {
-      all_static &= !is_dyn(out[i]);
-      if (all_static && __builtin_mul_overflow(b, out[i], &b))
-        return fuser_message(s->err, s->errlen, "element count of the result overflows int64");
-    }
-    if (all_static && a != b)
-      return fuser_message(s->err, s->errlen, "reshape changes the element count from %lld to %lld", (long long)a, (long long)b);
+    /* the element count: a requirement below */
   } else if (d->id == FUSER_OP_expand) {
     if (rank != in->rank) return fuser_message(s->err, s->errlen, "expand keeps the rank (%d), result has rank %d", in->rank, rank);
   } else { /* broadcast_in_dim */

@@ -140,10 +140,26 @@ static bool derive_extent(fuser_symbolic_extents *x, const fuser_op_desc *d, con
   return !out->overflow;
 }
 
-/* One side of a requirement: an operand dim, the constant, or a scalar operand. */
-static bool side_poly(fuser_symbolic_extents *x, const fuser_op_desc *d, const fuser_extent_requirement *q, fuser_extent_ref r,
-                      fuser_poly *out) {
+/* The product of a tensor's extents (overflow set: more factors than a
+ * polynomial holds, or not derived). */
+static fuser_poly element_count(const fuser_symbolic_extents *x, MlirValue v) {
+  const fuser_poly *s = fuser_symbolic_extents_of(x, v);
+  fuser_poly n = fuser_poly_const(1);
+  if (!s) return (fuser_poly){.overflow = true};
+  for (int d = 0; d < mlirShapedTypeGetRank(mlirValueGetType(v)); d++) n = fuser_poly_mul(n, s[d]);
+  return n;
+}
+
+/* One side of a requirement: an operand dim, the constant, a scalar
+ * operand, or an element count (of the op's first result: its extents are
+ * derived before). False when a scalar is no polynomial. */
+static bool side_poly(fuser_symbolic_extents *x, MlirOperation op, const fuser_op_desc *d, const fuser_extent_requirement *q,
+                      fuser_extent_ref r, fuser_poly *out) {
   const fuser_poly *p;
+  if (r.dim == FUSER_EXTENT_COUNT) {
+    *out = element_count(x, r.operand == FUSER_EXTENT_RESULT ? mlirOperationGetResult(op, 0) : d->operands[r.operand]);
+    return true; /* too large a polynomial: no check (require skips it) */
+  }
   if (r.operand < 0) *out = fuser_poly_const(q->value);
   else if (r.dim < 0) *out = scalar_value(x, d->operands[r.operand]);
   else if ((p = ref_poly(x, d, r))) *out = *p;
@@ -151,19 +167,23 @@ static bool side_poly(fuser_symbolic_extents *x, const fuser_op_desc *d, const f
   return !out->overflow;
 }
 
-static bool derive_op(fuser_symbolic_extents *x, MlirOperation op) {
-  fuser_op_desc_storage s;
-  fuser_extent e[FUSER_MAX_RANK];
-  if (!fuser_op_desc_of(op, &s, NULL, 0)) return false;
-  int rank = fuser_extent_rules(&s.desc, e);
+static bool on_result(const fuser_extent_requirement *q) {
+  return q->a.operand == FUSER_EXTENT_RESULT || q->b.operand == FUSER_EXTENT_RESULT;
+}
+
+/* Records the op's requirements, those on its result's element count (when
+ * `results`, after its extents are derived) or the others. */
+static bool require_all(fuser_symbolic_extents *x, MlirOperation op, const fuser_op_desc *d, bool results) {
   fuser_extent_requirement q[FUSER_EXTENT_MAX_REQUIREMENTS];
-  int nq = fuser_extent_requirements(&s.desc, q);
+  int nq = fuser_extent_requirements(d, q);
   for (int i = 0; i < nq; i++) {
     fuser_poly a, b;
-    if (!side_poly(x, &s.desc, &q[i], q[i].a, &a) || !side_poly(x, &s.desc, &q[i], q[i].b, &b)) return false;
+    if (on_result(&q[i]) != results) continue;
+    if (!side_poly(x, op, d, &q[i], q[i].a, &a) || !side_poly(x, op, d, &q[i], q[i].b, &b)) return false;
     switch (q[i].rel) {
     case FUSER_EXTENT_AT_MOST: require(x, &a, &b, true); break;
-    case FUSER_EXTENT_EQ: require_equal(x, &a, &b); break;
+    case FUSER_EXTENT_EQ:
+    case FUSER_EXTENT_SAME_COUNT: require_equal(x, &a, &b); break;
     case FUSER_EXTENT_EQ_OR_ONE:
       if (!is_one(&a) && !is_one(&b)) require_equal(x, &a, &b);
       break;
@@ -172,6 +192,15 @@ static bool derive_op(fuser_symbolic_extents *x, MlirOperation op) {
       break;
     }
   }
+  return true;
+}
+
+static bool derive_op(fuser_symbolic_extents *x, MlirOperation op) {
+  fuser_op_desc_storage s;
+  fuser_extent e[FUSER_MAX_RANK];
+  if (!fuser_op_desc_of(op, &s, NULL, 0)) return false;
+  int rank = fuser_extent_rules(&s.desc, e);
+  if (!require_all(x, op, &s.desc, false)) return false;
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++) {
     MlirValue v = mlirOperationGetResult(op, r);
     MlirType t = mlirValueGetType(v);
@@ -184,7 +213,7 @@ static bool derive_op(fuser_symbolic_extents *x, MlirOperation op) {
     }
     fuser_symbolic_extents_set(x, v, sizes, NULL);
   }
-  return true;
+  return require_all(x, op, &s.desc, true);
 }
 
 bool fuser_symbolic_extents_derive(fuser_symbolic_extents *x, MlirBlock body, MlirOperation *failed) {
