@@ -29,6 +29,8 @@ static bool same_type(MlirType a, MlirType b) {
   return true;
 }
 
+static bool verify_order(MlirAttribute so, int rank, int64_t *order, const char *where, char *err, size_t errlen);
+
 /* The result types nvFuser's rules give `op` from its operands and
  * attributes (the current result type is the hint for shape-taking and
  * dtype-taking ops). */
@@ -54,6 +56,15 @@ bool fuser_verify_op(MlirOperation op, char *err, size_t errlen) {
   if (id == FUSER_OP_NONE) return true;
   MlirType expect[2];
   if (!expected_types(op, id, expect, err, errlen)) return false;
+  /* the layout an op's result is written in (fd.ops.stride_order's set, and
+   * what fuser-allocation-order records): the passes index by it (found by
+   * fuzz_mlir: `array<i32: 0, 1>` read as i64 overran fuser-segment's table) */
+  MlirAttribute so = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.stride_order"));
+  MlirType r0 = mlirValueGetType(mlirOperationGetResult(op, 0));
+  int64_t order[FUSER_MAX_RANK + 1];
+  if (!mlirAttributeIsNull(so) && mlirTypeIsARankedTensor(r0) &&
+      !verify_order(so, (int)mlirShapedTypeGetRank(r0), order, "", err, errlen))
+    return false;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++) {
     MlirType got = mlirValueGetType(mlirOperationGetResult(op, i));
     if (!same_type(got, expect[i])) {
@@ -83,6 +94,27 @@ static int array_attr(MlirAttribute a, int64_t *out, int cap) {
   return (int)n;
 }
 
+/* A fuser.stride_order of `rank` entries: an array<i64> permutation of
+ * [0, rank) (absent: row-major). `where` prefixes the message. */
+static bool verify_order(MlirAttribute so, int rank, int64_t *order, const char *where, char *err, size_t errlen) {
+  int n = rank;
+  for (int i = 0; i < rank; i++) order[i] = rank - 1 - i;
+  if (!mlirAttributeIsNull(so)) n = array_attr(so, order, FUSER_MAX_RANK);
+  if (n != rank) {
+    snprintf(err, errlen, "%sfuser.stride_order must be an array<i64> of %d entries", where, rank);
+    return false;
+  }
+  bool seen[FUSER_MAX_RANK] = {0};
+  for (int i = 0; i < rank; i++) {
+    if (order[i] < 0 || order[i] >= rank || seen[order[i]]) {
+      snprintf(err, errlen, "%sfuser.stride_order is not a permutation of [0, %d)", where, rank);
+      return false;
+    }
+    seen[order[i]] = true;
+  }
+  return true;
+}
+
 /* Checks one argument's or result's layout attributes (`what` names which);
  * `dict` is its attribute dictionary. */
 static bool verify_layout(MlirType t, MlirAttribute dict, const char *what, int argno, char *err, size_t errlen) {
@@ -101,21 +133,10 @@ static bool verify_layout(MlirType t, MlirAttribute dict, const char *what, int 
   }
   int rank = (int)mlirShapedTypeGetRank(t);
   int64_t order[FUSER_MAX_RANK + 1], contig[FUSER_MAX_RANK + 1];
-  int nso = rank, nco = rank;
-  for (int i = 0; i < rank; i++) order[i] = rank - 1 - i;
-  if (!mlirAttributeIsNull(so)) nso = array_attr(so, order, FUSER_MAX_RANK);
-  if (nso != rank) {
-    snprintf(err, errlen, "%s #%d: fuser.stride_order must be an array<i64> of %d entries", what, argno, rank);
-    return false;
-  }
-  bool seen[FUSER_MAX_RANK] = {0};
-  for (int i = 0; i < rank; i++) {
-    if (order[i] < 0 || order[i] >= rank || seen[order[i]]) {
-      snprintf(err, errlen, "%s #%d: fuser.stride_order is not a permutation of [0, %d)", what, argno, rank);
-      return false;
-    }
-    seen[order[i]] = true;
-  }
+  int nco;
+  char where[64];
+  snprintf(where, sizeof where, "%s #%d: ", what, argno);
+  if (!verify_order(so, rank, order, where, err, errlen)) return false;
   if (mlirAttributeIsNull(co)) return true;
   nco = array_attr(co, contig, FUSER_MAX_RANK);
   if (nco != rank) {

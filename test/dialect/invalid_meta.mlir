@@ -218,3 +218,21 @@ func.func @cat_overflow(%a: tensor<9223372036854775806xf32>) {
   %0 = "fuser.cat"(%a, %a) {dim = 0 : i64} : (tensor<9223372036854775806xf32>, tensor<9223372036854775806xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+// Regression (found by fuzz_mlir): an op's fuser.stride_order was not
+// verified, and fuser-segment read this i32 array as i64, overrunning a table.
+func.func @set_order_kind(%a: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {fuser.fusion} {
+  // expected-error@+1 {{'fuser.set' op fuser.stride_order must be an array<i64> of 2 entries}}
+  %0 = "fuser.set"(%a) {fuser.stride_order = array<i32: 0, 1>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @set_order_permutation(%a: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {fuser.fusion} {
+  // expected-error@+1 {{'fuser.set' op fuser.stride_order is not a permutation of [0, 2)}}
+  %0 = "fuser.set"(%a) {fuser.stride_order = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
