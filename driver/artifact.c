@@ -93,6 +93,8 @@ void fuser_artifact_destroy_(fuser_artifact *a) {
   free(a->outputs);
   for (size_t i = 0; i < a->ntemps; i++) fuser_expr_free(&a->temps[i].bytes), free(a->temps[i].index_sites);
   free(a->temps);
+  for (size_t i = 0; i < a->nchecks; i++) fuser_expr_free(&a->checks[i].cond), free(a->checks[i].message);
+  free(a->checks);
   for (size_t k = 0; k < a->nkernels; k++) {
     fuser_kernel *kn = &a->kernels[k];
     free(kn->name);
@@ -410,6 +412,15 @@ int fuser_artifact_validate_(fuser_artifact *a, fuser_error *err) {
     snprintf(what, sizeof what, "temp %zu size", t);
     rc = check_expr(a, &a->temps[t].bytes, what, err);
   }
+  if (!rc && a->nchecks > FUSER_MAX_CHECKS)
+    rc = fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "%zu checks, at most %d", a->nchecks, FUSER_MAX_CHECKS);
+  for (size_t c = 0; !rc && c < a->nchecks; c++) {
+    char what[32];
+    snprintf(what, sizeof what, "check %zu", c);
+    rc = check_expr(a, &a->checks[c].cond, what, err);
+    if (!rc && a->checks[c].message && strlen(a->checks[c].message) >= FUSER_MAX_NAME)
+      rc = fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "check %zu: message longer than %d bytes", c, FUSER_MAX_NAME - 1);
+  }
   if (!rc) rc = validate_kernels(a, err);
   if (!rc && a->nmetadata > FUSER_MAX_METADATA)
     rc = fuser_set_error(err, FUSER_ERR_ARTIFACT_INVALID, "%zu metadata entries, at most %d", a->nmetadata,
@@ -508,6 +519,11 @@ void fuser_artifact_describe(const fuser_artifact *a, FILE *out) {
       fprintf(out, "    site %.*s\n", n, s);
       s = nl ? nl + 1 : s + n;
     }
+  }
+  for (size_t c = 0; c < a->nchecks; c++) {
+    fprintf(out, "check %zu: `", c);
+    print_expr(out, &a->checks[c].cond);
+    fprintf(out, "`%s%s\n", a->checks[c].message ? " " : "", a->checks[c].message ? a->checks[c].message : "");
   }
   for (size_t k = 0; k < a->nkernels; k++) {
     const fuser_kernel *kn = &a->kernels[k];

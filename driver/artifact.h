@@ -24,6 +24,7 @@
 #define FUSER_MAX_INPUTS 4096
 #define FUSER_MAX_OUTPUTS 4096
 #define FUSER_MAX_MODULES 4096
+#define FUSER_MAX_CHECKS 4096
 
 typedef struct fuser_module {
   int format;     /* FUSER_MODULE_PTX / CUBIN */
@@ -68,6 +69,17 @@ typedef struct fuser_temp {
    * location; fuser_builder_set_index_flag). */
   char *index_sites;
 } fuser_temp;
+
+/* A check of the whole call (the plan's fuser.check): what the fusion's
+ * views and kernels rely on that only the call's inputs can tell (a
+ * reshape's element count, a slice inside its input, extents the fusion
+ * maps onto each other). Evaluated after the inputs are checked, before any
+ * variant is picked or anything is allocated, with or without kernels; a
+ * zero value fails the call with the message (the op it protects). */
+typedef struct fuser_check {
+  fuser_expr cond;
+  char *message; /* may be NULL */
+} fuser_check;
 
 enum { FUSER_PARAM_POINTER = 1 }; /* the value kinds are in artifact_builder.h */
 
@@ -126,6 +138,8 @@ struct fuser_artifact {
   fuser_output_desc *outputs;
   size_t ntemps;
   fuser_temp *temps;
+  size_t nchecks;
+  fuser_check *checks;
   size_t nkernels;
   fuser_kernel *kernels;
   size_t nmetadata;

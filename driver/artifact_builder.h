@@ -105,6 +105,11 @@ void fuser_index_flag_message(const char *sites, int32_t v, char *out, size_t le
 
 /* A kernel launch; kernels run in the order they are added. name is for
  * messages and dumps. Returns the kernel index. */
+/* A check of the whole call (artifact.h, fuser_check): `cond` must be
+ * non-zero, else the call fails with FUSER_ERR_INPUT_MISMATCH naming it and
+ * `message` (may be NULL; cut at 255 bytes). Checked before any variant is
+ * picked, also in an artifact with no kernels. */
+int fuser_builder_add_check(fuser_builder *b, const char *cond, const char *message);
 int fuser_builder_add_kernel(fuser_builder *b, const char *name);
 /* Appends a pointer parameter: the address of element `offset` (an
  * expression; bytes for TEMP) of input/output/temp `index`. */

@@ -20,10 +20,12 @@
 
 #define MAGIC "FUSERART"
 /* Version 2 adds each kernel's kind after its name (u8; a matmul kernel
- * then its dtype, batch rank and bias flag, u8 each). An artifact without a
- * matmul kernel is written as version 1, byte for byte as before; both are
- * read. */
-#define FORMAT_VERSION 2u
+ * then its dtype, batch rank and bias flag, u8 each). Version 3 adds the
+ * call's checks after the temps (u32 count; per check its expr and a str
+ * message) on top of version 2. An artifact is written in the lowest
+ * version that holds it: without checks and matmul kernels as version 1,
+ * byte for byte as before; all three are read. */
+#define FORMAT_VERSION 3u
 #define FORMAT_VERSION_MIN 1u
 #define HEADER_SIZE 32u
 
@@ -147,6 +149,13 @@ static void put_payload(wbuf *w, const fuser_artifact *a, uint32_t version) {
       }
     }
   }
+  if (version >= 3) {
+    put_u32(w, a->nchecks);
+    for (size_t c = 0; c < a->nchecks; c++) {
+      put_expr(w, &a->checks[c].cond);
+      put_str(w, a->checks[c].message);
+    }
+  }
   put_u32(w, a->nkernels);
   for (size_t k = 0; k < a->nkernels; k++) {
     const fuser_kernel *kn = &a->kernels[k];
@@ -198,7 +207,7 @@ int fuser_artifact_write_bytes(const fuser_artifact *a, void **data, size_t *siz
   wbuf w = {0};
   uint8_t header[HEADER_SIZE] = {0};
   put_bytes(&w, header, sizeof header);
-  uint32_t version = has_matmul(a) ? FORMAT_VERSION : FORMAT_VERSION_MIN;
+  uint32_t version = a->nchecks ? 3u : has_matmul(a) ? 2u : FORMAT_VERSION_MIN;
   put_payload(&w, a, version);
   if (w.oom) {
     free(w.p);
@@ -448,6 +457,16 @@ static void get_payload(rbuf *r, fuser_artifact *a, uint32_t version) {
       }
       a->temps[t].index_sites = text;
       a->temps[t].zero_init = 1;
+    }
+  }
+  if (version >= 3) {
+    set_what0(r, "check count");
+    a->nchecks = get_count(r, 8, FUSER_MAX_CHECKS);
+    a->checks = alloc_items(r, a->nchecks, sizeof *a->checks);
+    for (size_t c = 0; c < a->nchecks && !r->bad; c++) {
+      set_what(r, "check %zu", c);
+      get_expr(r, &a->checks[c].cond);
+      a->checks[c].message = get_str(r, 0);
     }
   }
   set_what0(r, "kernel count");

@@ -225,6 +225,23 @@ void fuser_index_flag_message(const char *sites, int32_t v, char *out, size_t le
   snprintf(out, len, "%.*s: index out of range (the index flag of the kernel: no read went out of bounds; site %d)", n, line, (int)v);
 }
 
+int fuser_builder_add_check(fuser_builder *b, const char *cond, const char *message) {
+  if (!b || b->err.code) return -1;
+  if (b->a->nchecks >= FUSER_MAX_CHECKS) return fail(b, FUSER_ERR_ARTIFACT_INVALID, "more than %d checks", FUSER_MAX_CHECKS);
+  fuser_check *c = grow(b, (void **)&b->a->checks, &b->a->nchecks, sizeof *c);
+  if (!c) return -1;
+  char what[32];
+  snprintf(what, sizeof what, "check %zu", b->a->nchecks - 1);
+  if (parse(b, cond, &c->cond, what)) return -1;
+  if (message && *message) { /* the file's strings are < FUSER_MAX_NAME bytes */
+    size_t n = strlen(message) < FUSER_MAX_NAME - 1 ? strlen(message) : FUSER_MAX_NAME - 1;
+    if (!(c->message = malloc(n + 1))) return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
+    memcpy(c->message, message, n);
+    c->message[n] = 0;
+  }
+  return (int)b->a->nchecks - 1;
+}
+
 int fuser_builder_add_kernel(fuser_builder *b, const char *name) {
   if (!b || b->err.code) return -1;
   if (!name || !*name) return fail(b, FUSER_ERR_INVALID_ARGUMENT, "kernel %zu: missing name", b->a->nkernels);

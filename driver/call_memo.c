@@ -107,6 +107,7 @@ void fuser_call_memo_analyse(const fuser_artifact *a, uint8_t *addr_use, uint64_
     }
   }
   for (size_t t = 0; t < a->ntemps; t++) analyse_expr(&a->temps[t].bytes, addr_use, addr_modulus);
+  for (size_t c = 0; c < a->nchecks; c++) analyse_expr(&a->checks[c].cond, addr_use, addr_modulus);
 }
 
 /* ---- set-up ------------------------------------------------------------ */

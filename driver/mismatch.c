@@ -20,26 +20,32 @@ static int extent_equality(const fuser_expr *e, uint32_t *a, int64_t *i, uint32_
   return *a != *b;
 }
 
-int fuser_diagnose_mismatch_(const fuser_artifact *a, const fuser_arg *args, size_t nargs, fuser_error *err) {
-  for (size_t k = 0; k < a->nkernels; k++) {
-    const fuser_kernel *kn = &a->kernels[k];
-    const fuser_variant *last = &kn->variants[kn->nvariants - 1];
-    for (size_t c = 0; c < last->nconditions; c++) {
-      uint32_t x, y;
-      int64_t dx, dy, value;
-      if (!extent_equality(&last->conditions[c], &x, &dx, &y, &dy)) continue;
-      if (fuser_expr_eval(&last->conditions[c], args, nargs, &value) || value) continue;
-      if (x >= nargs || y >= nargs || args[x].kind != FUSER_ARG_TENSOR || args[y].kind != FUSER_ARG_TENSOR) continue;
-      const DLTensor *tx = args[x].tensor, *ty = args[y].tensor;
-      if (dx < 0 || dx >= tx->ndim || dy < 0 || dy >= ty->ndim) continue;
-      const char *nx = a->inputs[x].name, *ny = a->inputs[y].name;
-      return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH,
+int fuser_extent_mismatch_(const fuser_artifact *a, const fuser_expr *e, const fuser_arg *args, size_t nargs,
+                           fuser_error *err) {
+  uint32_t x, y;
+  int64_t dx, dy, value;
+  if (!extent_equality(e, &x, &dx, &y, &dy)) return FUSER_OK;
+  if (fuser_expr_eval(e, args, nargs, &value) || value) return FUSER_OK;
+  if (x >= nargs || y >= nargs || args[x].kind != FUSER_ARG_TENSOR || args[y].kind != FUSER_ARG_TENSOR) return FUSER_OK;
+  const DLTensor *tx = args[x].tensor, *ty = args[y].tensor;
+  if (dx < 0 || dx >= tx->ndim || dy < 0 || dy >= ty->ndim) return FUSER_OK;
+  const char *nx = a->inputs[x].name, *ny = a->inputs[y].name;
+  return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH,
                              "inputs %u%s%s%s and %u%s%s%s do not fit together: dim %lld of input %u has size %lld, "
                              "dim %lld of input %u has size %lld; the fusion needs them equal (or the dim "
                              "broadcast: size 1 in the definition)",
                              y, ny ? " (" : "", ny ? ny : "", ny ? ")" : "", x, nx ? " (" : "", nx ? nx : "",
                              nx ? ")" : "", (long long)dy, y, (long long)ty->shape[dy], (long long)dx, x,
                              (long long)tx->shape[dx]);
+}
+
+int fuser_diagnose_mismatch_(const fuser_artifact *a, const fuser_arg *args, size_t nargs, fuser_error *err) {
+  for (size_t k = 0; k < a->nkernels; k++) {
+    const fuser_kernel *kn = &a->kernels[k];
+    const fuser_variant *last = &kn->variants[kn->nvariants - 1];
+    for (size_t c = 0; c < last->nconditions; c++) {
+      int rc = fuser_extent_mismatch_(a, &last->conditions[c], args, nargs, err);
+      if (rc) return rc;
     }
   }
   return FUSER_ERR_NO_VARIANT;

@@ -461,6 +461,7 @@ static int plan_call(const fuser_function *fn, const fuser_arg *args, size_t nar
                      fuser_output *outputs, fuser_error *err) {
   const fuser_artifact *a = fn->a;
   int rc = fuser_check_args_(a, args, nargs, fn->rt->device, err);
+  if (!rc) rc = fuser_check_call_(a, args, nargs, err);
   if (rc) return rc;
   size_t s = 0;
   for (size_t k = 0; k < a->nkernels; k++) {

@@ -12,6 +12,15 @@ int fuser_check_args_(const fuser_artifact *a, const fuser_arg *args, size_t nar
 /* First variant of kernel k whose conditions all hold, or FUSER_ERR_NO_VARIANT. */
 int fuser_select_variant_(const fuser_artifact *a, size_t k, const fuser_arg *args, size_t nargs,
                           int *variant, fuser_error *err);
+/* Evaluates the call's checks (fuser_check): FUSER_OK when all hold, else
+ * FUSER_ERR_INPUT_MISMATCH naming the first that fails (and the two inputs
+ * when it equates their extents), or the expression's error. */
+int fuser_check_call_(const fuser_artifact *a, const fuser_arg *args, size_t nargs, fuser_error *err);
+/* When condition e (false for these args) is `size(a, i) == size(b, j)`
+ * of two inputs: sets err to FUSER_ERR_INPUT_MISMATCH naming both and
+ * returns that; else returns FUSER_OK and leaves err alone (mismatch.c). */
+int fuser_extent_mismatch_(const fuser_artifact *a, const fuser_expr *e, const fuser_arg *args, size_t nargs,
+                           fuser_error *err);
 /* After FUSER_ERR_NO_VARIANT: if a false condition of a kernel's last
  * variant equates the extents of two inputs, sets err to
  * FUSER_ERR_INPUT_MISMATCH naming them and returns that; else returns

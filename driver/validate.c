@@ -228,6 +228,22 @@ int fuser_expr_fail_(fuser_error *err, int eval_rc, const fuser_expr *e, const c
                          fuser_expr_error_text(eval_rc));
 }
 
+int fuser_check_call_(const fuser_artifact *a, const fuser_arg *args, size_t nargs, fuser_error *err) {
+  for (size_t c = 0; c < a->nchecks; c++) {
+    const fuser_check *ch = &a->checks[c];
+    int64_t value;
+    int rc = fuser_expr_eval(&ch->cond, args, nargs, &value);
+    if (rc) return fuser_expr_fail_(err, rc, &ch->cond, "check %zu", c);
+    if (value) continue;
+    rc = fuser_extent_mismatch_(a, &ch->cond, args, nargs, err);
+    if (rc) return rc;
+    char text[256];
+    return fuser_set_error(err, FUSER_ERR_INPUT_MISMATCH, "input check failed: `%s`%s%s%s", fuser_expr_print(&ch->cond, text, sizeof text),
+                           ch->message ? " (" : "", ch->message ? ch->message : "", ch->message ? ")" : "");
+  }
+  return FUSER_OK;
+}
+
 int fuser_select_variant_(const fuser_artifact *a, size_t k, const fuser_arg *args, size_t nargs,
                           int *variant, fuser_error *err) {
   const fuser_kernel *kn = &a->kernels[k];
@@ -262,6 +278,7 @@ int fuser_artifact_check_inputs(const fuser_artifact *a, const fuser_arg *args, 
                                 fuser_error *err) {
   if (!a) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "NULL artifact");
   int rc = fuser_check_args_(a, args, nargs, -1, err);
+  if (!rc) rc = fuser_check_call_(a, args, nargs, err);
   if (rc) return rc;
   for (size_t k = 0; k < a->nkernels; k++) {
     int v;

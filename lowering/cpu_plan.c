@@ -98,6 +98,15 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
   fuser_expr_env env = {ni, ranks, sizes, strides, addrs, scalars};
   void **temps = calloc((size_t)plan->num_temps + 1, sizeof *temps);
   bool ok = true;
+  for (int c = 0; ok && c < plan->num_checks; c++) { /* the call's checks, as the runtime makes them */
+    int64_t r = 0;
+    ok = eval(plan->checks[c].cond, &env, &r, "a check", err, errlen);
+    if (ok && !r) {
+      const char *why = plan->checks[c].message;
+      snprintf(err, errlen, "input check failed: `%s`%s%s%s", plan->checks[c].cond, why ? " (" : "", why ? why : "", why ? ")" : "");
+      ok = false;
+    }
+  }
   for (int o = 0; ok && o < plan->num_outputs; o++) {
     const fpm_output *po = &plan->outputs[o];
     fuser_host_tensor *t = &outputs[o];

@@ -12,10 +12,10 @@
 #include "lowering/plan_model_internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "passes/input_checks.h"
 #include "passes/ir_util.h"
 #include "passes/kernel_info.h"
 #include "passes/layout.h"
+#include "support/location.h"
 
 /* A malloc'ed expression, whole (a cut one would mean something else). */
 static char *fmt(const char *f, ...) {
@@ -60,24 +60,6 @@ static void cond_push(cond_list *l, char *c) {
   l->items[l->n++] = c;
 }
 
-/* The plan's input checks (fuser.input_checks, passes/input_checks.h: what
- * its views rely on; every variant and matmul carries them: failing one
- * fails every variant, so the call is refused before any launch), as the
- * runtime's expressions. False when one does not read. */
-static bool cond_push_input_checks(cond_list *l, MlirAttribute checks) {
-  if (mlirAttributeIsNull(checks)) return true;
-  if (!mlirAttributeIsAArray(checks)) return false;
-  for (intptr_t q = 0; q < mlirArrayAttrGetNumElements(checks); q++) {
-    fuser_input_check c;
-    if (!fuser_input_check_read(mlirArrayAttrGetElement(checks, q), &c)) return false;
-    char a[1024], b[1024];
-    fpm_poly_text(&c.lhs, a, sizeof a);
-    fpm_poly_text(&c.rhs, b, sizeof b);
-    cond_push(l, fmt("%s %s %s", a, c.rel == FUSER_CHECK_GE ? ">=" : "==", b));
-  }
-  return true;
-}
-
 /* Moves l's conditions into out[FPM_MAX_CONDITIONS] (*n of them): as they
  * are when they fit, else in groups of ceil(n / FPM_MAX_CONDITIONS) joined
  * with &&. Frees l; false when out of memory. */
@@ -105,6 +87,16 @@ static bool cond_pack(cond_list *l, char **out, int *n) {
   return ok;
 }
 
+/* The extents a kernel assumes equal (call_info.checks), but those the
+ * call's checks (fpm_check) already make before any kernel. */
+static void cond_push_call_checks(cond_list *l, const call_info *c, const fuser_plan_model *m) {
+  for (int q = 0; q < c->nchecks; q++) {
+    bool made = false;
+    for (int i = 0; i < m->num_checks && !made; i++) made = strcmp(m->checks[i].cond, c->checks[q]) == 0;
+    if (!made) cond_push(l, fpm_dup_str(c->checks[q]));
+  }
+}
+
 static int module_for(fuser_plan_model *m, const fuser_launch *l, char names[][64]) {
   for (int i = 0; i < m->num_modules; i++)
     if (strcmp(names[i], l->binary) == 0) return i;
@@ -117,22 +109,6 @@ static int module_for(fuser_plan_model *m, const fuser_launch *l, char names[][6
   m->module_sizes[i] = l->ptx_len;
   snprintf(names[i], 64, "%s", l->binary);
   return i;
-}
-
-/* "file:line:col" of an op's location, through names and fused locations. */
-static void loc_text(MlirLocation loc, char *out, size_t len) {
-  snprintf(out, len, "?");
-  for (int depth = 0; depth < 8; depth++) {
-    if (mlirLocationIsAFileLineColRange(loc)) {
-      MlirStringRef f = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
-      snprintf(out, len, "%.*s:%d:%d", (int)f.length, f.data, mlirLocationFileLineColRangeGetStartLine(loc),
-               mlirLocationFileLineColRangeGetStartColumn(loc));
-      return;
-    }
-    if (mlirLocationIsAName(loc)) loc = mlirLocationNameGetChildLoc(loc);
-    else if (mlirLocationIsAFused(loc) && mlirLocationFusedGetNumLocations(loc) == 1) mlirLocationFusedGetLocations(loc, &loc);
-    else return;
-  }
 }
 
 /* A kernel with index ops gets its index flag: a zero-initialised 4-byte
@@ -148,7 +124,7 @@ void fpm_add_index_flag(fuser_plan_model *m, MlirOperation kernel, call_info *c)
   text[0] = 0;
   for (int i = 0; i < n; i++) {
     char where[300];
-    loc_text(mlirOperationGetLocation(sites[i]), where, sizeof where);
+    fuser_location_text(mlirOperationGetLocation(sites[i]), where, sizeof where);
     MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(sites[i]));
     used += (size_t)snprintf(text + used, cap - used, "%s%s: %.*s", i ? "\n" : "", where, (int)name.length, name.data);
   }
@@ -301,7 +277,7 @@ static const value_desc *matmul_operand(const call_info *c, int i) {
   return mlirValueIsABlockArgument(v) ? &c->t[mlirBlockArgumentGetArgNumber(v)] : NULL;
 }
 
-static bool matmul_segment(const call_info *c, MlirAttribute input_checks, fpm_kernel *k, char *err, size_t errlen) {
+static bool matmul_segment(const fuser_plan_model *m, const call_info *c, fpm_kernel *k, char *err, size_t errlen) {
   MlirOperation op = c->matmul;
   int nops = (int)mlirOperationGetNumOperands(op);
   const value_desc *a = matmul_operand(c, 0), *b = matmul_operand(c, 1), *bias = nops == 3 ? matmul_operand(c, 2) : NULL;
@@ -335,11 +311,7 @@ static bool matmul_segment(const call_info *c, MlirAttribute input_checks, fpm_k
   mm->out_n = stride_or_zero(out, d.n_dim);
   mm->bias_n = bias && bias->rank == 1 ? fpm_poly_str(&bias->stride[0]) : fpm_dup_str("0");
   cond_list checks = {0};
-  for (int q = 0; q < c->nchecks; q++) cond_push(&checks, fpm_dup_str(c->checks[q]));
-  if (!cond_push_input_checks(&checks, input_checks)) {
-    cond_pack(&checks, mm->checks, &mm->num_checks);
-    return fuser_message(err, errlen, "fuser.input_checks does not read (passes/input_checks.h)");
-  }
+  cond_push_call_checks(&checks, c, m);
   if (!cond_pack(&checks, mm->checks, &mm->num_checks)) return fuser_message(err, errlen, "out of memory");
   return true;
 }
@@ -367,7 +339,7 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
     fpm_kernel *k = &m->kernels[m->num_kernels++];
     snprintf(k->name, sizeof k->name, "%s", c->callee);
     if (!mlirOperationIsNull(c->matmul)) {
-      ok = matmul_segment(c, st->input_checks, k, err, errlen);
+      ok = matmul_segment(m, c, k, err, errlen);
       continue;
     }
     for (int li = 0; ok && li < n; li++) {
@@ -423,10 +395,8 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
       }
       cond_list conds = {0};
       add_conditions(l, c, &conds);
-      for (int q = 0; q < c->nchecks; q++) cond_push(&conds, fpm_dup_str(c->checks[q]));
-      bool checks_read = cond_push_input_checks(&conds, st->input_checks);
+      cond_push_call_checks(&conds, c, m);
       if (!cond_pack(&conds, v->conditions, &v->num_conditions)) ok = fuser_message(err, errlen, "out of memory");
-      else if (!checks_read) ok = fuser_message(err, errlen, "fuser.input_checks does not read (passes/input_checks.h)");
     }
     if (ok && k->num_variants == 0) ok = fuser_message(err, errlen, "no launch for kernel %s", c->callee);
   }

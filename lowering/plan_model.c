@@ -13,6 +13,7 @@
 #include "lowering/plan_model_build.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/input_checks.h"
 #include "passes/ir_util.h"
 #include "passes/kernel_info.h"
 #include "passes/layout.h"
@@ -309,6 +310,30 @@ static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k
   return true;
 }
 
+/* The plan's input checks (fuser.input_checks, passes/input_checks.h) as
+ * the call's checks (fpm_check): checked once per call before any kernel,
+ * so a plan with no kernels (outputs that are views) keeps them too. */
+static bool plan_checks(MlirOperation func, fuser_plan_model *m, char *err, size_t errlen) {
+  MlirAttribute checks = mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.input_checks"));
+  if (mlirAttributeIsNull(checks)) return true;
+  if (!mlirAttributeIsAArray(checks)) return fuser_message(err, errlen, "fuser.input_checks is not an array (passes/input_checks.h)");
+  intptr_t n = mlirArrayAttrGetNumElements(checks);
+  m->checks = calloc((size_t)n + 1, sizeof *m->checks);
+  for (intptr_t q = 0; q < n; q++) {
+    fuser_input_check c;
+    if (!fuser_input_check_read(mlirArrayAttrGetElement(checks, q), &c))
+      return fuser_message(err, errlen, "fuser.input_checks entry %d does not read (passes/input_checks.h)", (int)q);
+    char a[1024], b[1024], text[2100];
+    fpm_poly_text(&c.lhs, a, sizeof a);
+    fpm_poly_text(&c.rhs, b, sizeof b);
+    /* as call_info.checks are written, so cond_push_call_checks finds the same text */
+    snprintf(text, sizeof text, "(%s) %s (%s)", a, c.rel == FUSER_CHECK_GE ? ">=" : "==", b);
+    m->checks[m->num_checks].cond = fpm_dup_str(text);
+    m->checks[m->num_checks++].message = c.message[0] ? fpm_dup_str(c.message) : NULL;
+  }
+  return true;
+}
+
 bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err, size_t errlen) {
   memset(m, 0, sizeof *m);
   MlirOperation func = find_plan(module);
@@ -316,7 +341,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
   model_state *st = calloc(1, sizeof *st);
   m->internal = st;
   st->func = func;
-  st->input_checks = mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.input_checks"));
+  if (!plan_checks(func, m, err, errlen)) return false;
   fuser_ptr_map_init(&st->index);
   MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name")));
   snprintf(m->name, sizeof m->name, "%.*s", (int)name.length, name.data);
@@ -440,6 +465,8 @@ void fuser_plan_model_free(fuser_plan_model *m) {
       for (int c = 0; c < m->kernels[i].variants[v].num_conditions; c++) free(m->kernels[i].variants[v].conditions[c]);
     }
   }
+  for (int i = 0; i < m->num_checks; i++) free(m->checks[i].cond), free(m->checks[i].message);
+  free(m->checks);
   for (int i = 0; i < m->num_modules; i++) free(m->modules[i]);
   free(m->modules);
   free(m->module_sizes);

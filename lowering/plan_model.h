@@ -101,9 +101,19 @@ typedef struct {
   fpm_variant variants[FPM_MAX_VARIANTS];
 } fpm_kernel;
 
+/* A check of the whole call: what the plan's views rely on that only the
+ * call's inputs can tell (fuser.input_checks: a reshape's element count, a
+ * slice inside its input, extents the fusion maps onto each other),
+ * checked before any kernel runs, also when there are none. */
+typedef struct {
+  char *cond;    /* an expression that must be non-zero */
+  char *message; /* the op that needs it, "file:line:col: fuser.reshape ..." */
+} fpm_check;
+
 typedef struct {
   char name[128];
-  int num_inputs, num_outputs, num_temps, num_kernels, num_modules;
+  int num_inputs, num_outputs, num_temps, num_kernels, num_modules, num_checks;
+  fpm_check *checks;
   fpm_input *inputs;
   fpm_output *outputs;
   fpm_temp *temps;

@@ -40,7 +40,6 @@ typedef struct {
 
 typedef struct {
   MlirOperation func;
-  MlirAttribute input_checks; /* fuser.input_checks: run-time checks every variant carries */
   fuser_ptr_map index; /* plan value -> desc index */
   value_desc *descs;
   int ndescs, cap;

@@ -28,6 +28,7 @@
  *        : (tensor<4x8xf32>) -> tensor<4x4xf32>
  *   %1 = "fuser.neg"(%0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@
 #include "passes/layout.h"
 #include "passes/pass.h"
 #include "passes/ptr_map.h"
+#include "support/location.h"
 
 typedef struct {
   MlirOperation func;
@@ -54,16 +56,34 @@ typedef struct {
   int nchecks;
 } alias_state;
 
-/* Records that lhs `rel` rhs must hold at run time (once); false when a
- * side overflowed the polynomial capacity: the view then cannot be relied
- * on and is not made. */
-static bool add_check(alias_state *st, fuser_check_relation rel, fuser_poly lhs, fuser_poly rhs) {
+/* Records that lhs `rel` rhs must hold at run time (once; the first
+ * message is kept), with a message saying what needs it (printf-style;
+ * `op`, when not null, puts its location and name in front); false when
+ * a side overflowed the polynomial capacity: the view then cannot be
+ * relied on and is not made. */
+static bool add_check(alias_state *st, MlirOperation op, fuser_check_relation rel, fuser_poly lhs, fuser_poly rhs,
+                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static bool add_check(alias_state *st, MlirOperation op, fuser_check_relation rel, fuser_poly lhs, fuser_poly rhs,
+                      const char *fmt, ...) {
   if (lhs.overflow || rhs.overflow) return false;
   for (int i = 0; i < st->nchecks; i++)
     if (st->checks[i].rel == rel && fuser_poly_equal(&st->checks[i].lhs, &lhs) && fuser_poly_equal(&st->checks[i].rhs, &rhs))
       return true;
   st->checks = realloc(st->checks, sizeof *st->checks * (st->nchecks + 1));
-  st->checks[st->nchecks++] = (fuser_input_check){rel, lhs, rhs};
+  fuser_input_check *c = &st->checks[st->nchecks++];
+  *c = (fuser_input_check){.rel = rel, .lhs = lhs, .rhs = rhs};
+  size_t used = 0;
+  if (!mlirOperationIsNull(op)) {
+    char where[160];
+    fuser_location_text(mlirOperationGetLocation(op), where, sizeof where);
+    const char *name = fuser_op_mnemonic(fuser_op_id_of(op)); /* "reshape", "slice": nvFuser's names */
+    int n = snprintf(c->message, sizeof c->message, "%s: %s ", where, name);
+    used = n < 0 ? 0 : (size_t)n < sizeof c->message ? (size_t)n : sizeof c->message - 1;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->message + used, sizeof c->message - used, fmt, ap);
+  va_end(ap);
   return true;
 }
 
@@ -223,7 +243,7 @@ static bool transfer(alias_state *st, MlirOperation op, const fuser_layout *in, 
     for (int d = 0; d < rank; d++) {
       int64_t extent;
       if (!fuser_poly_is_const(&in->size[d], &extent) && b[d] > 0 && /* the slice must stay inside */
-          !add_check(st, FUSER_CHECK_GE, in->size[d], fuser_poly_const(b[d])))
+          !add_check(st, op, FUSER_CHECK_GE, in->size[d], fuser_poly_const(b[d]), "ends at %lld in dim %d", (long long)b[d], d))
         return false;
       out->offset = fuser_poly_add(out->offset, scaled(in->stride[d], a[d]));
       out->size[d] = fuser_poly_const(b[d] - a[d]);
@@ -267,7 +287,7 @@ static bool transfer(alias_state *st, MlirOperation op, const fuser_layout *in, 
     for (int d = 0; d < in->rank; d++) n_in = fuser_poly_mul(n_in, in->size[d]);
     for (int d = 0; d < rank; d++) n_out = fuser_poly_mul(n_out, size[d]);
     /* symbolic: the run-time count must match */
-    return fuser_poly_equal(&n_in, &n_out) || add_check(st, FUSER_CHECK_EQ, n_in, n_out);
+    return fuser_poly_equal(&n_in, &n_out) || add_check(st, op, FUSER_CHECK_EQ, n_in, n_out, "keeps the element count");
   }
   default:
     return false;
@@ -344,7 +364,9 @@ static void add_extent_checks(alias_state *st, fuser_dim_graph *g) {
         for (int e = 0; e < mlirShapedTypeGetRank(u) && (j < i || e < d) && found < 0; e++)
           if (mlirShapedTypeIsDynamicDim(u, e) && fuser_dim_class(g, fuser_dim_node(g, b, e)) == cls) found = e;
         if (found >= 0) {
-          add_check(st, FUSER_CHECK_EQ, fuser_poly_sym(FUSER_SYM_SIZE, i, d), fuser_poly_sym(FUSER_SYM_SIZE, j, found));
+          add_check(st, (MlirOperation){NULL}, FUSER_CHECK_EQ, fuser_poly_sym(FUSER_SYM_SIZE, i, d),
+                    fuser_poly_sym(FUSER_SYM_SIZE, j, found), "the fusion maps dim %d of input %d onto dim %d of input %d", d, i,
+                    found, j);
           j = i + 1; /* one check per dim */
         }
       }

@@ -38,8 +38,9 @@ static MlirAttribute poly_attr(MlirContext ctx, const fuser_poly *p) {
 MlirAttribute fuser_input_check_attr(MlirContext ctx, const fuser_input_check *c) {
   if (c->lhs.overflow || c->rhs.overflow) return mlirAttributeGetNull();
   MlirAttribute sides[2] = {poly_attr(ctx, &c->lhs), poly_attr(ctx, &c->rhs)};
-  MlirNamedAttribute e = named(ctx, c->rel == FUSER_CHECK_GE ? "ge" : "eq", mlirArrayAttrGet(ctx, 2, sides));
-  return mlirDictionaryAttrGet(ctx, 1, &e);
+  MlirNamedAttribute e[2] = {named(ctx, c->rel == FUSER_CHECK_GE ? "ge" : "eq", mlirArrayAttrGet(ctx, 2, sides)),
+                             named(ctx, "message", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(c->message)))};
+  return mlirDictionaryAttrGet(ctx, c->message[0] ? 2 : 1, e);
 }
 
 static bool small_int(int64_t v) { return v >= 0 && v <= INT32_MAX; }
@@ -82,8 +83,18 @@ static bool read_poly(MlirAttribute a, fuser_poly *p) {
 }
 
 bool fuser_input_check_read(MlirAttribute a, fuser_input_check *c) {
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsADictionary(a) || mlirDictionaryAttrGetNumElements(a) != 1) return false;
-  MlirNamedAttribute e = mlirDictionaryAttrGetElement(a, 0);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADictionary(a)) return false;
+  intptr_t n = mlirDictionaryAttrGetNumElements(a);
+  MlirAttribute msg = mlirDictionaryAttrGetElementByName(a, mlirStringRefCreateFromCString("message"));
+  if (n != 1 + !mlirAttributeIsNull(msg) || (!mlirAttributeIsNull(msg) && !mlirAttributeIsAString(msg))) return false;
+  c->message[0] = 0;
+  if (!mlirAttributeIsNull(msg)) {
+    MlirStringRef s = mlirStringAttrGetValue(msg);
+    if (s.length >= FUSER_CHECK_MESSAGE_MAX) return false;
+    memcpy(c->message, s.data, s.length);
+    c->message[s.length] = 0;
+  }
+  MlirNamedAttribute e = mlirDictionaryAttrGetElement(a, 0); /* sorted: "eq"/"ge" before "message" */
   bool ge = name_is(e.name, "ge");
   if (!ge && !name_is(e.name, "eq")) return false;
   if (!mlirAttributeIsAArray(e.attribute) || mlirArrayAttrGetNumElements(e.attribute) != 2) return false;

@@ -182,9 +182,9 @@ static void test_corrupt(void) {
   CHECK_EQ_INT(fuser_artifact_read_bytes(copy, size, &b, &err), FUSER_ERR_ARTIFACT_FORMAT);
   CHECK(unit_contains(err.message, "bad magic"));
   memcpy(copy, bytes, size);
-  copy[8] = 3;
+  copy[8] = 4;
   CHECK_EQ_INT(fuser_artifact_read_bytes(copy, size, &b, &err), FUSER_ERR_ARTIFACT_VERSION);
-  CHECK(unit_contains(err.message, "format version 3; this runtime reads versions 1 to 2"));
+  CHECK(unit_contains(err.message, "format version 4; this runtime reads versions 1 to 3"));
   memcpy(copy, bytes, size);
   copy[8] = 0;
   CHECK_EQ_INT(fuser_artifact_read_bytes(copy, size, &b, &err), FUSER_ERR_ARTIFACT_VERSION);
@@ -294,7 +294,10 @@ static void bad_scalar_param(fuser_builder *b) {
 static void bad_metadata_key(fuser_builder *b) { fuser_builder_set_metadata(b, "", "x", 1); }
 static void null_metadata(fuser_builder *b) { fuser_builder_set_metadata(b, "k", NULL, 3); }
 
+static void bad_check(fuser_builder *b) { fuser_builder_add_check(b, "size(0, 2) == 1", "m"); }
+
 static void test_builder_errors(void) {
+  builder_error("check 0: dim 2 of input 0 (rank 2) does not exist", bad_check);
   builder_error("metadata: missing or too long key", bad_metadata_key);
   builder_error("metadata k: NULL value", null_metadata);
   builder_error("output 0 size of dim 0: in 'size(0, 0) +': column 13: unexpected end of expression", bad_expression);
@@ -326,9 +329,69 @@ static uint64_t rng(void) {
   return rng_state;
 }
 
-static void test_random_mutations(void) {
+/* A view of T0's two `?` dims as 32 elements, no kernels, and the call's
+ * check that it has 32: format version 3. */
+static fuser_artifact *checked_view_artifact(fuser_error *err) {
+  fuser_builder *b = fuser_builder_create();
+  int64_t sizes[2] = {-1, -1}, contig[2] = {1, 1};
+  fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_F32, 2, sizes, contig, NULL);
+  const char *vsz[1] = {"32"}, *vst[1] = {"1"};
+  fuser_builder_add_alias_output(b, 0, 1, "0", vsz, vst);
+  fuser_builder_add_check(b, "size(0, 0) * size(0, 1) == 32", "v.py:3:10: reshape keeps the element count");
+  fuser_builder_add_check(b, "size(0, 1) >= 2", NULL);
+  fuser_artifact *a = NULL;
+  fuser_builder_finish(b, &a, err);
+  return a;
+}
+
+/* The call's checks survive the file (version 3, read back equal); every
+ * truncation is refused; an artifact without checks stays version 1. */
+static void test_checks_format(void) {
   fuser_error err;
-  fuser_artifact *a = example_add_artifact(1, &err);
+  fuser_artifact *a = checked_view_artifact(&err);
+  CHECK(a != NULL);
+  if (!a) {
+    fprintf(stderr, "%s\n", err.message);
+    return;
+  }
+  CHECK_EQ_INT(fuser_artifact_num_kernels(a), 0);
+  void *bytes;
+  size_t size;
+  CHECK_EQ_INT(fuser_artifact_write_bytes(a, &bytes, &size, &err), FUSER_OK);
+  CHECK(((uint8_t *)bytes)[8] == 3);
+  fuser_artifact *b = NULL;
+  CHECK_EQ_INT(fuser_artifact_read_bytes(bytes, size, &b, &err), FUSER_OK);
+  char *da = describe(a), *db = b ? describe(b) : NULL;
+  CHECK(db && strcmp(da, db) == 0);
+  CHECK(unit_contains(da, "check 0: `(size(0, 0) * size(0, 1)) == 32` v.py:3:10: reshape keeps the element count"));
+  CHECK(unit_contains(da, "check 1: `size(0, 1) >= 2`\n"));
+  free(da), free(db);
+  fuser_artifact_release(b);
+  int refused = 0;
+  for (size_t len = 0; len < size; len++) {
+    uint8_t *copy = malloc(size);
+    memcpy(copy, bytes, size);
+    uint64_t payload = len > 32 ? len - 32 : 0;
+    if (len >= 32) {
+      for (int i = 0; i < 8; i++) copy[16 + i] = (uint8_t)(payload >> (8 * i));
+      fix_checksum(copy, len);
+    }
+    refused += fuser_artifact_read_bytes(copy, len, &b, &err) != FUSER_OK;
+    free(copy);
+  }
+  CHECK_EQ_INT(refused, (int)size);
+  free(bytes);
+  fuser_artifact_release(a);
+  a = example_add_artifact(1, &err);
+  CHECK_EQ_INT(fuser_artifact_write_bytes(a, &bytes, &size, &err), FUSER_OK);
+  CHECK(((uint8_t *)bytes)[8] == 1);
+  free(bytes);
+  fuser_artifact_release(a);
+}
+
+static void test_random_mutations(fuser_artifact *(*make)(fuser_error *)) {
+  fuser_error err;
+  fuser_artifact *a = make(&err);
   void *bytes;
   size_t size;
   fuser_artifact_write_bytes(a, &bytes, &size, &err);
@@ -375,9 +438,13 @@ static void test_random_mutations(void) {
   free(bytes);
 }
 
+static fuser_artifact *add_with_fallback(fuser_error *err) { return example_add_artifact(1, err); }
+
 int main(void) {
   test_round_trip();
-  test_random_mutations();
+  test_checks_format();
+  test_random_mutations(add_with_fallback);
+  test_random_mutations(checked_view_artifact);
   test_corrupt();
   test_builder_errors();
   UNIT_MAIN_END();

@@ -412,6 +412,47 @@ static void test_alias_bounds(void) {
   fuser_function_destroy(fn);
 }
 
+/* The call's checks (fuser_builder_add_check) run before anything else,
+ * also with no kernels: a reshape of T0's `?x?` into a 32-element view
+ * refuses an 8 x 8 input (the checks rode on kernels' variants, so such a
+ * plan returned the first 32 elements) without allocating or launching;
+ * a memoised good call does not let a bad one through; a check equating two
+ * inputs' extents names both. */
+static void test_call_checks(void) {
+  fuser_builder *b = fuser_builder_create();
+  int64_t sizes[2] = {-1, -1}, contig[2] = {1, 1};
+  fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_F32, 2, sizes, contig, NULL);
+  fuser_builder_add_tensor_input(b, "T1", FUSER_TYPE_F32, 2, sizes, contig, NULL);
+  const char *vsz[1] = {"32"}, *vst[1] = {"1"};
+  fuser_builder_add_alias_output(b, 0, 1, "0", vsz, vst);
+  fuser_builder_add_check(b, "size(0, 0) * size(0, 1) == 32", "v.py:3:10: reshape keeps the element count");
+  fuser_builder_add_check(b, "size(1, 0) == size(0, 0)", "the fusion maps dim 0 of input 1 onto dim 0 of input 0");
+  fuser_artifact *a;
+  CHECK_EQ_INT(fuser_builder_finish(b, &a, &err), FUSER_OK);
+  if (!a) return;
+  fuser_function *fn = load(a);
+  fuser_artifact_release(a);
+  if (!fn) return;
+  int64_t good[2] = {4, 8}, bad[2] = {8, 8}, other[2] = {2, 16};
+  DLTensor x = example_tensor(xs, 2, good, NULL), y = example_tensor(ys, 2, good, NULL);
+  fuser_arg args[2] = {fuser_arg_tensor(&x), fuser_arg_tensor(&y)};
+  fuser_output out[1];
+  int allocs = fake->allocs, launches = fake->nlaunches;
+  CHECK_EQ_INT(fuser_execute(fn, args, 2, out, 1, &err), FUSER_OK);
+  CHECK(out[0].alias_of == 0 && out[0].tensor.data == xs && out[0].tensor.shape[0] == 32);
+  fuser_output_release(rt, &out[0]);
+  x = example_tensor(xs, 2, bad, NULL), y = example_tensor(ys, 2, bad, NULL);
+  CHECK_EQ_INT(fuser_execute(fn, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
+  CHECK(unit_contains(err.message, "input check failed: `(size(0, 0) * size(0, 1)) == 32` (v.py:3:10: reshape keeps the element count)"));
+  CHECK_EQ_INT(fuser_artifact_check_inputs(fuser_function_artifact(fn), args, 2, NULL, &err), FUSER_ERR_INPUT_MISMATCH);
+  x = example_tensor(xs, 2, good, NULL), y = example_tensor(ys, 2, other, NULL);
+  CHECK_EQ_INT(fuser_execute(fn, args, 2, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
+  CHECK(unit_contains(err.message, "do not fit together: dim 0 of input 0 has size 4, dim 0 of input 1 has size 2"));
+  CHECK_EQ_INT(fake->allocs, allocs);
+  CHECK_EQ_INT(fake->nlaunches, launches);
+  fuser_function_destroy(fn);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: unit_driver_execute PATH_TO_FAKE_LIBCUDA\n");
@@ -429,6 +470,7 @@ int main(int argc, char **argv) {
   test_load_errors();
   test_launch_failure();
   test_alias_bounds();
+  test_call_checks();
   test_index_flag_capture();
   fuser_runtime_destroy(rt);
   UNIT_MAIN_END();

@@ -228,6 +228,44 @@ static void test_cpu_jit(void) {
   fuser_fusion_destroy(f);
 }
 
+/* A plan with no kernels (the output a view of the input) still checks
+ * what its view relies on: a reshape of `?x?` into [4, 8] needs 32
+ * elements. The CPU JIT ran it on an 8 x 8 input and returned the first 32
+ * elements (the checks rode on kernels' variants), where the reference
+ * refuses; a 4 x 8 input is the view itself. */
+static float host_r[8 * 8];
+
+static void test_cpu_jit_view_checks(void) {
+  const char *script =
+      "def reshape_view(fd : FusionDefinition) -> None :\n"
+      "    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)\n"
+      "    T1 = fd.ops.reshape(T0, new_shape=[4, 8])\n"
+      "    fd.add_output(T1)\n";
+  fuser_fusion_options o = {0};
+  o.cpu_backend = FUSER_BACKEND_CPU_JIT;
+  fuser_fusion *f = NULL;
+  CHECK_EQ_INT(fuser_fusion_create(NULL, FUSER_SOURCE_NVFUSER, script, strlen(script), "view.py", &o, &f, &err), FUSER_OK);
+  if (!f) {
+    fprintf(stderr, "create: %s\n", err.message);
+    return;
+  }
+  tensor2 x;
+  make2(&x, host_r, kDLCPU, 8, 8, 8, 1);
+  fuser_arg args[1] = {fuser_arg_tensor(&x.t)};
+  fuser_output out[1];
+  CHECK_EQ_INT(fuser_fusion_execute_cpu(f, FUSER_BACKEND_CPU_JIT, args, 1, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
+  CHECK(unit_contains(err.message, "input check failed: `(size(0, 0) * size(0, 1)) == (32)`"));
+  CHECK(unit_contains(err.message, "view.py:3:10: reshape keeps the element count"));
+  printf("8 x 8 into [4, 8]: %s\n", err.message);
+  make2(&x, host_r, kDLCPU, 4, 8, 8, 1);
+  CHECK_EQ_INT(fuser_fusion_execute_cpu(f, FUSER_BACKEND_CPU_JIT, args, 1, out, 1, &err), FUSER_OK);
+  if (!err.code) {
+    CHECK(out[0].alias_of == 0 && out[0].tensor.data == host_r);
+    fuser_output_release(NULL, &out[0]);
+  }
+  fuser_fusion_destroy(f);
+}
+
 /* Every diagnostic, each with its location. */
 static void test_all_diagnostics(void) {
   const char *bad =
@@ -394,6 +432,7 @@ int main(int argc, char **argv) {
     test_version();
     test_no_driver();
     test_cpu_jit();
+    test_cpu_jit_view_checks();
     test_all_diagnostics();
     test_screened_mlir();
     UNIT_MAIN_END();
