@@ -3,7 +3,7 @@
  *
  *   fuser-run --artifact F [--seed N] [--check [--check-ulp N]] [--save DIR] [--bench N]
  *             [--caching-allocator]
- *             [--misalign K] [--describe] [--name NAME]
+ *             [--misalign K] [--describe] [--name NAME] [--zero-inputs]
  *
  * Inputs are made on the host from the artifact's input recipes (metadata
  * "inputs", the script's inputs block) with the reference evaluator's
@@ -14,7 +14,10 @@
  * prints. --check compares them with the CPU reference's results recorded
  * at compile time (metadata "expected": checksums; "expected.<k>": the
  * values, when small): bit-exact, or the count of differing elements and
- * the largest difference in units in the last place. --bench N times the
+ * the largest difference in units in the last place. --zero-inputs makes
+ * every tensor input zeroed device memory instead (no host generation or
+ * copy: for host-time benchmarks of large fusions; not with --check).
+ * --bench N times the
  * call with CUDA events (warm-up, median of N), per call inside a replayed
  * CUDA graph, the host time of the execute call, and the device-to-device
  * copy bandwidth measured in the same process, and prints a JSON line.
@@ -43,7 +46,7 @@ typedef struct {
   const char *artifact, *save_dir, *name;
   uint64_t seed;
   int bench, misalign;
-  int check, describe, caching_allocator;
+  int check, describe, caching_allocator, zero_inputs;
 } options;
 
 static double now_us(void) {
@@ -99,10 +102,15 @@ static bool parse(int argc, char **argv, options *o) {
     else if (strcmp(a, "-caching-allocator") == 0) o->caching_allocator = 1;
     else if (strcmp(a, "-check-ulp") == 0 && has) fuser_run_set_check_ulp(atoll(argv[++i]));
     else if (strcmp(a, "-describe") == 0) o->describe = 1;
+    else if (strcmp(a, "-zero-inputs") == 0) o->zero_inputs = 1;
     else {
       fprintf(stderr, "fuser-run: error: unknown or incomplete option '%s' for --artifact\n", argv[i]);
       return false;
     }
+  }
+  if (o->zero_inputs && o->check) {
+    fprintf(stderr, "fuser-run: error: --zero-inputs with --check: the recorded reference is of the recipes' values\n");
+    return false;
   }
   return o->artifact != NULL;
 }
@@ -206,18 +214,25 @@ bool fuser_run_make_inputs(fuser_run_session *s, const char *text, size_t nargs_
       session_fail(s, "input %d: %s", i, err.message);
       return false;
     }
-    s->host[i] = calloc(bytes ? bytes : 1, 1);
-    if (!s->host[i]) {
-      session_fail(s, "input %d: out of host memory for %zu bytes", i, bytes);
-      return false;
+    if (s->zero_inputs) {
+      if (!cu_ok(s, s->cu->cuMemAlloc(&s->device[i], bytes ? bytes : 16), "cuMemAlloc") ||
+          (bytes && !cu_ok(s, s->cu->cuMemsetD8Async(s->device[i], 0, bytes, s->stream), "cuMemsetD8Async")) ||
+          !cu_ok(s, s->cu->cuStreamSynchronize(s->stream), "cuStreamSynchronize"))
+        return false;
+    } else {
+      s->host[i] = calloc(bytes ? bytes : 1, 1);
+      if (!s->host[i]) {
+        session_fail(s, "input %d: out of host memory for %zu bytes", i, bytes);
+        return false;
+      }
+      if (fuser_recipe_fill(r, seed, i, (char *)s->host[i] + shift * es, &err) != FUSER_OK) {
+        session_fail(s, "input %d: %s", i, err.message);
+        return false;
+      }
+      if (!cu_ok(s, s->cu->cuMemAlloc(&s->device[i], bytes ? bytes : 16), "cuMemAlloc") ||
+          (bytes && !cu_ok(s, s->cu->cuMemcpyHtoD(s->device[i], s->host[i], bytes), "cuMemcpyHtoD")))
+        return false;
     }
-    if (fuser_recipe_fill(r, seed, i, (char *)s->host[i] + shift * es, &err) != FUSER_OK) {
-      session_fail(s, "input %d: %s", i, err.message);
-      return false;
-    }
-    if (!cu_ok(s, s->cu->cuMemAlloc(&s->device[i], bytes ? bytes : 16), "cuMemAlloc") ||
-        (bytes && !cu_ok(s, s->cu->cuMemcpyHtoD(s->device[i], s->host[i], bytes), "cuMemcpyHtoD")))
-      return false;
     DLTensor *t = &s->tensors[i];
     memset(t, 0, sizeof *t);
     t->data = (void *)(uintptr_t)s->device[i];
@@ -548,6 +563,7 @@ int fuser_run_artifact_main(int argc, char **argv) {
   int rc = 1;
   fuser_function *fn = NULL;
   s.caching_allocator = o.caching_allocator;
+  s.zero_inputs = o.zero_inputs;
   if (!fuser_run_open(&s)) goto done;
   if (fuser_load(s.rt, art, &fn, &err) != FUSER_OK) {
     fprintf(stderr, "fuser-run: error: %s\n", err.message);

@@ -43,6 +43,10 @@ typedef struct {
   /* --caching-allocator: outputs come from a free list of device blocks kept
    * across calls (as a framework's caching allocator), not cuMemAllocAsync */
   bool caching_allocator;
+  /* --zero-inputs: tensor inputs are zeroed device memory of the recipes'
+   * storage, no values made on the host (host time per call does not depend
+   * on them; the large corpus inputs take seconds to generate) */
+  bool zero_inputs;
   struct fuser_run_block_cache *cache;
   /* where errors go: NULL prints "fuser-run: error: <msg>"; fuser-run's GPU
    * mode locates each in the user's file (gpu_run.c) */
@@ -60,7 +64,8 @@ void fuser_run_close(fuser_run_session *s);
 
 /* Makes every input on the host from recipe text (nargs_expected of them),
  * seeded like the CPU reference, copies it to the device, and fills
- * s->args. misalign shifts every tensor input by that many elements. */
+ * s->args (s->zero_inputs: zeroes the device storage instead). misalign
+ * shifts every tensor input by that many elements. */
 bool fuser_run_make_inputs(fuser_run_session *s, const char *recipes, size_t nargs_expected, uint64_t seed, int misalign);
 
 /* What to do with each output. check (may be NULL) compares output k,

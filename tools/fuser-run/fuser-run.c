@@ -63,6 +63,7 @@ static void usage(FILE *f) {
         "  --misalign K   shift every tensor input by K elements (scalar fallback)\n"
         "  --specialize-sizes  compile the extents as constants\n"
         "  --save DIR     write DIR/output_<i>.npy and DIR/input_<i>.npy\n"
+        "  --zero-inputs  (--artifact) zeroed device inputs, none made on the host (host-time benchmarks)\n"
         "CPU mode:\n"
         "  --f64          float64 mode: every op in double, casts still round\n"
         "  --save-case F  write inputs and outputs as a fuser-cpu-check case file\n"
