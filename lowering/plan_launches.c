@@ -142,11 +142,11 @@ static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel
     const fk_param *p = &l->params[i];
     fpm_param *q = &k->params[i];
     if (p->kind == FK_PARAM_CHECK) { /* the index flag (add_index_flag) */
-      if (c->flag_temp < 0) return fuser_message(err, errlen, "kernel %s takes an index flag but has no index op", c->callee);
+      if (c->flag_temp < 0) return fpm_fail(c->call, err, errlen, "kernel %s takes an index flag but has no index op", c->callee);
       *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = FPM_TEMP, .index = c->flag_temp, .expr = fpm_dup_str("0")};
       continue;
     }
-    if (p->tensor < 0 || p->tensor >= c->num_tensors) return fuser_message(err, errlen, "launch parameter names tensor %d", p->tensor);
+    if (p->tensor < 0 || p->tensor >= c->num_tensors) return fpm_fail(c->call, err, errlen, "launch parameter %d of %s names tensor %d", i, c->callee, p->tensor);
     const value_desc *d = &c->t[p->tensor];
     switch (p->kind) {
     case FK_PARAM_PTR:
@@ -163,7 +163,7 @@ static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel
     case FK_PARAM_CHECK: break; /* above */
     case FK_PARAM_SCALAR:
       if (fuser_dtype_is_float(d->dtype)) {
-        if (d->index < 0) return fuser_message(err, errlen, "a floating scalar computed on the host is not supported");
+        if (d->index < 0) return fpm_fail(c->call, err, errlen, "a floating scalar computed on the host is not supported");
         q->kind = d->dtype == FUSER_DTYPE_F64 ? FPM_PARAM_F64 : FPM_PARAM_F32;
         q->index = d->index;
       } else {
@@ -284,7 +284,7 @@ static bool matmul_segment(const fuser_plan_model *m, const call_info *c, fpm_ke
   const value_desc *out = &c->t[c->num_args];
   fuser_matmul_dims d;
   if (!a || !b || (nops == 3 && !bias) || !fuser_matmul_dims_of(fuser_op_id_of(op), a->rank, b->rank, &d))
-    return fuser_message(err, errlen, "matmul segment %s is not one matmul of its arguments", c->callee);
+    return fpm_fail(c->call, err, errlen, "matmul segment %s is not one matmul of its arguments", c->callee);
   fpm_matmul *mm = k->matmul = calloc(1, sizeof *mm);
   mm->linear = fuser_op_id_of(op) == FUSER_OP_linear;
   mm->has_bias = bias != NULL;
@@ -346,14 +346,14 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
       fuser_launch *l = &launches[li];
       if (strcmp(l->kernel, c->callee) != 0) continue;
       if (!l->ptx) {
-        ok = fuser_message(err, errlen, "no PTX for %s: run the PTX pipeline first", l->entry);
+        ok = fpm_fail(c->call, err, errlen, "no PTX for %s: run the PTX pipeline first", l->entry);
         break;
       }
       if (k->num_variants == 0) ok = resolve_params(l, c, k, err, errlen);
-      else if (!same_params(k, l, c)) ok = fuser_message(err, errlen, "variants of %s take different parameters", c->callee);
+      else if (!same_params(k, l, c)) ok = fpm_fail(c->call, err, errlen, "variants of %s take different parameters", c->callee);
       if (!ok) break;
       if (k->num_variants == FPM_MAX_VARIANTS) { /* never drop one: the last is the fallback that always applies */
-        ok = fuser_message(err, errlen, "%s has more than %d variants", c->callee, FPM_MAX_VARIANTS);
+        ok = fpm_fail(c->call, err, errlen, "%s has more than %d variants", c->callee, FPM_MAX_VARIANTS);
         break;
       }
       fpm_variant *v = &k->variants[k->num_variants++];
@@ -398,7 +398,7 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
       cond_push_call_checks(&conds, c, m);
       if (!cond_pack(&conds, v->conditions, &v->num_conditions)) ok = fuser_message(err, errlen, "out of memory");
     }
-    if (ok && k->num_variants == 0) ok = fuser_message(err, errlen, "no launch for kernel %s", c->callee);
+    if (ok && k->num_variants == 0) ok = fpm_fail(c->call, err, errlen, "no launch for kernel %s", c->callee);
   }
   free(names);
   fuser_launch_plan_free(launches, n);

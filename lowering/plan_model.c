@@ -20,8 +20,19 @@
 #include "passes/ptr_map.h"
 #include "passes/symbolic.h"
 #include "passes/symbolic_extents.h"
+#include "support/location.h"
 
 #include "lowering/plan_model_internal.h"
+
+bool fpm_fail(MlirOperation op, char *err, size_t errlen, const char *fmt, ...) {
+  char where[300], msg[1024];
+  fuser_location_text(mlirOperationGetLocation(op), where, sizeof where);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return fuser_message(err, errlen, "%s: %s", where, msg);
+}
 
 char *fpm_dup_str(const char *s) {
   size_t n = strlen(s) + 1;
@@ -190,15 +201,15 @@ static bool describe_view(model_state *st, MlirOperation op, char *err, size_t e
   int next = 1;
   int64_t dyn = mlirShapedTypeGetDynamicSize();
   if (offset == dyn) {
-    if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->offset)) return fuser_message(err, errlen, "view offset is not a host expression");
+    if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->offset)) return fpm_fail(op, err, errlen, "view offset is not a host expression");
   } else d->offset = fuser_poly_const(offset);
   for (int k = 0; k < d->rank; k++)
     if (mlirShapedTypeIsDynamicDim(t, k) && !host_poly(st, mlirOperationGetOperand(op, next++), &d->size[k]))
-      return fuser_message(err, errlen, "view size is not a host expression");
+      return fpm_fail(op, err, errlen, "view size is not a host expression");
   for (int k = 0; k < d->rank; k++) {
     if (strides[k] != dyn) d->stride[k] = fuser_poly_const(strides[k]);
     else if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->stride[k]))
-      return fuser_message(err, errlen, "view stride is not a host expression");
+      return fpm_fail(op, err, errlen, "view stride is not a host expression");
   }
   return true;
 }
@@ -288,7 +299,7 @@ static MlirAttribute temp_order(MlirOperation kernel, int r) {
  * the result's extents are k's. */
 static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k, fpm_output *o, char *err, size_t errlen) {
   value_desc *in = desc_of(st, mlirBlockGetArgument(fuser_func_body(st->func), k));
-  if (!in || !in->tensor || in->rank != d->rank) return fuser_message(err, errlen, "output aliased to input %d: not a tensor of its rank", k);
+  if (!in || !in->tensor || in->rank != d->rank) return fpm_fail(c->call, err, errlen, "output aliased to input %d: not a tensor of its rank", k);
   for (int j = 0; j < d->rank; j++) {
     char a[512], b[512], line[1100];
     fpm_poly_text(&d->size[j], a, sizeof a);
@@ -316,13 +327,13 @@ static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k
 static bool plan_checks(MlirOperation func, fuser_plan_model *m, char *err, size_t errlen) {
   MlirAttribute checks = mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.input_checks"));
   if (mlirAttributeIsNull(checks)) return true;
-  if (!mlirAttributeIsAArray(checks)) return fuser_message(err, errlen, "fuser.input_checks is not an array (passes/input_checks.h)");
+  if (!mlirAttributeIsAArray(checks)) return fpm_fail(func, err, errlen, "fuser.input_checks is not an array (passes/input_checks.h)");
   intptr_t n = mlirArrayAttrGetNumElements(checks);
   m->checks = calloc((size_t)n + 1, sizeof *m->checks);
   for (intptr_t q = 0; q < n; q++) {
     fuser_input_check c;
     if (!fuser_input_check_read(mlirArrayAttrGetElement(checks, q), &c))
-      return fuser_message(err, errlen, "fuser.input_checks entry %d does not read (passes/input_checks.h)", (int)q);
+      return fpm_fail(func, err, errlen, "fuser.input_checks entry %d does not read (passes/input_checks.h)", (int)q);
     char a[1024], b[1024], text[2100];
     fpm_poly_text(&c.lhs, a, sizeof a);
     fpm_poly_text(&c.rhs, b, sizeof b);
@@ -337,7 +348,7 @@ static bool plan_checks(MlirOperation func, fuser_plan_model *m, char *err, size
 bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err, size_t errlen) {
   memset(m, 0, sizeof *m);
   MlirOperation func = find_plan(module);
-  if (mlirOperationIsNull(func)) return fuser_message(err, errlen, "no segmented fusion (fuser.plan) in the module");
+  if (mlirOperationIsNull(func)) return fpm_fail(module, err, errlen, "no segmented fusion (fuser.plan) in the module");
   model_state *st = calloc(1, sizeof *st);
   m->internal = st;
   st->func = func;
@@ -363,6 +374,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
     st->calls = realloc(st->calls, sizeof *st->calls * (st->ncalls + 1));
     call_info *c = &st->calls[st->ncalls++];
     memset(c, 0, sizeof *c);
+    c->call = op;
     snprintf(c->callee, sizeof c->callee, "%.*s", (int)callee.length, callee.data);
     c->num_args = (int)mlirOperationGetNumOperands(op);
     c->num_tensors = c->num_args + (int)mlirOperationGetNumResults(op);
@@ -374,12 +386,12 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
       else if (!mlirTypeIsARankedTensor(mlirValueGetType(a))) { /* a scalar computed on the host */
         c->t[i].index = -1;
         c->t[i].dtype = fuser_dtype_of_type(mlirValueGetType(a));
-        if (!host_poly(st, a, &c->t[i].value)) return fuser_message(err, errlen, "kernel scalar argument is not a host expression");
-      } else return fuser_message(err, errlen, "kernel %s reads a tensor the plan does not define", c->callee);
+        if (!host_poly(st, a, &c->t[i].value)) return fpm_fail(op, err, errlen, "kernel scalar argument %d is not a host expression", i);
+      } else return fpm_fail(op, err, errlen, "kernel %s reads a tensor the plan does not define", c->callee);
     }
     for (int r = 0; r < c->num_tensors - c->num_args; r++) set_tensor_type(&c->t[c->num_args + r], mlirValueGetType(mlirOperationGetResult(op, r)));
     MlirOperation kernel = lookup_symbol(module, c->callee);
-    if (mlirOperationIsNull(kernel)) return fuser_message(err, errlen, "kernel %s not found", c->callee);
+    if (mlirOperationIsNull(kernel)) return fpm_fail(op, err, errlen, "kernel %s not found", c->callee);
     if (!kernel_result_sizes(kernel, c, err, errlen)) return false;
     if (fuser_is_matmul_kernel(kernel)) c->matmul = mlirBlockGetFirstOperation(fuser_func_body(kernel));
     fpm_add_index_flag(m, kernel, c);
@@ -417,14 +429,17 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
   /* outputs that are inputs or views of them */
   for (int i = 0; i < m->num_outputs; i++) {
     value_desc *d = desc_of(st, mlirOperationGetOperand(ret, i));
+    /* errors point at the op that made the output (the return's location is the fusion's) */
+    MlirValue ov = mlirOperationGetOperand(ret, i);
+    MlirOperation at = mlirValueIsAOpResult(ov) ? mlirOpResultGetOwner(ov) : ret;
     for (int j = 0; j < i; j++) /* one buffer per value: a second output of it would be left without one */
       if (mlirValueEqual(mlirOperationGetOperand(ret, j), mlirOperationGetOperand(ret, i)))
-        return fuser_message(err, errlen, "outputs %d and %d are the same value (fd.add_output of one tensor twice): not supported, "
+        return fpm_fail(at, err, errlen, "outputs %d and %d are the same value (fd.add_output of one tensor twice): not supported, "
                     "add it once", j, i);
     if ((d && !d->tensor) || !mlirTypeIsATensor(mlirValueGetType(mlirOperationGetOperand(ret, i))))
-      return fuser_message(err, errlen, "output %d is a scalar: compiled fusions return tensors only (fuser-run --cpu evaluates "
+      return fpm_fail(at, err, errlen, "output %d is a scalar: compiled fusions return tensors only (fuser-run --cpu evaluates "
                   "scalar outputs)", i);
-    if (!d) return fuser_message(err, errlen, "output %d is not a tensor the plan defines", i);
+    if (!d) return fpm_fail(at, err, errlen, "output %d is not a tensor the plan defines", i);
     if (d->buffer != FPM_INPUT) continue;
     fpm_output *o = &m->outputs[i];
     o->alias_input = d->index;

@@ -33,6 +33,7 @@ typedef struct {
   value_desc *t; /* kernel arguments, then results */
   char **checks; /* extents the kernel assumes equal, as runtime conditions */
   int nchecks;
+  MlirOperation call;   /* the plan's func.call (errors are located at it) */
   MlirOperation matmul; /* the fuser.matmul/linear of a matmul segment, else null */
   int flag_temp;        /* the index flag's temp (kernels with index ops), else -1 */
 } call_info;
@@ -48,6 +49,9 @@ typedef struct {
 } model_state;
 
 char *fpm_dup_str(const char *s);
+/* The model's errors: "file:line:col: message" (op's location) into
+ * err[errlen]; returns false. */
+bool fpm_fail(MlirOperation op, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* a polynomial in the runtime's expression language */
 void fpm_poly_text(const fuser_poly *p, char *buf, size_t len);
 char *fpm_poly_str(const fuser_poly *p);
