@@ -21,7 +21,7 @@
 # compiled against each side's own runtime headers and library: only the
 # runtime and the artifacts differ between old and new.
 set -uo pipefail
-old=$1 new=$2 carry=$3 repeat=${4:-2} bench=${5:-50} deadline=${6:-105}
+old=$(cd "$1" && pwd) new=$(cd "$2" && pwd) carry=$(cd "$3" && pwd) repeat=${4:-2} bench=${5:-50} deadline=${6:-105}
 start=$SECONDS
 inc=$(cd "$carry/include" && pwd)
 harness=$(mktemp -d)
