@@ -257,6 +257,41 @@ static void test_pipeline(void) {
   fuser_function_destroy(fn);
 }
 
+/* The issue's slice (issue 14): end 800 of a `?` dim that is 8 at run time,
+ * computed by a kernel into a new [4, 800] output. The check refuses the
+ * call before the output is allocated or the kernel launched. */
+static void test_slice_check(void) {
+  fuser_builder *b = fuser_builder_create();
+  int m = fuser_builder_add_module(b, FUSER_MODULE_PTX, example_ptx, strlen(example_ptx));
+  int64_t sizes[2] = {-1, -1}, contig[2] = {1, 1};
+  fuser_builder_add_tensor_input(b, "T0", FUSER_TYPE_F32, 2, sizes, contig, NULL);
+  const char *osz[2] = {"4", "800"};
+  fuser_builder_add_output(b, FUSER_TYPE_F32, 2, osz, NULL);
+  fuser_builder_add_check(b, "size(0, 1) >= 800", "s.py:6:10: slice ends at 800 in dim 1");
+  int k = fuser_builder_add_kernel(b, "neg");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_INPUT, 0, "0");
+  fuser_builder_param_pointer(b, k, FUSER_BUFFER_OUTPUT, 0, "0");
+  fuser_builder_param_value(b, k, FUSER_PARAM_I64, "3200");
+  fuser_builder_add_variant(b, k, m, "add_scalar", "25", 128, 0, NULL);
+  fuser_artifact *a;
+  CHECK_EQ_INT(fuser_builder_finish(b, &a, &err), FUSER_OK);
+  if (!a) return;
+  fuser_function *fn = load(a);
+  fuser_artifact_release(a);
+  if (!fn) return;
+  int64_t shape[2] = {4, 8};
+  DLTensor x = example_tensor(xs, 2, shape, NULL);
+  fuser_arg args[1] = {fuser_arg_tensor(&x)};
+  fuser_output out[1];
+  int allocs = fake->allocs, launches = fake->nlaunches;
+  CHECK_EQ_INT(fuser_execute(fn, args, 1, out, 1, &err), FUSER_ERR_INPUT_MISMATCH);
+  CHECK(unit_contains(err.message, "input check failed: `size(0, 1) >= 800` (s.py:6:10: slice ends at 800 in dim 1)"));
+  CHECK_EQ_INT(fake->allocs, allocs);
+  CHECK_EQ_INT(fake->nlaunches, launches);
+  fuser_function_destroy(fn);
+}
+
 /* ---- an index flag under stream capture ---------------------------------- */
 
 /* A fusion with index ops reads its index flag back after the kernels (a
@@ -471,6 +506,7 @@ int main(int argc, char **argv) {
   test_launch_failure();
   test_alias_bounds();
   test_call_checks();
+  test_slice_check();
   test_index_flag_capture();
   fuser_runtime_destroy(rt);
   UNIT_MAIN_END();
