@@ -25,6 +25,17 @@ static fuser_function *load(fuser_artifact *a) {
   return fn;
 }
 
+/* The builder's artifact loaded (the function holds it), or NULL after a
+ * failed CHECK. */
+static fuser_function *finish_and_load(fuser_builder *b) {
+  fuser_artifact *a;
+  CHECK_EQ_INT(fuser_builder_finish(b, &a, &err), FUSER_OK);
+  if (!a) return NULL;
+  fuser_function *fn = load(a);
+  fuser_artifact_release(a);
+  return fn;
+}
+
 static float xs[128] __attribute__((aligned(256))), ys[132] __attribute__((aligned(256)));
 
 static void test_add(void) {
@@ -274,11 +285,7 @@ static void test_slice_check(void) {
   fuser_builder_param_pointer(b, k, FUSER_BUFFER_OUTPUT, 0, "0");
   fuser_builder_param_value(b, k, FUSER_PARAM_I64, "3200");
   fuser_builder_add_variant(b, k, m, "add_scalar", "25", 128, 0, NULL);
-  fuser_artifact *a;
-  CHECK_EQ_INT(fuser_builder_finish(b, &a, &err), FUSER_OK);
-  if (!a) return;
-  fuser_function *fn = load(a);
-  fuser_artifact_release(a);
+  fuser_function *fn = finish_and_load(b);
   if (!fn) return;
   int64_t shape[2] = {4, 8};
   DLTensor x = example_tensor(xs, 2, shape, NULL);
@@ -419,11 +426,7 @@ static void test_alias_bounds(void) {
   fuser_builder_add_alias_output(b, 0, 2, "scalar(2)", osz, ost);
   const char *isz[2] = {"size(0, 0)", "size(0, 1)"}, *ist[2] = {"stride(0, 0)", "stride(0, 1)"};
   fuser_builder_add_alias_output(b, 0, 2, "0", isz, ist);
-  fuser_artifact *a;
-  CHECK_EQ_INT(fuser_builder_finish(b, &a, &err), FUSER_OK);
-  if (!a) return;
-  fuser_function *fn = load(a);
-  fuser_artifact_release(a);
+  fuser_function *fn = finish_and_load(b);
   if (!fn) return;
   int64_t shape[2] = {4, 8};
   DLTensor x = example_tensor(xs, 2, shape, NULL);
@@ -462,11 +465,7 @@ static void test_call_checks(void) {
   fuser_builder_add_alias_output(b, 0, 1, "0", vsz, vst);
   fuser_builder_add_check(b, "size(0, 0) * size(0, 1) == 32", "v.py:3:10: reshape keeps the element count");
   fuser_builder_add_check(b, "size(1, 0) == size(0, 0)", "the fusion maps dim 0 of input 1 onto dim 0 of input 0");
-  fuser_artifact *a;
-  CHECK_EQ_INT(fuser_builder_finish(b, &a, &err), FUSER_OK);
-  if (!a) return;
-  fuser_function *fn = load(a);
-  fuser_artifact_release(a);
+  fuser_function *fn = finish_and_load(b);
   if (!fn) return;
   int64_t good[2] = {4, 8}, bad[2] = {8, 8}, other[2] = {2, 16};
   DLTensor x = example_tensor(xs, 2, good, NULL), y = example_tensor(ys, 2, good, NULL);
