@@ -7,6 +7,20 @@
 
 /* ---- factories ------------------------------------------------------------------- */
 
+/* A factory's shape argument: its static entries become the result type's
+ * extents (each >= 0), its symbolic ones i64 operands after the others. */
+static bool push_shape(op_call *c, py_expr *shape, const char *what) {
+  MlirValue dyn[FUSER_MAX_RANK];
+  int n_dyn;
+  if (!imp_eval_shape(c->imp, shape, what, c->hint_shape, &c->hint_rank, dyn, &n_dyn)) return false;
+  for (int i = 0; i < c->hint_rank; i++)
+    if (c->hint_shape[i] < 0 && c->hint_shape[i] != dynamic())
+      return imp_error(c->imp, shape->line, shape->col, "%s: shape entry %d is %lld; extents must be >= 0", c->what, i,
+                       (long long)c->hint_shape[i]);
+  for (int i = 0; i < n_dyn; i++) c->operands[c->n_operands++] = dyn[i];
+  return true;
+}
+
 bool imp_op_full(op_call *c) {
   static const char *const params[] = {"shape", "fill_value", "dtype"};
   py_expr *a[3];
@@ -15,15 +29,7 @@ bool imp_op_full(op_call *c) {
   if (!imp_op_push_operand(c, a[1], "full fill_value")) return false;
   if (fuser_value_is_tensor(c->operands[0]))
     return imp_error(c->imp, a[1]->line, a[1]->col, "%s: fill_value must be a scalar", c->what);
-  MlirValue dyn[FUSER_MAX_RANK];
-  int n_dyn;
-  if (!imp_eval_shape(c->imp, a[0], "full shape", c->hint_shape, &c->hint_rank, dyn, &n_dyn)) return false;
-  for (int i = 0; i < c->hint_rank; i++)
-    if (c->hint_shape[i] < 0 && c->hint_shape[i] != dynamic())
-      return imp_error(c->imp, a[0]->line, a[0]->col, "%s: shape entry %d is %lld; extents must be >= 0", c->what, i,
-                       (long long)c->hint_shape[i]);
-  for (int i = 0; i < n_dyn; i++) c->operands[c->n_operands++] = dyn[i];
-  return imp_op_finish(c);
+  return push_shape(c, a[0], "full shape") && imp_op_finish(c);
 }
 
 bool imp_op_iota(op_call *c) {
@@ -96,15 +102,7 @@ bool imp_op_rng(op_call *c) {
                        c->id == FUSER_OP_uniform ? (k ? "maxval" : "minval") : (k ? "std" : "mean"));
   }
   if (!push_rng_state(c, a[3], a[4])) return false;
-  MlirValue dyn[FUSER_MAX_RANK];
-  int n_dyn;
-  if (!imp_eval_shape(c->imp, a[2], "random shape", c->hint_shape, &c->hint_rank, dyn, &n_dyn)) return false;
-  for (int i = 0; i < c->hint_rank; i++)
-    if (c->hint_shape[i] < 0 && c->hint_shape[i] != dynamic())
-      return imp_error(c->imp, a[2]->line, a[2]->col, "%s: shape entry %d is %lld; extents must be >= 0", c->what, i,
-                       (long long)c->hint_shape[i]);
-  for (int i = 0; i < n_dyn; i++) c->operands[c->n_operands++] = dyn[i];
-  return imp_op_finish(c);
+  return push_shape(c, a[2], "random shape") && imp_op_finish(c);
 }
 
 /* fd.ops.rand_like(arg, *, rng_seed, rng_offset) and randn_like: uniform(0,
