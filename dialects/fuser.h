@@ -59,6 +59,7 @@ typedef enum {
   FUSER_KIND_FULL,      /* (fill_value, shape: i64...) -> tensor */
   FUSER_KIND_VIEW,      /* (tensor, dynamic: i64...) -> strided view, attributes static_offset, static_strides */
   FUSER_KIND_QUERY,     /* (tensor) -> i64, attribute dim */
+  FUSER_KIND_CHECK,     /* (cond: i1) -> (), attribute message: the plan refuses the call unless cond */
   FUSER_KIND_IOTA,      /* (length, start, step) -> 1-D tensor */
   FUSER_KIND_RNG,       /* (a, b, rng_seed: i64, rng_offset: i64, shape: i64...) -> tensor (Philox) */
   FUSER_KIND_MATMUL,    /* matmul (a, b), linear (input, weight[, bias]) -> tensor of the operands' dtype */

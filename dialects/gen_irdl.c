@@ -19,7 +19,7 @@
  * Usage: gen_irdl OUTPUT.mlir */
 #include <stdio.h>
 
-typedef enum { C_NONE, C_ANY, C_TENSOR, C_I64, C_ARRAY, C_INT } constraint;
+typedef enum { C_NONE, C_ANY, C_TENSOR, C_I64, C_I1, C_ARRAY, C_INT, C_STRING } constraint;
 typedef enum { SINGLE, VARIADIC, OPTIONAL_ } variadicity;
 
 typedef struct {
@@ -38,6 +38,8 @@ typedef struct {
 #define I64 C_I64
 #define ARRAY C_ARRAY
 #define INT C_INT
+#define I1 C_I1
+#define STRING C_STRING
 #define IN(n, c) {#n, c, SINGLE}
 #define IN_VARIADIC(n, c) {#n, c, VARIADIC}
 #define IN_OPTIONAL(n, c) {#n, c, OPTIONAL_}
@@ -48,6 +50,7 @@ typedef struct {
 #define RESULTS(...) .results = {__VA_ARGS__}
 #define ATTRS(...) .attrs = {__VA_ARGS__}
 #define NO_ATTRS .attrs = {{0}}
+#define NO_RESULTS .results = {{0}}
 #define FUSER_OP(name, kind, rule, ...) {#name, __VA_ARGS__},
 static const op_signature ops[] = {
 #include "dialects/ops.def"
@@ -60,6 +63,8 @@ static const char *constraint_text(constraint c) {
   case C_I64: return "irdl.is i64";
   case C_ARRAY: return "irdl.base \"#builtin.dense_array\"";
   case C_INT: return "irdl.base \"#builtin.integer\"";
+  case C_I1: return "irdl.is i1";
+  case C_STRING: return "irdl.base \"#builtin.string\"";
   case C_NONE: break;
   }
   return NULL;
@@ -104,8 +109,8 @@ int main(int argc, char **argv) {
     const op_signature *op = &ops[k];
     fprintf(f, "  irdl.operation @%s {\n", op->name);
     if (!put_variables(f, op->operands, 'o') || !put_variables(f, op->results, 'r') ||
-        !put_variables(f, op->attrs, 'a') || !op->results[0].name) {
-      fprintf(stderr, "gen_irdl: op '%s': a result is required and every entry needs a constraint\n", op->name);
+        !put_variables(f, op->attrs, 'a')) {
+      fprintf(stderr, "gen_irdl: op '%s': every entry needs a constraint\n", op->name);
       fclose(f);
       remove(argv[1]);
       return 1;

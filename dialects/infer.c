@@ -457,6 +457,17 @@ static bool infer_query(infer_state *s, MlirType *res) {
   return true;
 }
 
+/* fuser.check: an i1 scalar condition and the message the call is refused
+ * with; no results. */
+static bool infer_check(infer_state *s) {
+  if (s->desc->num_operands != 1 || s->ops[0].tensor || s->ops[0].dtype != FUSER_DTYPE_I1)
+    return fuser_message(s->err, s->errlen, "the condition must be one i1 scalar");
+  MlirAttribute m = find_attr(s->desc, "message");
+  if (mlirAttributeIsNull(m) || !mlirAttributeIsAString(m) || mlirStringAttrGetValue(m).length == 0)
+    return fuser_message(s->err, s->errlen, "requires a non-empty string attribute 'message'");
+  return true;
+}
+
 static bool infer_scalar(infer_state *s, MlirType *res) {
   MlirAttribute v = find_attr(s->desc, "value");
   if (mlirAttributeIsNull(v)) return fuser_message(s->err, s->errlen, "requires attribute 'value'");
@@ -574,6 +585,7 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_RNG: return infer_rng(&s, results);
   case FUSER_KIND_VIEW: return infer_view(&s, results);
   case FUSER_KIND_QUERY: return infer_query(&s, results);
+  case FUSER_KIND_CHECK: return infer_check(&s);
   case FUSER_KIND_MATMUL: return infer_matmul(&s, results);
   case FUSER_KIND_INDEX: return infer_index(&s, results);
   }

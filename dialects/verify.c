@@ -36,7 +36,8 @@ static bool verify_order(MlirAttribute so, int rank, int64_t *order, const char 
  * dtype-taking ops). */
 static bool expected_types(MlirOperation op, fuser_op_id id, MlirType *expect, char *err, size_t errlen) {
   intptr_t nres = mlirOperationGetNumResults(op);
-  intptr_t want_res = fuser_op_kind_of(id) == FUSER_KIND_VAR_MEAN ? 2 : 1;
+  fuser_op_kind kind = fuser_op_kind_of(id);
+  intptr_t want_res = kind == FUSER_KIND_VAR_MEAN ? 2 : kind == FUSER_KIND_CHECK ? 0 : 1;
   if (nres != want_res) {
     snprintf(err, errlen, "expects %ld result(s)", (long)want_res);
     return false;
@@ -60,10 +61,10 @@ bool fuser_verify_op(MlirOperation op, char *err, size_t errlen) {
    * what fuser-allocation-order records): the passes index by it (found by
    * fuzz_mlir: `array<i32: 0, 1>` read as i64 overran fuser-segment's table) */
   MlirAttribute so = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.stride_order"));
-  MlirType r0 = mlirValueGetType(mlirOperationGetResult(op, 0));
   int64_t order[FUSER_MAX_RANK + 1];
-  if (!mlirAttributeIsNull(so) && mlirTypeIsARankedTensor(r0) &&
-      !verify_order(so, (int)mlirShapedTypeGetRank(r0), order, "", err, errlen))
+  if (!mlirAttributeIsNull(so) && mlirOperationGetNumResults(op) &&
+      mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0))) &&
+      !verify_order(so, (int)mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetResult(op, 0))), order, "", err, errlen))
     return false;
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++) {
     MlirType got = mlirValueGetType(mlirOperationGetResult(op, i));

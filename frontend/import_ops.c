@@ -51,6 +51,7 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   case FUSER_KIND_SCALAR:
   case FUSER_KIND_VIEW:
   case FUSER_KIND_QUERY: /* made by passes: no fd.ops spelling */
+  case FUSER_KIND_CHECK:
   case FUSER_KIND_NONE:
     break;
   }

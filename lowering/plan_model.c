@@ -321,26 +321,36 @@ static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k
   return true;
 }
 
-/* The plan's input checks (fuser.input_checks, passes/input_checks.h) as
- * the call's checks (fpm_check): checked once per call before any kernel,
- * so a plan with no kernels (outputs that are views) keeps them too. */
-static bool plan_checks(MlirOperation func, fuser_plan_model *m, char *err, size_t errlen) {
-  MlirAttribute checks = mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.input_checks"));
-  if (mlirAttributeIsNull(checks)) return true;
-  if (!mlirAttributeIsAArray(checks)) return fpm_fail(func, err, errlen, "fuser.input_checks is not an array (passes/input_checks.h)");
-  intptr_t n = mlirArrayAttrGetNumElements(checks);
+/* The plan's fuser.check ops (made by fuser-alias-meta-ops) as the call's
+ * checks (fpm_check): checked once per call before any kernel, so a plan
+ * with no kernels (outputs that are views) keeps them too. The condition
+ * is a compare (ge, eq) of two host i64 values, read as polynomials. */
+static bool plan_checks(model_state *st, fuser_plan_model *m, char *err, size_t errlen) {
+  MlirBlock body = fuser_func_body(st->func);
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    n += fuser_op_id_of(op) == FUSER_OP_check;
+  if (!n) return true;
   m->checks = calloc((size_t)n + 1, sizeof *m->checks);
-  for (intptr_t q = 0; q < n; q++) {
-    fuser_input_check c;
-    if (!fuser_input_check_read(mlirArrayAttrGetElement(checks, q), &c))
-      return fpm_fail(func, err, errlen, "fuser.input_checks entry %d does not read (passes/input_checks.h)", (int)q);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (fuser_op_id_of(op) != FUSER_OP_check) continue;
+    MlirValue cond = mlirOperationGetOperand(op, 0);
+    fuser_op_id rel = mlirValueIsABlockArgument(cond) ? FUSER_OP_NONE : fuser_op_id_of(mlirOpResultGetOwner(cond));
+    fuser_poly lhs, rhs;
+    if ((rel != FUSER_OP_ge && rel != FUSER_OP_eq) ||
+        !host_poly(st, mlirOperationGetOperand(mlirOpResultGetOwner(cond), 0), &lhs) ||
+        !host_poly(st, mlirOperationGetOperand(mlirOpResultGetOwner(cond), 1), &rhs))
+      return fpm_fail(op, err, errlen, "the condition of a fuser.check is not a ge or eq of host i64 sizes");
     char a[1024], b[1024], text[2100];
-    fpm_poly_text(&c.lhs, a, sizeof a);
-    fpm_poly_text(&c.rhs, b, sizeof b);
+    fpm_poly_text(&lhs, a, sizeof a);
+    fpm_poly_text(&rhs, b, sizeof b);
     /* as call_info.checks are written, so cond_push_call_checks finds the same text */
-    snprintf(text, sizeof text, "(%s) %s (%s)", a, c.rel == FUSER_CHECK_GE ? ">=" : "==", b);
+    snprintf(text, sizeof text, "(%s) %s (%s)", a, rel == FUSER_OP_ge ? ">=" : "==", b);
+    MlirStringRef msg = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("message")));
+    char message[FUSER_CHECK_MESSAGE_MAX];
+    snprintf(message, sizeof message, "%.*s", (int)msg.length, msg.data);
     m->checks[m->num_checks].cond = fpm_dup_str(text);
-    m->checks[m->num_checks++].message = c.message[0] ? fpm_dup_str(c.message) : NULL;
+    m->checks[m->num_checks++].message = fpm_dup_str(message);
   }
   return true;
 }
@@ -352,8 +362,8 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
   model_state *st = calloc(1, sizeof *st);
   m->internal = st;
   st->func = func;
-  if (!plan_checks(func, m, err, errlen)) return false;
   fuser_ptr_map_init(&st->index);
+  if (!plan_checks(st, m, err, errlen)) return false;
   MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name")));
   snprintf(m->name, sizeof m->name, "%.*s", (int)name.length, name.data);
   MlirBlock body = fuser_func_body(func);

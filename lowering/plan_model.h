@@ -102,7 +102,7 @@ typedef struct {
 } fpm_kernel;
 
 /* A check of the whole call: what the plan's views rely on that only the
- * call's inputs can tell (fuser.input_checks: a reshape's element count, a
+ * call's inputs can tell (fuser.check ops: a reshape's element count, a
  * slice inside its input, extents the fusion maps onto each other),
  * checked before any kernel runs, also when there are none. */
 typedef struct {

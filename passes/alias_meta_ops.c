@@ -14,9 +14,9 @@
  * views use them, and the runtime checks them. What else the views rely on
  * at run time (a slice of a `?` dim stays inside it, a reshape of `?` dims
  * keeps the element count, dims mapped onto each other have equal extents)
- * is recorded as `fuser.input_checks` (typed relations of polynomials,
- * passes/input_checks.h), which the runtime checks before
- * any launch.
+ * becomes host SSA ending in a `fuser.check` (i64 sizes, a compare, the
+ * message naming the op; see store_checks), which the runtime checks
+ * before any launch.
  *
  * Before:
  *   %0 = "fuser.permute"(%arg0) {dims = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
@@ -51,7 +51,7 @@ typedef struct {
   int count, cap;
   /* run-time checks on the inputs that the views rely on (slices within
    * extents, reshapes keeping the element count, equal mapped extents):
-   * fuser.input_checks on the fusion (passes/input_checks.h) */
+   * fuser.check ops at the end of the fusion (store_checks) */
   fuser_input_check *checks;
   int nchecks;
 } alias_state;
@@ -374,14 +374,29 @@ static void add_extent_checks(alias_state *st, fuser_dim_graph *g) {
   }
 }
 
+/* Each check becomes host SSA at the end of the fusion, what the plan
+ * computes before any launch:
+ *   %0 = "fuser.size"(%arg0) {dim = 0 : i64} : (tensor<?xf32>) -> i64
+ *   %1 = "fuser.scalar"() {value = 4 : i64} : () -> i64
+ *   %2 = "fuser.ge"(%0, %1) : (i64, i64) -> i1
+ *   "fuser.check"(%2) {message = "f.py:2:8: slice ends at 4 in dim 0"} : (i1) -> ()
+ */
 static void store_checks(alias_state *st) {
   if (!st->nchecks) return;
   MlirContext ctx = mlirOperationGetContext(st->func);
-  MlirAttribute *a = malloc(sizeof *a * st->nchecks);
-  for (int i = 0; i < st->nchecks; i++) a[i] = fuser_input_check_attr(ctx, &st->checks[i]); /* no overflow: add_check */
-  mlirOperationSetDiscardableAttributeByName(st->func, mlirStringRefCreateFromCString("fuser.input_checks"),
-                                             mlirArrayAttrGet(ctx, st->nchecks, a));
-  free(a);
+  MlirOperation ret = mlirBlockGetTerminator(st->body);
+  MlirType i1 = mlirIntegerTypeGet(ctx, 1);
+  for (int i = 0; i < st->nchecks; i++) { /* no overflow: add_check */
+    const fuser_input_check *c = &st->checks[i];
+    MlirValue sides[2] = {fuser_poly_emit(&c->lhs, ret, st->body), fuser_poly_emit(&c->rhs, ret, st->body)};
+    MlirLocation loc = mlirOperationGetLocation(ret);
+    MlirOperation cmp = fuser_create_op(loc, c->rel == FUSER_CHECK_GE ? "fuser.ge" : "fuser.eq", 2, sides, 1, &i1, 0, NULL);
+    fuser_insert_before(ret, cmp);
+    MlirValue cond = mlirOperationGetResult(cmp, 0);
+    MlirNamedAttribute msg =
+        fuser_named(ctx, "message", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(c->message[0] ? c->message : "input check")));
+    fuser_insert_before(ret, fuser_create_op(loc, "fuser.check", 1, &cond, 0, NULL, 1, &msg));
+  }
   free(st->checks);
 }
 

@@ -83,6 +83,7 @@ static ref_op_fn handler_of(fuser_op_id id) {
   case FUSER_KIND_META:
   case FUSER_KIND_VIEW: return ref_eval_view;
   case FUSER_KIND_QUERY: return ref_eval_query;
+  case FUSER_KIND_CHECK: return ref_eval_check;
   case FUSER_KIND_PAD: return ref_eval_pad;
   case FUSER_KIND_CAT: return ref_eval_cat;
   case FUSER_KIND_REDUCTION:
@@ -107,7 +108,7 @@ bool fuser_ref_supports_op(fuser_op_id id) {
   if (fn == ref_eval_factory || fn == ref_eval_scalar) return ref_factory_knows(id);
   if (fn == ref_eval_rng) return id == FUSER_OP_uniform || id == FUSER_OP_normal;
   if (fn == ref_eval_matmul) return ref_matmul_knows(id);
-  if (fn == ref_eval_index || fn == ref_eval_triangle) return true;
+  if (fn == ref_eval_index || fn == ref_eval_triangle || fn == ref_eval_check) return true;
   return false;
 }
 
@@ -351,7 +352,7 @@ static bool run_op(ref_ctx *c, value_map *m, MlirOperation op, int depth) {
     return ref_fail(c, FUSER_REF_ERR_UNSUPPORTED, "the reference evaluator does not know the op '%.*s'",
                     (int)name.length, name.data);
   int n = (int)mlirOperationGetNumOperands(op), nres = (int)mlirOperationGetNumResults(op);
-  if (n > 16 || nres > (call ? 16 : 2) || (nres < 1 && !call))
+  if (n > 16 || nres > (call ? 16 : 2) || (nres < 1 && !call && fn != ref_eval_check))
     return ref_fail(c, FUSER_REF_ERR_FUSION, "op has %d operands and %d results", n, nres);
   ref_tensor operands[16], results[2];
   for (int k = 0; k < n; k++) {

@@ -3,10 +3,11 @@
  * `fuser.view`. Each result shares its operand's data with new sizes,
  * strides and offset (broadcast and expanded dims get stride 0); only a
  * reshape of a non-row-major input copies. Also the layout queries
- * fuser.size and fuser.stride. */
+ * fuser.size and fuser.stride, and the plan's run-time fuser.check. */
 #include <string.h>
 
 #include "driver/checked_math.h"
+#include "mlir-c/BuiltinAttributes.h"
 #include "reference/ops.h"
 
 static bool broadcast_in_dim(ref_ctx *c, const ref_tensor *in, const int64_t *sizes, int rank, ref_tensor *v) {
@@ -228,6 +229,18 @@ bool ref_eval_query(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
     return ref_fail(c, FUSER_REF_ERR_UNSUPPORTED, "no query semantics for '%s'", fuser_op_full_name(id));
   int64_t v = id == FUSER_OP_size ? ops[0].sizes[dim] : ops[0].strides[dim];
   return ref_make_scalar(c, FUSER_DTYPE_I64, (double)v, v, &res[0]);
+}
+
+/* fuser.check: the plan's run-time check; the call is refused with the
+ * check's message when its i1 condition is false. No results. */
+bool ref_eval_check(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
+  (void)res;
+  MlirAttribute m = mlirOperationGetAttributeByName(c->op, mlirStringRefCreateFromCString("message"));
+  if (n != 1 || ops[0].rank != 0 || mlirAttributeIsNull(m) || !mlirAttributeIsAString(m))
+    return ref_fail(c, FUSER_REF_ERR_FUSION, "'fuser.check' needs one i1 scalar and a string 'message'");
+  if (ref_scalar_i64(&ops[0])) return true;
+  MlirStringRef s = mlirStringAttrGetValue(m);
+  return ref_fail(c, FUSER_REF_ERR_SHAPE, "%.*s", (int)s.length, s.data);
 }
 
 bool ref_eval_view(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
