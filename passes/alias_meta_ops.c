@@ -374,8 +374,9 @@ static void add_extent_checks(alias_state *st, fuser_dim_graph *g) {
   }
 }
 
-/* Each check becomes host SSA at the end of the fusion, what the plan
- * computes before any launch:
+/* Each check becomes host SSA at the start of the fusion (it reads only
+ * the inputs' sizes), so the plan and the reference refuse the call before
+ * anything reads a view that relies on it:
  *   %0 = "fuser.size"(%arg0) {dim = 0 : i64} : (tensor<?xf32>) -> i64
  *   %1 = "fuser.scalar"() {value = 4 : i64} : () -> i64
  *   %2 = "fuser.ge"(%0, %1) : (i64, i64) -> i1
@@ -384,18 +385,18 @@ static void add_extent_checks(alias_state *st, fuser_dim_graph *g) {
 static void store_checks(alias_state *st) {
   if (!st->nchecks) return;
   MlirContext ctx = mlirOperationGetContext(st->func);
-  MlirOperation ret = mlirBlockGetTerminator(st->body);
+  MlirOperation first = mlirBlockGetFirstOperation(st->body);
+  MlirLocation loc = mlirOperationGetLocation(st->func);
   MlirType i1 = mlirIntegerTypeGet(ctx, 1);
   for (int i = 0; i < st->nchecks; i++) { /* no overflow: add_check */
     const fuser_input_check *c = &st->checks[i];
-    MlirValue sides[2] = {fuser_poly_emit(&c->lhs, ret, st->body), fuser_poly_emit(&c->rhs, ret, st->body)};
-    MlirLocation loc = mlirOperationGetLocation(ret);
+    MlirValue sides[2] = {fuser_poly_emit(&c->lhs, first, st->body), fuser_poly_emit(&c->rhs, first, st->body)};
     MlirOperation cmp = fuser_create_op(loc, c->rel == FUSER_CHECK_GE ? "fuser.ge" : "fuser.eq", 2, sides, 1, &i1, 0, NULL);
-    fuser_insert_before(ret, cmp);
+    fuser_insert_before(first, cmp);
     MlirValue cond = mlirOperationGetResult(cmp, 0);
     MlirNamedAttribute msg =
         fuser_named(ctx, "message", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(c->message[0] ? c->message : "input check")));
-    fuser_insert_before(ret, fuser_create_op(loc, "fuser.check", 1, &cond, 0, NULL, 1, &msg));
+    fuser_insert_before(first, fuser_create_op(loc, "fuser.check", 1, &cond, 0, NULL, 1, &msg));
   }
   free(st->checks);
 }

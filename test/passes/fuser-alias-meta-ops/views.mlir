@@ -115,9 +115,11 @@ func.func @slice_offsets(%arg0: tensor<8x16xf32>) -> tensor<4x8xf32> attributes 
 // -----
 
 // Slice of a symbolic ?x? input: the row stride is the run-time extent of
-// dim 1, read with fuser.size; the offset 1024 is static.
+// dim 1, read with fuser.size; the offset 1024 is static. The slice's ends
+// are checked first (input-checks.test).
 // CHECK-LABEL: func.func @slice_symbolic
-// CHECK: %[[S:.*]] = "fuser.size"(%arg0) {dim = 1 : i64} : (tensor<?x?xbf16>) -> i64
+// CHECK: "fuser.check"({{.*}}) {message = "{{.*}}slice ends at 2048 in dim 1"}
+// CHECK-NEXT: %[[S:.*]] = "fuser.size"(%arg0) {dim = 1 : i64} : (tensor<?x?xbf16>) -> i64
 // CHECK: "fuser.view"(%arg0, %[[S]]) {static_offset = 1024 : i64, static_strides = array<i64: -9223372036854775808, 1>} : (tensor<?x?xbf16>, i64) -> tensor<256x1024xbf16>
 func.func @slice_symbolic(%arg0: tensor<?x?xbf16> {fuser.contiguity = array<i64: 1, 1>, fuser.stride_order = array<i64: 1, 0>}) -> tensor<256x1024xf32> attributes {fuser.fusion} {
   %0 = "fuser.slice"(%arg0) {start_indices = array<i64: 0, 1024>, end_indices = array<i64: 256, 2048>, strides = array<i64: 1, 1>} : (tensor<?x?xbf16>) -> tensor<256x1024xbf16>
