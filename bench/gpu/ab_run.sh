@@ -16,15 +16,17 @@ carry=$(cd "$1" && pwd)
 out=$2
 res=/tmp/ab-results
 rm -rf "$res" && mkdir -p "$res" "$out"
+# shellcheck source=bench/gpu/check_bounds.sh
+. "$(dirname "$0")/check_bounds.sh"
 save() { tar czf "$out/results.tgz" -C "$res" .; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$res/gpu.txt" 2>&1
 (cd "$carry/base/src" && FUSER_DLPACK_INCLUDE=$carry/base/include bash scripts/build-runtime.sh /tmp/ab-rt-base > "$res/build_base.txt" 2>&1) &
 FUSER_DLPACK_INCLUDE=$carry/gpu/include bash scripts/build-runtime.sh /tmp/ab-rt-new > "$res/build_new.txt" 2>&1
 wait
 one() { # runtime artifact tag
-  local n check=--check
+  local n check
   n=$(basename "$2" .fart)
-  case $n in *large*) check="";; esac
+  check=$(check_args "$n")
   timeout 60 "$1" --artifact "$2" $check --bench 30 --name "$n" > /tmp/ab-one.txt 2>&1 || echo "FAILED $3 $n" >> "$res/log.txt"
   grep -v '^{' /tmp/ab-one.txt | grep -E "variants|check|error" | sed "s/^/$3 /" >> "$res/log.txt"
   grep '^{' /tmp/ab-one.txt >> "$res/$3.jsonl"

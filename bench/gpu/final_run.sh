@@ -14,30 +14,11 @@ out=$2
 mkdir -p "$out"
 FUSER_DLPACK_INCLUDE="$carry/include" bash scripts/build-runtime.sh build-runtime > "$out/log.txt" 2>&1 || exit 1
 run=build-runtime/fuser-run
+# shellcheck source=bench/gpu/check_bounds.sh
+. "$(dirname "$0")/check_bounds.sh"
 for art in "$carry"/arts/*.fart; do
   name=$(basename "$art" .fart)
-  check=--check
-  # rmsnorm/softmax: sums in another order (1 ulp); math_ops: libdevice's documented
-  # f32 errors (up to 4 ulp, docs/frontend.md); random_*: normal values through
-  # libdevice's logf/sinf/cosf (bench/gpu/rng.sh)
-  case $name in
-  *large*) check="";;
-  rmsnorm*|softmax*) check="--check --check-ulp 1";;
-  math_ops) check="--check --check-ulp 4";;
-  # erfinv/erfcinv/lgamma: libdevice's documented errors (lgammaf 6 ulp, f64 erfcinv 6)
-  # plus glibc's lgammaf in the reference (docs/frontend.md)
-  special_math) check="--check --check-ulp 8";;
-  random_*) check="--check --check-ulp 5";; # libdevice logf/sinf/cosf through Box-Muller (bench/gpu/rng.sh)
-  # var/welford: a reduction's sums in another order (issue 13's 2 ulp); index_ops: an exp
-  # before the gather (CUDA's expf: 2 ulp, the CUDA C Programming Guide's table)
-  var|welford|index_ops) check="--check --check-ulp 2";;
-  # cuBLASLt sums K in its own order (docs/runtime.md, "Matmul segments"): bf16/f16
-  # results were bit-identical on the H200, f32 ones up to 44 ulp off where sums cancel
-  matmul_*|linear_*) check="--check --check-ulp 64";;
-  # host_scalars: its per-point kernel sums rows in sequence in f32, the reference in double;
-  # x - mean cancels the mean's 1 ulp up to 72 ulp (H200, session 4; test/frontend/scripts.test)
-  host_scalars) check="--check --check-ulp 128";;
-  esac
+  check=$(check_args "$name")
   # index_oob*: every run must fail with the kernel's index error (FUSER_ERR_INDEX, the op's line)
   case $name in index_oob*)
     if timeout 60 $run --artifact "$art" > /tmp/one.txt 2>&1; then echo "FAILED $name (ran; expected the index error)" >> "$out/log.txt"
