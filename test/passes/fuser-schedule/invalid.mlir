@@ -50,7 +50,7 @@ func.func private @bits(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (t
 
 // -----
 
-// The row schedules' verifier (passes/schedule_reduction.c).
+// The row schedules' verifier (passes/schedule_reduction_attr.c: the schedule attribute's reader and verifier).
 // expected-error@+1 {{fuser.schedule (inner_persistent): variant #0: 'threads' must be a power of two in [1, 1024]}}
 func.func private @row_threads(%a: tensor<4x64xf32> {fuser.strides = array<i64: 64, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_persistent", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 2 : i64, threads = 24 : i64, rows_per_block = 1 : i64}]}} {
   %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x64xf32>) -> tensor<4xf32>

@@ -1,5 +1,17 @@
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment)' | FileCheck %s
 
+// fuser-segment's phases (docs/passes.md), each covered here:
+// - passes/segment_roots.c, the cut rules: segment_set, fusion outputs, a
+//   reduction kept in its row space (rmsnorm, softmax, bias_grad, the
+//   middle-dim cases) and a value computed once for kernels of different
+//   shapes (shared_chain);
+// - passes/segment_group.c, roots grouped into kernels: two outputs of one
+//   shape share a kernel (outputs);
+// - passes/segment_cone.c, a kernel's ops and globals: slice_pointwise_cat's
+//   slices, pointwise ops and cat in one kernel;
+// - passes/segment_outline.c, the kernel functions, their strides and the
+//   calls: strides, and every call's operands and fuser.cuts.
+
 // A pure-view fusion makes no kernel: its output is an alias.
 // CHECK-LABEL: func.func @pure_view
 // CHECK-SAME: fuser.alias_of = 0
