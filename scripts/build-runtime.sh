@@ -54,7 +54,7 @@ ar rcs "$out/libfuser_runtime.a" "${objs[@]}"
   -o "$out/gpu_selftest"
 "$cc" "${flags[@]}" "$root/driver/tools/fuser-artifact.c" "$out/libfuser_runtime.a" -ldl -lpthread -lm \
   -o "$out/fuser-artifact"
-# fuser-run with the runtime alone: `fuser-run --artifact F`.
+# fuser-run with the runtime alone: `fuser-run --artifact F` and `--serve MANIFEST`.
 "$cc" "${flags[@]}" "$root/tools/fuser-run/runtime_only_main.c" "$root/tools/fuser-run/artifact_run.c" \
-  "$out/libfuser_runtime.a" -ldl -lpthread -lm -o "$out/fuser-run"
+  "$root/tools/fuser-run/serve.c" "$out/libfuser_runtime.a" -ldl -lpthread -lm -o "$out/fuser-run"
 echo "build-runtime.sh: built $out/libfuser_runtime.a, $out/gpu_selftest, $out/fuser-artifact and $out/fuser-run"

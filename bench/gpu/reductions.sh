@@ -3,8 +3,9 @@
 # peers in one command (artifacts from bench/gpu/prepare_reductions.sh):
 #   1. every artifact checked: small ones against the CPU reference recorded
 #      at compile time (within 2 bf16 ulp: the sums run in another order),
-#      every one against PyTorch in float64 (bench/check_torch.py), and run
-#      twice with the outputs compared bit for bit (determinism);
+#      every one against PyTorch in float64 (bench/check_torch.py --batch:
+#      one process for all), and called twice with the outputs compared bit
+#      for bit (fuser-run --repeat, determinism);
 #   2. timed (fuser-run --bench: CUDA graph, GB/s, % of the copy bandwidth
 #      measured in the same process): ours.jsonl;
 #   3. the row-length sweep (RMSNorm, softmax) timed the same way: sweep.jsonl;
@@ -14,8 +15,7 @@
 #   5. torch.compile on the sweep's scripts (bench/reductions/sweep_peers.py:
 #      the compiles in parallel first, then graph time only, fewer repeats,
 #      so all 12 cases fit the step): sweep_peers.jsonl.
-#   SWEEP_ONLY=1 skips steps 1, 2 and 4 (each artifact's check imports
-#   PyTorch once: about 8 s apiece, 12 artifacts took 150 s of a 190 s call).
+#   SWEEP_ONLY=1 skips steps 1, 2 and 4.
 #   ART_CASES (a glob of artifact names, default *) limits steps 1-2;
 #   TORCH_CASES (a glob, default *) limits their PyTorch check (the CPU
 #   reference check stays; TORCH_CASES=none: no PyTorch check);
@@ -29,10 +29,15 @@
 #   inputs on the host (measured: ~20 s apiece beside the 14 compiles, 5 of
 #   12 cases in 140 s), so the compiles then do not slow it down.
 #   SWEEP_PEER_EXTRA: more scripts (paths under CARRY_DIR, e.g.
-#   corpus/logsumexp_large.py) timed with the sweep's peers.
+#   'corpus/*_large.py': torch.compile on the large reductions, compiled in
+#   parallel) timed with the sweep's peers. SWEEP=0 skips step 3 and leaves
+#   the sweep's scripts out of step 5 (step 5 then times SWEEP_PEER_EXTRA).
+#   CHECK_TORCH_ARGS: more options of check_torch.py (--device cpu: a test
+#   without a GPU). RED_TMP: where the saved inputs/outputs wait for the float64 check
+#   (default /dev/shm/red: memory, when it has 8 GB free; else /tmp/red).
 #   bash bench/gpu/reductions.sh CARRY_DIR OUT_DIR
 set -uo pipefail
-carry=$1
+carry=$(cd "$1" && pwd)
 out=$2
 mkdir -p "$out"
 log=$out/log.txt
@@ -42,10 +47,11 @@ lock=/tmp/red/gpu.lock
 mkdir -p /tmp/red
 command -v flock > /dev/null || flock() { shift; "$@"; } # no util-linux: timings unlocked
 peers_pid=
+sweep_scripts=$([ "${SWEEP:-1}" = 1 ] && echo 'sweep/*.py')
 start_peers() {
 if [ "${PEERS:-1}" = 1 ] && [ "${SWEEP_PEERS:-1}" = 1 ]; then
   # shellcheck disable=SC2086
-  (cd "$carry" && timeout "${SWEEP_PEERS_TIMEOUT:-250}" python3 sweep_peers.py --lock "$lock" sweep/*.py ${SWEEP_PEER_EXTRA:-}) \
+  (cd "$carry" && timeout "${SWEEP_PEERS_TIMEOUT:-250}" python3 sweep_peers.py --lock "$lock" $sweep_scripts ${SWEEP_PEER_EXTRA:-}) \
     > "$out/sweep_peers.jsonl" 2>> "$out/sweep_peers.log" &
   peers_pid=$!
 fi
@@ -53,31 +59,41 @@ fi
 [ "${PEERS_AFTER_SWEEP:-0}" = 1 ] || start_peers
 arts=("$carry"/arts/${ART_CASES:-*}.fart)
 [ "${SWEEP_ONLY:-0}" = 1 ] && arts=()
+# Step 1-2 in one fuser-run per artifact: --repeat calls it twice on the same
+# inputs and compares the outputs' bytes (determinism), --save writes inputs
+# and outputs for the float64 check (to RED_TMP: memory, not disk), --bench
+# times it, --times says where the run's time went. Session 5 ran fuser-run
+# twice per artifact (making the 0.3-1 GB inputs on the host twice) and one
+# PyTorch process per check (~8 s of import each), and was cut at 12 of 13.
+# Here one check_torch.py --batch process checks every saved case as it
+# comes (under the GPU lock) and deletes it.
+shm_kb=$(df -Pk /dev/shm 2> /dev/null | awk 'NR == 2 { print $4 }')
+tmp=${RED_TMP:-$( [ -w /dev/shm ] && [ "${shm_kb:-0}" -gt 8388608 ] && echo /dev/shm/red || echo /tmp/red)}
 check_and_time() {
+mkdir -p "$tmp"
+exec 7> >(cd "$carry" && python3 check_torch.py --batch --lock "$lock" --remove --nvfuser-torch nvfuser_torch.py ${CHECK_TORCH_ARGS:-} \
+  >> "$out/torch.jsonl" 2>> "$out/torch.log")
+checker=$!
 for art in "${arts[@]}"; do
   name=$(basename "$art" .fart)
   check="--check --check-ulp 2"
   case $name in *large*) check="";; esac
   echo "== $name" >> "$log"
-  mkdir -p "/tmp/red/$name.1" "/tmp/red/$name.2"
-  # shellcheck disable=SC2086
-  flock "$lock" timeout 120 $run --artifact "$art" $check --save "/tmp/red/$name.1" --bench 30 --name "$name" > /tmp/red/one.txt 2>&1 ||
-    echo "FAILED $name" >> "$log"
-  grep -v '^{' /tmp/red/one.txt | grep -v "^  first" >> "$log"
-  grep '^{' /tmp/red/one.txt >> "$out/ours.jsonl"
-  flock "$lock" timeout 60 $run --artifact "$art" --save "/tmp/red/$name.2" > /dev/null 2>&1
-  for o in /tmp/red/$name.1/output_*.npy; do
-    cmp -s "$o" "/tmp/red/$name.2/$(basename "$o")" && echo "deterministic $name $(basename "$o")" >> "$log" ||
-      echo "DIFFERS between runs: $name $(basename "$o")" >> "$log"
-  done
   # shellcheck disable=SC2254
-  case $name in ${TORCH_CASES:-*}) flock "$lock" timeout 120 python3 "$carry/check_torch.py" "$carry/corpus/$name.py" "/tmp/red/$name.1" \
-    --nvfuser-torch "$carry/nvfuser_torch.py" >> "$out/torch.jsonl" 2>> "$log";;
-  esac
-  rm -rf "/tmp/red/$name.1" "/tmp/red/$name.2"
+  case $name in ${TORCH_CASES:-*}) save="--save $tmp/$name";; *) save="";; esac
+  # shellcheck disable=SC2086
+  flock "$lock" timeout 120 $run --artifact "$art" $check --repeat $save --bench 30 --times --name "$name" > "$tmp/one.txt" 2>&1 ||
+    echo "FAILED $name" >> "$log"
+  grep -v '^{' "$tmp/one.txt" | grep -v "^  first" >> "$log"
+  grep '^{' "$tmp/one.txt" >> "$out/ours.jsonl"
+  [ -z "$save" ] || echo "$carry/corpus/$name.py $tmp/$name" >&7
 done
+exec 7>&-
+wait "$checker"
+rm -rf "$tmp"
 }
 sweep() {
+[ "${SWEEP:-1}" = 1 ] || return 0
 for art in "$carry"/sweep/*.fart; do
   name=$(basename "$art" .fart)
   flock "$lock" timeout 60 $run --artifact "$art" --bench 20 --name "$name" 2>> "$log" | grep '^{' >> "$out/sweep.jsonl" ||
@@ -101,4 +117,6 @@ if [ "${PEERS:-1}" = 1 ]; then
     (cd "$carry" && timeout 200 python3 peers.py corpus/${PEER_CASES:-*}.py) > "$out/peers.jsonl" 2>> "$log"
 fi
 grep -E "FAILED|DIFFERS|differ|error" "$log"
+grep -c "same bits in a second call" "$log" | sed 's/^/outputs with the same bits in a second call: /'
+grep -E "^times:" "$log" | head -3
 cat "$out/ours.jsonl" "$out/torch.jsonl" 2> /dev/null

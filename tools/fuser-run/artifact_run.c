@@ -3,7 +3,7 @@
  *
  *   fuser-run --artifact F [--seed N] [--check [--check-ulp N]] [--save DIR] [--bench N]
  *             [--caching-allocator]
- *             [--misalign K] [--describe] [--name NAME] [--zero-inputs]
+ *             [--misalign K] [--describe] [--name NAME] [--zero-inputs] [--repeat] [--times]
  *
  * Inputs are made on the host from the artifact's input recipes (metadata
  * "inputs", the script's inputs block) with the reference evaluator's
@@ -17,7 +17,10 @@
  * the largest difference in units in the last place. --zero-inputs makes
  * every tensor input zeroed device memory instead (no host generation or
  * copy: for host-time benchmarks of large fusions; not with --check).
- * --bench N times the
+ * --repeat calls the fusion a second time on the same inputs and
+ * compares every output's bytes with the first call's (determinism, in one
+ * process). --times prints where the run's wall time went (driver and
+ * context, load + inputs, outputs, bench, close). --bench N times the
  * call with CUDA events (warm-up, median of N), per call inside a replayed
  * CUDA graph, the host time of the execute call, and the device-to-device
  * copy bandwidth measured in the same process, and prints a JSON line.
@@ -46,7 +49,7 @@ typedef struct {
   const char *artifact, *save_dir, *name;
   uint64_t seed;
   int bench, misalign;
-  int check, describe, caching_allocator, zero_inputs;
+  int check, describe, caching_allocator, zero_inputs, repeat, times;
 } options;
 
 static double now_us(void) {
@@ -103,6 +106,8 @@ static bool parse(int argc, char **argv, options *o) {
     else if (strcmp(a, "-check-ulp") == 0 && has) fuser_run_set_check_ulp(atoll(argv[++i]));
     else if (strcmp(a, "-describe") == 0) o->describe = 1;
     else if (strcmp(a, "-zero-inputs") == 0) o->zero_inputs = 1;
+    else if (strcmp(a, "-repeat") == 0) o->repeat = 1;
+    else if (strcmp(a, "-times") == 0) o->times = 1;
     else {
       fprintf(stderr, "fuser-run: error: unknown or incomplete option '%s' for --artifact\n", argv[i]);
       return false;
@@ -250,7 +255,7 @@ bool fuser_run_make_inputs(fuser_run_session *s, const char *text, size_t nargs_
 }
 
 /* The output copied to the host (its span of memory, strides kept). */
-static void *fetch_output(fuser_run_session *s, size_t k, const fuser_output *out, DLTensor *host) {
+static void *fetch_output(fuser_run_session *s, size_t k, const fuser_output *out, DLTensor *host, size_t *span_out) {
   const DLTensor *t = &out->tensor;
   int dt = fuser_type_from_dlpack(t->dtype);
   size_t es = fuser_type_size(dt);
@@ -275,6 +280,7 @@ static void *fetch_output(fuser_run_session *s, size_t k, const fuser_output *ou
     return NULL;
   }
   *host = *t;
+  *span_out = span;
   host->data = buf;
   host->byte_offset = 0;
   host->device = (DLDevice){kDLCPU, 0};
@@ -363,8 +369,37 @@ static bool save_npy(fuser_run_session *s, const DLTensor *t, const char *dir, c
   return false;
 }
 
+/* --repeat: the call once more on the same inputs, each output's bytes
+ * compared with the first call's (kept[k], span[k] bytes): a reduction must
+ * give the same bits on every run (issue 13). One process, one set of
+ * inputs: a second fuser-run would make the inputs again (seconds for the
+ * large ones). */
+static bool repeat_same_bits(fuser_run_session *s, size_t nout, void **kept, const size_t *span) {
+  fuser_output outs[FUSER_RUN_MAX_OUTPUTS];
+  fuser_error err = {0};
+  if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) return session_fail(s, "%s", err.message);
+  bool same = cu_ok(s, s->cu->cuStreamSynchronize(s->stream), "cuStreamSynchronize");
+  for (size_t k = 0; k < nout; k++) {
+    DLTensor host;
+    size_t bytes = 0;
+    void *buf = same ? fetch_output(s, k, &outs[k], &host, &bytes) : NULL;
+    if (!buf) same = false;
+    else if (bytes != span[k] || memcmp(buf, kept[k], bytes) != 0) {
+      size_t differ = 0;
+      for (size_t b = 0; b < bytes && b < span[k]; b++) differ += ((const char *)buf)[b] != ((const char *)kept[k])[b];
+      printf("  repeat: output %zu DIFFERS in a second call (%zu of %zu bytes)\n", k, differ, span[k]);
+      same = false;
+    } else printf("  repeat: output %zu has the same bits in a second call\n", k);
+    free(buf);
+    fuser_output_release(s->rt, &outs[k]);
+  }
+  return same;
+}
+
 bool fuser_run_outputs(fuser_run_session *s, size_t nout, const fuser_run_output_plan *plan, size_t *out_bytes) {
   fuser_output outs[FUSER_RUN_MAX_OUTPUTS];
+  void *kept[FUSER_RUN_MAX_OUTPUTS] = {0};
+  size_t span[FUSER_RUN_MAX_OUTPUTS] = {0};
   fuser_error err = {0};
   if (nout > FUSER_RUN_MAX_OUTPUTS) {
     session_fail(s, "more than %d outputs", FUSER_RUN_MAX_OUTPUTS);
@@ -381,16 +416,19 @@ bool fuser_run_outputs(fuser_run_session *s, size_t nout, const fuser_run_output
   if (plan->save_dir) mkdir(plan->save_dir, 0755);
   for (; k < nout; k++) {
     DLTensor host;
-    void *buf = fetch_output(s, k, &outs[k], &host);
+    void *buf = fetch_output(s, k, &outs[k], &host, &span[k]);
     if (!buf) break;
     *out_bytes += (size_t)fuser_tensor_numel(&host) * fuser_type_size(fuser_type_from_dlpack(host.dtype));
     print_output((int)k, &host);
     if (plan->check) all_ok &= plan->check(plan->check_ctx, (int)k, &host);
     if (plan->save_dir) all_ok &= save_npy(s, &host, plan->save_dir, "output", (int)k);
-    free(buf);
+    if (plan->repeat) kept[k] = buf;
+    else free(buf);
     fuser_output_release(s->rt, &outs[k]);
   }
   for (size_t j = k; j < nout; j++) fuser_output_release(s->rt, &outs[j]);
+  if (k == nout && plan->repeat) all_ok &= repeat_same_bits(s, nout, kept, span);
+  for (size_t j = 0; j < nout; j++) free(kept[j]);
   if (k < nout) return false;
   for (int i = 0; plan->save_dir && i < s->nargs; i++) {
     if (!s->recipes[i].tensor) continue;
@@ -437,27 +475,25 @@ static double copy_bandwidth(fuser_run_session *s, CUstream st) {
   return 2.0 * bytes / median(t, 10) / 1e3; /* GB/s: read + write */
 }
 
-bool fuser_run_bench(fuser_run_session *s, const char *name, size_t nkernels, size_t nout, size_t out_bytes, int n) {
+bool fuser_run_time_calls(fuser_run_session *s, size_t nout, int warmup, int n, double *dev, double *host) {
   const fuser_cuda_api *cu = s->cu;
   CUstream st = s->stream;
   fuser_output outs[FUSER_RUN_MAX_OUTPUTS];
   if (nout > FUSER_RUN_MAX_OUTPUTS) return false;
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < warmup; i++)
     if (!call_once(s, outs, nout)) return false;
   cu->cuStreamSynchronize(st);
   CUevent e0, e1;
   cu->cuEventCreate(&e0, 0);
   cu->cuEventCreate(&e1, 0);
-  double *dev = calloc(n, sizeof *dev), *host = calloc(n, sizeof *host);
   fuser_error err = {0}; /* outside the timed region */
-  for (int i = 0; i < n; i++) {
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
     cu->cuEventRecord(e0, st);
     double h0 = now_us();
     if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) {
-      session_fail(s, "%s", err.message);
-      free(dev);
-      free(host);
-      return false;
+      ok = session_fail(s, "%s", err.message);
+      break;
     }
     host[i] = now_us() - h0;
     cu->cuEventRecord(e1, st);
@@ -467,6 +503,27 @@ bool fuser_run_bench(fuser_run_session *s, const char *name, size_t nkernels, si
     cu->cuEventElapsedTime(&ms, e0, e1);
     dev[i] = ms * 1e3;
   }
+  cu->cuEventDestroy(e0);
+  cu->cuEventDestroy(e1);
+  return ok;
+}
+
+double fuser_run_median(double *v, int n) { return median(v, n); }
+
+bool fuser_run_bench(fuser_run_session *s, const char *name, size_t nkernels, size_t nout, size_t out_bytes, int n) {
+  const fuser_cuda_api *cu = s->cu;
+  CUstream st = s->stream;
+  fuser_output outs[FUSER_RUN_MAX_OUTPUTS];
+  if (nout > FUSER_RUN_MAX_OUTPUTS) return false;
+  double *dev = calloc(n, sizeof *dev), *host = calloc(n, sizeof *host);
+  if (!fuser_run_time_calls(s, nout, 5, n, dev, host)) {
+    free(dev);
+    free(host);
+    return false;
+  }
+  CUevent e0, e1;
+  cu->cuEventCreate(&e0, 0);
+  cu->cuEventCreate(&e1, 0);
   /* per call inside a replayed CUDA graph: no launch gaps */
   int inner = 10;
   double graph_us = -1;
@@ -518,7 +575,7 @@ static int execute_function(void *fn, const fuser_arg *args, size_t nargs, fuser
 /* Compares output k with the reference recorded at compile time: metadata
  * "expected" (checksums) and "expected.<k>" (the values, row-major, when
  * small). */
-static bool check_recorded(void *ctx, int k, const DLTensor *host) {
+bool fuser_run_check_recorded(void *ctx, int k, const DLTensor *host) {
   const fuser_artifact *art = ctx;
   char key[32];
   size_t len;
@@ -549,12 +606,33 @@ static bool check_recorded(void *ctx, int k, const DLTensor *host) {
   return fuser_run_compare(host, &ref);
 }
 
+bool fuser_run_start_artifact(fuser_run_session *s, fuser_artifact *art, const char *name, uint64_t seed, int misalign,
+                              fuser_function **fn) {
+  fuser_error err = {0};
+  if (fuser_load(s->rt, art, fn, &err) != FUSER_OK) return session_fail(s, "%s", err.message);
+  s->call = execute_function;
+  s->call_ctx = *fn;
+  size_t len;
+  const char *recipes = fuser_artifact_metadata(art, "inputs", &len);
+  if (!recipes) return session_fail(s, "the artifact has no input recipes (metadata \"inputs\")");
+  if (!fuser_run_make_inputs(s, recipes, fuser_artifact_num_inputs(art), seed, misalign)) return false;
+  int variants[64] = {0};
+  if (fuser_artifact_check_inputs(art, s->args, (size_t)s->nargs, variants, &err) != FUSER_OK)
+    return session_fail(s, "%s", err.message);
+  size_t nk = fuser_artifact_num_kernels(art);
+  printf("%s: %zu kernel%s, variants:", name, nk, nk == 1 ? "" : "s");
+  for (size_t k = 0; k < nk && k < 64; k++) printf(" %d", variants[k]);
+  printf(" (0 = first, the vectorized one)\n");
+  return true;
+}
+
 int fuser_run_artifact_main(int argc, char **argv) {
   options o = {0};
   if (!parse(argc, argv, &o)) return 2;
   fuser_run_session s = {0};
   fuser_error err = {0};
   fuser_artifact *art;
+  double t0 = now_us(), t_open = 0, t_start = 0, t_outputs = 0, t_bench = 0;
   if (fuser_artifact_read_file(o.artifact, &art, &err) != FUSER_OK) {
     fprintf(stderr, "fuser-run: error: %s\n", err.message);
     return 1;
@@ -565,37 +643,24 @@ int fuser_run_artifact_main(int argc, char **argv) {
   s.caching_allocator = o.caching_allocator;
   s.zero_inputs = o.zero_inputs;
   if (!fuser_run_open(&s)) goto done;
-  if (fuser_load(s.rt, art, &fn, &err) != FUSER_OK) {
-    fprintf(stderr, "fuser-run: error: %s\n", err.message);
-    goto done;
-  }
-  s.call = execute_function;
-  s.call_ctx = fn;
-  size_t len;
-  const char *recipes = fuser_artifact_metadata(art, "inputs", &len);
-  if (!recipes) {
-    fprintf(stderr, "fuser-run: error: the artifact has no input recipes (metadata \"inputs\")\n");
-    goto done;
-  }
-  if (!fuser_run_make_inputs(&s, recipes, fuser_artifact_num_inputs(art), o.seed, o.misalign)) goto done;
-  int variants[64] = {0};
-  if (fuser_artifact_check_inputs(art, s.args, (size_t)s.nargs, variants, &err) != FUSER_OK) {
-    fprintf(stderr, "fuser-run: error: %s\n", err.message);
-    goto done;
-  }
-  size_t nk = fuser_artifact_num_kernels(art);
-  printf("%s: %zu kernel%s, variants:", o.name ? o.name : o.artifact, nk, nk == 1 ? "" : "s");
-  for (size_t k = 0; k < nk; k++) printf(" %d", variants[k]);
-  printf(" (0 = first, the vectorized one)\n");
-  size_t nout = fuser_artifact_num_outputs(art), out_bytes = 0;
-  fuser_run_output_plan plan = {o.save_dir, o.check ? check_recorded : NULL, art};
+  t_open = now_us();
+  if (!fuser_run_start_artifact(&s, art, o.name ? o.name : o.artifact, o.seed, o.misalign, &fn)) goto done;
+  t_start = now_us();
+  size_t nk = fuser_artifact_num_kernels(art), nout = fuser_artifact_num_outputs(art), out_bytes = 0;
+  fuser_run_output_plan plan = {o.save_dir, o.check ? fuser_run_check_recorded : NULL, art, o.repeat};
   bool all_ok = fuser_run_outputs(&s, nout, &plan, &out_bytes);
+  t_outputs = now_us();
   if (o.bench > 0 && !fuser_run_bench(&s, o.name ? o.name : o.artifact, nk, nout, out_bytes, o.bench)) goto done;
+  t_bench = now_us();
   rc = all_ok ? 0 : 1;
 done:
   if (s.stream) s.cu->cuStreamSynchronize(s.stream);
   if (fn) fuser_function_destroy(fn);
   fuser_artifact_release(art);
   fuser_run_close(&s);
+  /* --times: where a run's wall time goes (bench/gpu's harnesses are paced by it) */
+  if (o.times && t_bench > 0)
+    printf("times: open %.0f ms, load + inputs %.0f ms, outputs %.0f ms, bench %.0f ms, close %.0f ms\n", (t_open - t0) / 1e3,
+           (t_start - t_open) / 1e3, (t_outputs - t_start) / 1e3, (t_bench - t_outputs) / 1e3, (now_us() - t_bench) / 1e3);
   return rc;
 }

@@ -74,6 +74,9 @@ typedef struct {
   const char *save_dir; /* NULL: do not save */
   bool (*check)(void *ctx, int k, const DLTensor *host);
   void *check_ctx;
+  /* call once more and compare every output's bytes with the first call's
+   * (prints "repeat: output k has the same bits" or "DIFFERS") */
+  bool repeat;
 } fuser_run_output_plan;
 
 /* Runs the call once, synchronises, fetches, prints, checks and saves every
@@ -90,6 +93,24 @@ bool fuser_run_compare(const DLTensor *got, const DLTensor *want);
  * the check (default 0: only bit-identical outputs pass). Reductions sum in
  * another order than the reference, so a bf16 result may round 1 ulp apart. */
 void fuser_run_set_check_ulp(long long ulp);
+
+/* Loads art into s's runtime (s must be open), makes its inputs from the
+ * recipes, sets s->call to fuser_execute on *fn, checks the inputs and
+ * prints "NAME: K kernels, variants: ...". */
+bool fuser_run_start_artifact(fuser_run_session *s, fuser_artifact *art, const char *name, uint64_t seed, int misalign,
+                              fuser_function **fn);
+
+/* A fuser_run_output_plan check (ctx: the fuser_artifact): output k against
+ * the CPU reference recorded at compile time (metadata "expected"). */
+bool fuser_run_check_recorded(void *ctx, int k, const DLTensor *host);
+
+/* After `warmup` untimed calls, n calls one at a time: dev[i] the call's
+ * CUDA-event time (µs), host[i] the time fuser_execute took on the host
+ * (µs); the outputs are released after each call. */
+bool fuser_run_time_calls(fuser_run_session *s, size_t nout, int warmup, int n, double *dev, double *host);
+
+/* The median of v[0..n) (sorts v). */
+double fuser_run_median(double *v, int n);
 
 /* --bench: times n calls with CUDA events (after 5 warm-up calls; median),
  * per call inside a replayed CUDA graph, the host time of a call, and the

@@ -31,6 +31,7 @@
 #include "reference/reference.h"
 #include "tools/common/tool_support.h"
 #include "tools/fuser-run/artifact_run.h"
+#include "tools/fuser-run/serve.h"
 #include "tools/fuser-run/gpu_run.h"
 #include "tools/fuser-run/load.h"
 #include "tools/fuser-run/save_case.h"
@@ -51,6 +52,7 @@ typedef struct {
 static void usage(FILE *f) {
   fputs("usage: fuser-run [--gpu|--cpu] [options] <fusion.mlir|script.py>\n"
         "       fuser-run --artifact F [options]   (a compiled artifact, runtime alone)\n"
+        "       fuser-run --serve MANIFEST [--zero-inputs] [--seed N]   (many artifacts, timed on request: serve.c)\n"
         "  --gpu          compile in-process (libfuser) and run on the GPU (the default)\n"
         "  --cpu          run on the CPU reference evaluator\n"
         "  --seed N       seed of the input generator (default 0)\n"
@@ -352,8 +354,10 @@ static bool is_fusion(MlirOperation op) {
 }
 
 int main(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) /* a compiled artifact runs with the runtime alone */
+  for (int i = 1; i < argc; i++) { /* compiled artifacts run with the runtime alone */
     if (strcmp(argv[i], "--artifact") == 0 || strcmp(argv[i], "-artifact") == 0) return fuser_run_artifact_main(argc, argv);
+    if (strcmp(argv[i], "--serve") == 0 || strcmp(argv[i], "-serve") == 0) return fuser_run_serve_main(argc, argv);
+  }
   options o = {.first = 8, .dynamic_extent = 8};
   if (!parse_args(argc, argv, &o)) return 1;
   if (o.save_dir) {

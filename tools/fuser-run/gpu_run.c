@@ -154,7 +154,7 @@ bool fuser_run_gpu(const fuser_run_gpu_options *o, const char *path, const char 
   s.call = execute_fusion;
   s.call_ctx = f;
   size_t nout = fuser_fusion_num_outputs(f), out_bytes = 0;
-  fuser_run_output_plan plan = {o->save_dir, o->check ? check_reference : NULL, &ref};
+  fuser_run_output_plan plan = {o->save_dir, o->check ? check_reference : NULL, &ref, false};
   bool outputs_ok = fuser_run_outputs(&s, nout, &plan, &out_bytes);
   printf("libfuser: %zu cache entr%s, the run %s\n", fuser_fusion_num_entries(f), fuser_fusion_num_entries(f) == 1 ? "y" : "ies",
          fuser_fusion_last_compiled(f) == 0 ? "hit the cache (no compile)" : "compiled");
