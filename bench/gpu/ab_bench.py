@@ -45,6 +45,27 @@ def read_manifest(path):
     return names
 
 
+def cpu_list(text):
+    """'2-5,8' -> {2, 3, 4, 5, 8}"""
+    cpus = set()
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
+def pinning(text):
+    """The taskset prefix for --cpus: only the CPUs this process may use (a
+    machine with fewer gets fewer, none: no pinning, said once)."""
+    if not text or not shutil.which("taskset"):
+        return []
+    cpus = sorted(cpu_list(text) & os.sched_getaffinity(0))
+    if not cpus:
+        print(f"ab_bench: none of the CPUs {text} is available here: not pinned", flush=True)
+        return []
+    return ["taskset", "-c", ",".join(map(str, cpus))]
+
+
 class Worker:
     """One `fuser-run --serve` process: started, read until "ready N"."""
 
@@ -67,7 +88,10 @@ class Worker:
         line = self.p.stdout.readline()
         if not line:
             raise RuntimeError(f"{self.side}: fuser-run --serve ended (exit {self.p.wait()}) at '{request}'")
-        return json.loads(line)
+        try:
+            return json.loads(line)
+        except ValueError:  # e.g. "inf" GB/s from a driver whose kernels take no time (the fake libcuda)
+            return dict(case=request.split()[1], error=f"unparsed: {line.strip()}"[:300])
 
     def close(self):
         if self.p.stdin:
@@ -100,7 +124,7 @@ def main():
     names = [read_manifest(m) for _, _, m in sides]
     common = [n for n in names[1] if n in set(names[0])]
     only = sorted(set(names[0]) ^ set(names[1]))
-    pin = ["taskset", "-c", a.cpus] if a.cpus and shutil.which("taskset") else []
+    pin = pinning(a.cpus)
     cmds = [pin + [run, "--serve", manifest] + (["--zero-inputs"] if a.zero_inputs else []) for _, run, manifest in sides]
     per_proc = a.restart_every if a.restart_every > 0 else a.rounds
     if a.dry_run:

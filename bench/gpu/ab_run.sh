@@ -64,7 +64,7 @@ wait $pb || { tail "$res/build_base.txt"; exit 1; }
 log "built both runtimes at $((SECONDS - start)) s"
 run_ab > "$res/ab.txt" 2>&1 || log "FAILED ab_bench (exit $?)"
 cat "$res/ab.txt" >> "$res/log.txt"
-grep -h -E "FAILED|DIFFERS|error" "$res/ab/"*.log | sed "s/^/ab: /" >> "$res/log.txt"
+grep -h -E "FAILED its first|error:" "$res/ab/"*.log | sort -u | sed "s/^/ab: /" >> "$res/log.txt"
 log "A/B done at $((SECONDS - start)) s"
 save
 peers=""
