@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "driver/half.h"
@@ -51,38 +52,48 @@ typedef struct {
   int dtype;
   double sum;
   uint64_t hash;
-  FILE *file;
-  int ok;
-  int64_t want, at;
-  double value;
-  const unsigned char *picked;
 } visit_state;
 
-static void add_value(const unsigned char *p, size_t es, void *user) {
+static void add_and_hash(const unsigned char *p, size_t es, void *user) {
   visit_state *s = user;
   s->sum += fuser_host_load(p, s->dtype, 0);
-}
-
-static void hash_bytes(const unsigned char *p, size_t es, void *user) {
-  visit_state *s = user;
   for (size_t k = 0; k < es; k++) s->hash = (s->hash ^ p[k]) * 0x100000001b3ULL;
 }
 
-static void pick(const unsigned char *p, size_t es, void *user) {
-  visit_state *s = user;
-  if (s->at++ == s->want) s->value = fuser_host_load(p, s->dtype, 0), s->picked = p;
+/* Element i in logical row-major order: its index unravelled over the
+ * shape, dotted with the strides (NULL: compact row-major). O(rank): the
+ * first elements of a 1 GB output are printed without walking it. */
+static const unsigned char *element_at(const DLTensor *t, int64_t i) {
+  size_t es = fuser_type_size(fuser_type_from_dlpack(t->dtype));
+  int64_t off = 0, inner = 1;
+  for (int d = t->ndim - 1; d >= 0; d--) {
+    int64_t n = t->shape[d], k = n > 0 ? i % n : 0;
+    off += k * (t->strides ? t->strides[d] : inner);
+    inner *= n;
+    i = n > 0 ? i / n : 0;
+  }
+  return (const unsigned char *)t->data + t->byte_offset + off * (int64_t)es;
+}
+
+void fuser_tensor_checksums(const DLTensor *t, double *sum, uint64_t *fnv1a) {
+  visit_state s = {.dtype = fuser_type_from_dlpack(t->dtype), .hash = 0xcbf29ce484222325ULL};
+  for_each(t, add_and_hash, &s);
+  *sum = s.sum;
+  *fnv1a = s.hash;
 }
 
 double fuser_tensor_sum(const DLTensor *t) {
-  visit_state s = {.dtype = fuser_type_from_dlpack(t->dtype)};
-  for_each(t, add_value, &s);
-  return s.sum;
+  double sum;
+  uint64_t fnv;
+  fuser_tensor_checksums(t, &sum, &fnv);
+  return sum;
 }
 
 uint64_t fuser_tensor_fnv1a(const DLTensor *t) {
-  visit_state s = {.hash = 0xcbf29ce484222325ULL};
-  for_each(t, hash_bytes, &s);
-  return s.hash;
+  double sum;
+  uint64_t fnv;
+  fuser_tensor_checksums(t, &sum, &fnv);
+  return fnv;
 }
 
 typedef struct {
@@ -102,20 +113,18 @@ void fuser_tensor_to_f64(const DLTensor *t, double *out) {
 }
 
 double fuser_tensor_element(const DLTensor *t, int64_t i) {
-  visit_state s = {.dtype = fuser_type_from_dlpack(t->dtype), .want = i};
-  for_each(t, pick, &s);
-  return s.value;
+  if (i < 0 || i >= fuser_tensor_numel(t)) return 0;
+  return fuser_host_load(element_at(t, i), fuser_type_from_dlpack(t->dtype), 0);
 }
 
 int64_t fuser_tensor_element_i64(const DLTensor *t, int64_t i) {
-  visit_state s = {.dtype = fuser_type_from_dlpack(t->dtype), .want = i};
-  for_each(t, pick, &s);
-  if (!s.picked) return 0;
-  switch (s.dtype) {
-  case FUSER_TYPE_I64: { int64_t v; memcpy(&v, s.picked, sizeof v); return v; }
-  case FUSER_TYPE_I32: { int32_t v; memcpy(&v, s.picked, sizeof v); return v; }
-  case FUSER_TYPE_BOOL: return *s.picked != 0;
-  default: return (int64_t)s.value;
+  if (i < 0 || i >= fuser_tensor_numel(t)) return 0;
+  const unsigned char *p = element_at(t, i);
+  switch (fuser_type_from_dlpack(t->dtype)) {
+  case FUSER_TYPE_I64: { int64_t v; memcpy(&v, p, sizeof v); return v; }
+  case FUSER_TYPE_I32: { int32_t v; memcpy(&v, p, sizeof v); return v; }
+  case FUSER_TYPE_BOOL: return *p != 0;
+  default: return (int64_t)fuser_host_load(p, fuser_type_from_dlpack(t->dtype), 0);
   }
 }
 
@@ -132,15 +141,34 @@ static const char *npy_descr(int dt) {
   }
 }
 
+/* .npy data, converted element by element into a buffer written in large
+ * blocks (one fwrite per element cost seconds on the 1 GB reductions that
+ * bench/gpu/reductions.sh saves for its float64 check). */
+typedef struct {
+  int dtype;
+  FILE *file;
+  int ok;
+  size_t used;
+  unsigned char buf[1 << 16];
+} npy_writer;
+
+static void flush_npy(npy_writer *w) {
+  if (w->used) w->ok &= fwrite(w->buf, 1, w->used, w->file) == w->used;
+  w->used = 0;
+}
+
 static void write_element(const unsigned char *p, size_t es, void *user) {
-  visit_state *s = user;
-  if (s->dtype == FUSER_TYPE_BF16) {
+  npy_writer *w = user;
+  if (w->used + 8 > sizeof w->buf) flush_npy(w);
+  if (w->dtype == FUSER_TYPE_BF16) {
     uint16_t h;
     memcpy(&h, p, 2);
     float f = fuser_bf16_to_f32(h);
-    s->ok &= fwrite(&f, 4, 1, s->file) == 1;
+    memcpy(w->buf + w->used, &f, 4);
+    w->used += 4;
   } else {
-    s->ok &= fwrite(p, es, 1, s->file) == 1;
+    memcpy(w->buf + w->used, p, es);
+    w->used += es;
   }
 }
 
@@ -171,10 +199,17 @@ int fuser_tensor_save_npy(const DLTensor *t, const char *path, fuser_error *err)
   fwrite("\x93NUMPY\x01\x00", 1, 8, f);
   fwrite(hlb, 1, 2, f);
   fwrite(header, 1, hl, f);
-  visit_state s = {.dtype = dt, .file = f, .ok = 1};
-  for_each(t, write_element, &s);
+  npy_writer *w = malloc(sizeof *w); /* 64 KB: not on the stack */
+  int ok = w != NULL;
+  if (w) {
+    w->dtype = dt, w->file = f, w->ok = 1, w->used = 0;
+    for_each(t, write_element, w);
+    flush_npy(w);
+    ok = w->ok;
+    free(w);
+  }
   int closed = fclose(f);
-  if (!s.ok || closed) {
+  if (!ok || closed) {
     if (err) err->code = FUSER_ERR_IO, snprintf(err->message, sizeof err->message, "writing '%s' failed", path);
     return FUSER_ERR_IO;
   }

@@ -15,12 +15,14 @@
 /* The runtime dtype of a DLPack type, or 0. */
 int fuser_type_from_dlpack(DLDataType t);
 int64_t fuser_tensor_numel(const DLTensor *t);
+/* Both checksums in one walk (a large output is read once). */
+void fuser_tensor_checksums(const DLTensor *t, double *sum, uint64_t *fnv1a);
 double fuser_tensor_sum(const DLTensor *t);
 uint64_t fuser_tensor_fnv1a(const DLTensor *t);
 /* Every element, in logical row-major order, as doubles (one pass). */
 void fuser_tensor_to_f64(const DLTensor *t, double *out);
-/* Element i (in logical row-major order) as a double: a walk over the
- * tensor, for a few elements only. */
+/* Element i (in logical row-major order) as a double (0 out of range);
+ * indexed directly, O(rank). */
 double fuser_tensor_element(const DLTensor *t, int64_t i);
 /* Element i of an integer or bool tensor, exactly (not through a double). */
 int64_t fuser_tensor_element_i64(const DLTensor *t, int64_t i);

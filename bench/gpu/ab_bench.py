@@ -10,7 +10,7 @@ per `fuser-run --artifact F --bench N`, most of it set-up, which left
 host_ab.sh 7 of 14 fusions in its 105 s and ab_run.sh one sample per side).
 
     python3 bench/gpu/ab_bench.py --side base=FUSER_RUN:MANIFEST --side new=FUSER_RUN:MANIFEST
-        [--mode bench|host] [--calls N] [--rounds R] [--restart-every K] [--zero-inputs]
+        [--mode bench|host] [--calls N] [--rounds R] [--restart-every K] [--zero-inputs] [--worker-arg A]
         [--deadline S] [--cpus LIST] [--out DIR] [--dry-run]
 
 --mode bench asks each side `bench NAME N` (fuser-run --bench's JSON line:
@@ -109,6 +109,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--restart-every", type=int, default=0)
     ap.add_argument("--zero-inputs", action="store_true")
+    ap.add_argument("--worker-arg", action="append", default=[], help="one more fuser-run --serve option (e.g. --no-fetch)")
     ap.add_argument("--deadline", type=float, default=0)
     ap.add_argument("--cpus", default="")
     ap.add_argument("--out", default="ab-bench")
@@ -125,7 +126,8 @@ def main():
     common = [n for n in names[1] if n in set(names[0])]
     only = sorted(set(names[0]) ^ set(names[1]))
     pin = pinning(a.cpus)
-    cmds = [pin + [run, "--serve", manifest] + (["--zero-inputs"] if a.zero_inputs else []) for _, run, manifest in sides]
+    cmds = [pin + [run, "--serve", manifest] + (["--zero-inputs"] if a.zero_inputs else []) + a.worker_arg
+            for _, run, manifest in sides]
     per_proc = a.restart_every if a.restart_every > 0 else a.rounds
     if a.dry_run:
         for (name, _, _), cmd in zip(sides, cmds):

@@ -16,16 +16,23 @@
 # driver start, PTX JIT, the large outputs' checksums and a 1 GiB copy
 # measurement, so 7 of 14 fusions fit its 105 s, and its 2 samples of 50
 # calls spread by ±15%. Here: ROUNDS (default 12) rounds alternating old and
-# new per fusion (the first side alternating too), each sample the median
-# of CALLS (default 200) calls after warm-up, a new process pair after half
+# new per fusion (the first side alternating too); each sample holds two
+# numbers: host_us, the median of CALLS (default 200) calls made one at a
+# time after the GPU went idle (session 5's number; on the H200 in session
+# 6 its samples of one fusion still spread by 20-40%: a call after an idle
+# wait runs on cold caches), and host_batch_us, per call over CALLS/10 calls
+# issued back to back (median of 10 batches: the steady cost a framework
+# issuing fusions in a row pays, what the verdict should use); no output is
+# copied back (--no-fetch: the 1 GB outputs' checksums took seconds). A
+# new process pair after half
 # the rounds (the spread includes what differs between processes), both
 # sides pinned to the same CPUs (HOST_AB_CPUS, default 2-5; "" unpins); no
 # round starts after DEADLINE_S (default 100) s. The harness
 # (tools/fuser-run) is NEW_SRC's on both sides, compiled against each
 # side's own runtime (bench/gpu/build_harness.sh): only the runtime and the
-# artifacts differ. Prints compare_base.py's table of the medians (key
-# host_us) with the spread, and each side's start-up output (checksums of
-# the zeroed inputs' outputs: equal for old and new) is in OUT/*.log.
+# artifacts differ. Prints compare_base.py's tables (paired ratios, their
+# interval, the verdict) for host_batch_us and host_us; each side's start-up
+# output is in OUT/samples/*.log.
 # HOST_AB_OUT (default /tmp/host-ab) keeps the samples.
 set -uo pipefail
 old=$(cd "$1" && pwd) new=$(cd "$2" && pwd) carry=$(cd "$3" && pwd)
@@ -45,11 +52,13 @@ for side in old new; do
   for art in "$carry/arts/$side"/*.fart; do echo "$(basename "$art" .fart) $art"; done > "$out/$side.manifest"
 done
 python3 "$here/ab_bench.py" --side "old=$out/rt-old/fuser-run-ab:$out/old.manifest" \
-  --side "new=$out/rt-new/fuser-run-ab:$out/new.manifest" --mode host --zero-inputs --calls "$calls" \
+  --side "new=$out/rt-new/fuser-run-ab:$out/new.manifest" --mode host --zero-inputs --worker-arg=--no-fetch --calls "$calls" \
   --rounds "$rounds" --restart-every $(( (rounds + 1) / 2 )) --deadline $((deadline - (SECONDS - start))) \
   --cpus "${HOST_AB_CPUS-2-5}" --out "$out/samples"
-grep -h "checksum" "$out/samples/old.log" | md5sum | cut -c1-8 > "$out/sum.old"
-grep -h "checksum" "$out/samples/new.log" | md5sum | cut -c1-8 > "$out/sum.new"
-echo "output checksums of old and new: $(cmp -s "$out/sum.old" "$out/sum.new" && echo same || echo DIFFERENT)"
+grep -h "FAILED" "$out/samples/"*.log | sort -u
+echo "host µs per call, calls issued back to back (median of 10 batches of CALLS/10 per sample):"
+python3 "$here/compare_base.py" "$out/samples/old.jsonl" "$out/samples/new.jsonl" --key host_batch_us
+echo
+echo "host µs per call, one call at a time after the GPU went idle (session 5's host_us: median of CALLS per sample):"
 python3 "$here/compare_base.py" "$out/samples/old.jsonl" "$out/samples/new.jsonl" --key host_us
 echo "host_ab: $((SECONDS - start)) s in all"

@@ -352,7 +352,10 @@ static void print_output(int k, const DLTensor *h) {
   for (int d = 0; d < h->ndim; d++) printf("%s%lld", d ? ", " : "", (long long)h->shape[d]);
   printf("] strides [");
   for (int d = 0; d < h->ndim; d++) printf("%s%lld", d ? ", " : "", (long long)h->strides[d]);
-  printf("]\n  checksum: sum %.17g fnv1a %016llx\n  first:", fuser_tensor_sum(h), (unsigned long long)fuser_tensor_fnv1a(h));
+  double sum;
+  uint64_t fnv;
+  fuser_tensor_checksums(h, &sum, &fnv);
+  printf("]\n  checksum: sum %.17g fnv1a %016llx\n  first:", sum, (unsigned long long)fnv);
   bool is_int = dt == FUSER_TYPE_I64 || dt == FUSER_TYPE_I32 || dt == FUSER_TYPE_BOOL;
   for (int64_t i = 0; i < 8 && i < fuser_tensor_numel(h); i++)
     if (is_int) printf(" %lld", (long long)fuser_tensor_element_i64(h, i));
@@ -506,6 +509,22 @@ bool fuser_run_time_calls(fuser_run_session *s, size_t nout, int warmup, int n, 
   cu->cuEventDestroy(e0);
   cu->cuEventDestroy(e1);
   return ok;
+}
+
+bool fuser_run_time_batches(fuser_run_session *s, size_t nout, int batches, int k, double *per_call) {
+  fuser_output outs[FUSER_RUN_MAX_OUTPUTS];
+  fuser_error err = {0};
+  if (nout > FUSER_RUN_MAX_OUTPUTS) return false;
+  for (int b = 0; b < batches; b++) {
+    if (!cu_ok(s, s->cu->cuStreamSynchronize(s->stream), "cuStreamSynchronize")) return false;
+    double t0 = now_us();
+    for (int i = 0; i < k; i++) {
+      if (s->call(s->call_ctx, s->args, (size_t)s->nargs, outs, nout, &err) != FUSER_OK) return session_fail(s, "%s", err.message);
+      for (size_t j = 0; j < nout; j++) fuser_output_release(s->rt, &outs[j]);
+    }
+    per_call[b] = (now_us() - t0) / k;
+  }
+  return cu_ok(s, s->cu->cuStreamSynchronize(s->stream), "cuStreamSynchronize");
 }
 
 double fuser_run_median(double *v, int n) { return median(v, n); }

@@ -109,6 +109,12 @@ bool fuser_run_check_recorded(void *ctx, int k, const DLTensor *host);
  * (µs); the outputs are released after each call. */
 bool fuser_run_time_calls(fuser_run_session *s, size_t nout, int warmup, int n, double *dev, double *host);
 
+/* Host µs per call of k calls issued back to back (outputs released after
+ * each, no synchronisation between them: what a framework issuing fusions
+ * in a row pays), `batches` times, the stream drained before each batch:
+ * per_call[b]. */
+bool fuser_run_time_batches(fuser_run_session *s, size_t nout, int batches, int k, double *per_call);
+
 /* The median of v[0..n) (sorts v). */
 double fuser_run_median(double *v, int n);
 

@@ -52,7 +52,7 @@ typedef struct {
 static void usage(FILE *f) {
   fputs("usage: fuser-run [--gpu|--cpu] [options] <fusion.mlir|script.py>\n"
         "       fuser-run --artifact F [options]   (a compiled artifact, runtime alone)\n"
-        "       fuser-run --serve MANIFEST [--zero-inputs] [--seed N]   (many artifacts, timed on request: serve.c)\n"
+        "       fuser-run --serve MANIFEST [--zero-inputs] [--no-fetch] [--seed N]   (many artifacts, timed on request: serve.c)\n"
         "  --gpu          compile in-process (libfuser) and run on the GPU (the default)\n"
         "  --cpu          run on the CPU reference evaluator\n"
         "  --seed N       seed of the input generator (default 0)\n"

@@ -6,19 +6,25 @@
  * (session 5: ~7 s per `fuser-run --artifact F --bench N`, most of it that
  * set-up), and both sides are measured in turn in the same machine state.
  *
- *   fuser-run --serve MANIFEST [--zero-inputs] [--seed N]
+ *   fuser-run --serve MANIFEST [--zero-inputs] [--no-fetch] [--seed N]
  *
  * MANIFEST: one artifact a line, `NAME PATH [--check] [--check-ulp N]`
  * (bench/gpu/check_bounds.sh's flags). At start each is loaded, its inputs
  * made (zeroed device memory with --zero-inputs), called once and its
  * outputs printed (and checked: "check:" lines) exactly as
- * `fuser-run --artifact PATH` prints them; then "ready N" (N artifacts
+ * `fuser-run --artifact PATH` prints them (--no-fetch: called once, no
+ * output copied back or printed, for artifacts without --check: the large
+ * outputs' checksums took seconds apiece); then "ready N" (N artifacts
  * started; one that fails says why and is left out). Requests, one a line
  * on stdin, each answered by one JSON line on stdout:
  *   bench NAME N   fuser-run --bench N's line (events, CUDA graph, host,
  *                  copy bandwidth)
- *   host NAME N    host time only: {"case", "host_us" (median of N calls
- *                  after N/10 + 5 warm-up calls), "host_min_us", "calls"}
+ *   host NAME N    host time only: {"case", "host_us" (the median of N
+ *                  calls one at a time, each after the GPU went idle, as
+ *                  --bench's host_us; after N/10 + 5 warm-up calls),
+ *                  "host_min_us", "host_batch_us" (the median over 10
+ *                  batches of N/10 calls issued back to back, per call),
+ *                  "host_batch_min_us", "calls", "batch"}
  * An unknown name or request gets {"error": ...}. End of input ends it. */
 #include "tools/fuser-run/serve.h"
 
@@ -39,7 +45,7 @@ typedef struct {
 } served;
 
 /* One manifest line: NAME PATH [--check] [--check-ulp N]. */
-static bool start_one(const fuser_run_session *base, char *line, uint64_t seed, served *e) {
+static bool start_one(const fuser_run_session *base, char *line, uint64_t seed, bool no_fetch, served *e) {
   char *save = NULL, *name = strtok_r(line, " \t\n", &save), *path = strtok_r(NULL, " \t\n", &save);
   if (!name || !path) return false;
   bool check = false;
@@ -67,6 +73,10 @@ static bool start_one(const fuser_run_session *base, char *line, uint64_t seed, 
   if (!fuser_run_start_artifact(&e->s, e->art, e->name, seed, 0, &e->fn)) return false;
   e->nkernels = fuser_artifact_num_kernels(e->art);
   e->nout = fuser_artifact_num_outputs(e->art);
+  if (no_fetch && !check) { /* one call, nothing copied back (host-time runs: the outputs of zeroed inputs say little) */
+    if (!fuser_run_time_calls(&e->s, e->nout, 1, 0, NULL, NULL)) printf("%s: FAILED its first call\n", e->name);
+    return true;
+  }
   fuser_run_set_check_ulp(ulp);
   fuser_run_output_plan plan = {NULL, check ? fuser_run_check_recorded : NULL, e->art, false};
   bool ok = fuser_run_outputs(&e->s, e->nout, &plan, &e->out_bytes);
@@ -74,13 +84,19 @@ static bool start_one(const fuser_run_session *base, char *line, uint64_t seed, 
   return true; /* a failed check is reported, the entry still serves */
 }
 
+#define HOST_BATCHES 10
+
 static void host_request(served *e, int n) {
-  double *dev = calloc((size_t)n, sizeof *dev), *host = calloc((size_t)n, sizeof *host);
-  if (!dev || !host || !fuser_run_time_calls(&e->s, e->nout, 5 + n / 10, n, dev, host)) {
+  double *dev = calloc((size_t)n, sizeof *dev), *host = calloc((size_t)n, sizeof *host), batch[HOST_BATCHES];
+  int k = n / HOST_BATCHES > 0 ? n / HOST_BATCHES : 1;
+  if (!dev || !host || !fuser_run_time_calls(&e->s, e->nout, 5 + n / 10, n, dev, host) ||
+      !fuser_run_time_batches(&e->s, e->nout, HOST_BATCHES, k, batch)) {
     printf("{\"case\": \"%s\", \"error\": \"the timed calls failed\"}\n", e->name);
   } else {
-    double med = fuser_run_median(host, n); /* sorted: host[0] is the minimum */
-    printf("{\"case\": \"%s\", \"host_us\": %.3f, \"host_min_us\": %.3f, \"calls\": %d}\n", e->name, med, host[0], n);
+    double med = fuser_run_median(host, n), bmed = fuser_run_median(batch, HOST_BATCHES); /* sorted: [0] is the minimum */
+    printf("{\"case\": \"%s\", \"host_us\": %.3f, \"host_min_us\": %.3f, \"host_batch_us\": %.3f, "
+           "\"host_batch_min_us\": %.3f, \"calls\": %d, \"batch\": %d}\n",
+           e->name, med, host[0], bmed, batch[0], n, k);
   }
   free(dev);
   free(host);
@@ -96,11 +112,13 @@ static void release(served *e) {
 int fuser_run_serve_main(int argc, char **argv) {
   const char *manifest = NULL;
   uint64_t seed = 0;
+  bool no_fetch = false;
   fuser_run_session base = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i][0] == '-' && argv[i][1] == '-' ? argv[i] + 1 : argv[i];
     if (strcmp(a, "-serve") == 0 && i + 1 < argc) manifest = argv[++i];
     else if (strcmp(a, "-zero-inputs") == 0) base.zero_inputs = true;
+    else if (strcmp(a, "-no-fetch") == 0) no_fetch = true;
     else if (strcmp(a, "-seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
     else {
       fprintf(stderr, "fuser-run: error: unknown or incomplete option '%s' for --serve\n", argv[i]);
@@ -126,7 +144,7 @@ int fuser_run_serve_main(int argc, char **argv) {
       break;
     }
     memset(&entries[n], 0, sizeof entries[n]);
-    if (start_one(&base, line, seed, &entries[n])) n++;
+    if (start_one(&base, line, seed, no_fetch, &entries[n])) n++;
     else release(&entries[n]);
   }
   fclose(f);
