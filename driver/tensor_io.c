@@ -54,10 +54,19 @@ typedef struct {
   uint64_t hash;
 } visit_state;
 
-static void add_and_hash(const unsigned char *p, size_t es, void *user) {
+static void add_value(const unsigned char *p, size_t es, void *user) {
   visit_state *s = user;
   s->sum += fuser_host_load(p, s->dtype, 0);
+}
+
+static void hash_bytes(const unsigned char *p, size_t es, void *user) {
+  visit_state *s = user;
   for (size_t k = 0; k < es; k++) s->hash = (s->hash ^ p[k]) * 0x100000001b3ULL;
+}
+
+static void add_and_hash(const unsigned char *p, size_t es, void *user) {
+  add_value(p, es, user);
+  hash_bytes(p, es, user);
 }
 
 /* Element i in logical row-major order: its index unravelled over the
@@ -83,17 +92,15 @@ void fuser_tensor_checksums(const DLTensor *t, double *sum, uint64_t *fnv1a) {
 }
 
 double fuser_tensor_sum(const DLTensor *t) {
-  double sum;
-  uint64_t fnv;
-  fuser_tensor_checksums(t, &sum, &fnv);
-  return sum;
+  visit_state s = {.dtype = fuser_type_from_dlpack(t->dtype)};
+  for_each(t, add_value, &s);
+  return s.sum;
 }
 
 uint64_t fuser_tensor_fnv1a(const DLTensor *t) {
-  double sum;
-  uint64_t fnv;
-  fuser_tensor_checksums(t, &sum, &fnv);
-  return fnv;
+  visit_state s = {.hash = 0xcbf29ce484222325ULL};
+  for_each(t, hash_bytes, &s);
+  return s.hash;
 }
 
 typedef struct {
