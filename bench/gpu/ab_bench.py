@@ -122,6 +122,9 @@ def main():
         sides.append((name, run, manifest))
     if len(sides) != 2:
         sys.exit("ab_bench: give exactly two --side")
+    for _, _, m in sides:
+        if not os.path.isfile(m):
+            sys.exit(f"ab_bench: error: no manifest {m}")
     names = [read_manifest(m) for _, _, m in sides]
     common = [n for n in names[1] if n in set(names[0])]
     only = sorted(set(names[0]) ^ set(names[1]))
@@ -144,6 +147,7 @@ def main():
     logs = [open(os.path.join(a.out, f"{name}.log"), "a") for name, _, _ in sides]
     rounds_done = 0
     proc = 0
+    workers = []
     try:
         while rounds_done < a.rounds and not (a.deadline and time.time() - start > a.deadline):
             t0 = time.time()
@@ -166,7 +170,13 @@ def main():
                     f.flush()
             for w in workers:
                 w.close()
+            workers = []
             proc += 1
+    except RuntimeError as e:  # a worker that ended: what was measured stays in OUT
+        print(f"ab_bench: error: {e}", flush=True)
+        for w in workers:
+            w.p.kill()
+        return 1
     finally:
         for f in files + logs:
             f.close()
