@@ -16,8 +16,6 @@ GPU work holds an flock on FILE (the lock bench/gpu/reductions.sh's timing
 holds), with --remove each DIR is deleted once checked. Exits 1 when some
 case failed. --device cpu runs the float64 reference on the CPU (tests).
 Session 5 passed anything below 1e-2 although docs/PERFORMANCE.md said 1e-4."""
-import contextlib
-import fcntl
 import importlib.util
 import json
 import os
@@ -27,6 +25,9 @@ import sys
 import numpy as np
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_lock import gpu_lock  # noqa: E402  (beside this file, in the tree and in a carried folder)
+
 
 def load_standin(path):
     spec = importlib.util.spec_from_file_location("nvfuser_torch", path)
@@ -34,19 +35,6 @@ def load_standin(path):
     spec.loader.exec_module(mod)
     mod.install()
     return mod
-
-
-@contextlib.contextmanager
-def gpu_lock(path):
-    if not path:
-        yield
-        return
-    with open(path, "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def check(script, out_dir, limit, device):

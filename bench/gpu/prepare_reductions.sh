@@ -21,7 +21,7 @@ export CUDA_ROOT=${CUDA_ROOT:-/usr/local/cuda}
 mkdir -p "$carry/arts" "$carry/corpus" "$carry/sweep" "$carry/include/dlpack"
 cp /usr/include/dlpack/dlpack.h "$carry/include/dlpack/"
 cp "$corpus/../bench/nvfuser_torch.py" "$corpus/../bench/peers.py" "$carry/"
-cp bench/check_torch.py bench/reductions/sweep_peers.py "$carry/"
+cp bench/check_torch.py bench/gpu_lock.py bench/reductions/sweep_peers.py "$carry/"
 # shellcheck disable=SC2206
 files=(${FILES:-"$corpus"/visible/rmsnorm_*.py "$corpus"/visible/softmax_*.py "$corpus"/visible/bias_grad_*.py
        bench/reductions/patterns/*.py bench/reductions/large/*.py})

@@ -20,8 +20,6 @@ in the order given, which bench/plot_sweep.py reads.
 Usage (from the carried folder that holds peers.py and nvfuser_torch.py):
   python3 sweep_peers.py [--jobs J] [--reps R] [--inner I] [--lock FILE] SCRIPT...
   python3 sweep_peers.py --case SCRIPT [--reps R] [--inner I] [--lock FILE]   (one case; what each process runs)"""
-import contextlib
-import fcntl
 import json
 import os
 import subprocess
@@ -29,20 +27,8 @@ import sys
 import time
 
 sys.path.insert(0, os.getcwd())
-
-
-@contextlib.contextmanager
-def gpu_lock(path):
-    """Holds an exclusive flock on path (no lock when path is empty)."""
-    if not path:
-        yield
-        return
-    with open(path, "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # bench/ in the tree
+from gpu_lock import gpu_lock  # noqa: E402  (beside this file in a carried folder)
 
 
 def nbytes(ts):
