@@ -15,7 +15,7 @@
 # `fuser-run --artifact F --bench 50` per measurement, ~7 s apiece of
 # driver start, PTX JIT, the large outputs' checksums and a 1 GiB copy
 # measurement, so 7 of 14 fusions fit its 105 s, and its 2 samples of 50
-# calls spread by ±15%. Here: ROUNDS (default 12) rounds alternating old and
+# calls spread by ±15%. Here: ROUNDS (default 20) rounds alternating old and
 # new per fusion (the first side alternating too); each sample holds two
 # numbers: host_us, the median of CALLS (default 200) calls made one at a
 # time after the GPU went idle (session 5's number; on the H200 in session
@@ -36,7 +36,7 @@
 # HOST_AB_OUT (default /tmp/host-ab) keeps the samples.
 set -uo pipefail
 old=$(cd "$1" && pwd) new=$(cd "$2" && pwd) carry=$(cd "$3" && pwd)
-rounds=${4:-12} calls=${5:-200} deadline=${6:-100}
+rounds=${4:-20} calls=${5:-200} deadline=${6:-100}
 out=${HOST_AB_OUT:-/tmp/host-ab}
 start=$SECONDS
 here=$(cd "$(dirname "$0")" && pwd)

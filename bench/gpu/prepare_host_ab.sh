@@ -9,7 +9,7 @@
 # (no --expected: host_ab.sh runs --zero-inputs, without --check).
 #   bash bench/gpu/prepare_host_ab.sh OLD_COMMIT OLD_TRANSLATE CARRY_DIR [CORPUS_DIR]
 # OLD_TRANSLATE: a fuser-translate built from OLD_COMMIT. Then, on the GPU:
-#   cd CARRY_DIR/new/src && bash bench/gpu/host_ab.sh ../../old/src . ../.. 12 200 100
+#   cd CARRY_DIR/new/src && bash bench/gpu/host_ab.sh ../../old/src . ../.. 20 200 100
 set -euo pipefail
 old_commit=$1 old_translate=$2 carry=$3 corpus=${4:-../shared/corpus}
 new_translate=build/bin/fuser-translate

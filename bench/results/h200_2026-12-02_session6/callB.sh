@@ -12,6 +12,6 @@ start=$(date +%s)
 cd .carry/final/src || exit 1
 SWEEP=0 CORPUS_PEERS=0 SWEEP_PEER_EXTRA='corpus/*.py' SWEEP_PEERS_TIMEOUT=300 timeout 380 bash bench/gpu/reductions.sh ../red "$out/red" > "$out/red.txt" 2>&1
 echo "reductions exit $? at $(( $(date +%s) - start )) s"; cut -c1-300 "$out/red.txt" | tail -60
-timeout 130 bash bench/gpu/host_ab.sh ../base/src . ../host 12 200 100 > "$out/host_ab.txt" 2>&1
+timeout 130 bash bench/gpu/host_ab.sh ../base/src . ../host 20 200 100 > "$out/host_ab.txt" 2>&1
 echo "host_ab exit $? at $(( $(date +%s) - start )) s"; tail -45 "$out/host_ab.txt"
 cp -r /tmp/host-ab/samples "$out/host_ab_samples" 2> /dev/null
