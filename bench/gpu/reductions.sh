@@ -34,7 +34,8 @@
 #   the sweep's scripts out of step 5 (step 5 then times SWEEP_PEER_EXTRA).
 #   CHECK_TORCH_ARGS: more options of check_torch.py (--device cpu: a test
 #   without a GPU). RED_TMP: where the saved inputs/outputs wait for the float64 check
-#   (default /dev/shm/red: memory, when it has 8 GB free; else /tmp/red).
+#   (default /dev/shm/red-saves: memory, when it has 8 GB free; else
+#   /tmp/red/saves; removed at the end, the lock in /tmp/red stays).
 #   bash bench/gpu/reductions.sh CARRY_DIR OUT_DIR
 set -uo pipefail
 carry=$(cd "$1" && pwd)
@@ -68,7 +69,7 @@ arts=("$carry"/arts/${ART_CASES:-*}.fart)
 # Here one check_torch.py --batch process checks every saved case as it
 # comes (under the GPU lock) and deletes it.
 shm_kb=$(df -Pk /dev/shm 2> /dev/null | awk 'NR == 2 { print $4 }')
-tmp=${RED_TMP:-$( [ -w /dev/shm ] && [ "${shm_kb:-0}" -gt 8388608 ] && echo /dev/shm/red || echo /tmp/red)}
+tmp=${RED_TMP:-$( [ -w /dev/shm ] && [ "${shm_kb:-0}" -gt 8388608 ] && echo /dev/shm/red-saves || echo /tmp/red/saves)}
 check_and_time() {
 mkdir -p "$tmp"
 exec 7> >(cd "$carry" && python3 check_torch.py --batch --lock "$lock" --remove --nvfuser-torch nvfuser_torch.py ${CHECK_TORCH_ARGS:-} \
@@ -118,5 +119,5 @@ if [ "${PEERS:-1}" = 1 ]; then
 fi
 grep -E "FAILED|DIFFERS|differ|error" "$log"
 grep -c "same bits in a second call" "$log" | sed 's/^/outputs with the same bits in a second call: /'
-grep -E "^times:" "$log" | head -3
+awk '/^== / { name = $2 } /^times:/ { print name ": " $0 }' "$log"
 cat "$out/ours.jsonl" "$out/torch.jsonl" 2> /dev/null
