@@ -66,6 +66,8 @@ static void usage(FILE *f) {
         "  --specialize-sizes  compile the extents as constants\n"
         "  --save DIR     write DIR/output_<i>.npy and DIR/input_<i>.npy\n"
         "  --zero-inputs  (--artifact) zeroed device inputs, none made on the host (host-time benchmarks)\n"
+        "  --repeat       (--artifact) call twice, compare every output's bytes (determinism)\n"
+        "  --times        (--artifact) print where the run's wall time went\n"
         "CPU mode:\n"
         "  --f64          float64 mode: every op in double, casts still round\n"
         "  --save-case F  write inputs and outputs as a fuser-cpu-check case file\n"
