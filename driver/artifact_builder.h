@@ -50,6 +50,7 @@ extern "C" {
 #endif
 
 typedef struct fuser_builder fuser_builder;
+struct fuser_expr; /* driver/expr.h */
 
 /* Module image formats. PTX is text (no NUL needed: the runtime adds one);
  * CUBIN is an ELF image for one architecture. */
@@ -110,6 +111,10 @@ void fuser_index_flag_message(const char *sites, int32_t v, char *out, size_t le
  * `message` (may be NULL; cut at 255 bytes). Checked before any variant is
  * picked, also in an artifact with no kernels. */
 int fuser_builder_add_check(fuser_builder *b, const char *cond, const char *message);
+/* The same with the condition as a program (driver/expr.h; copied): what
+ * the compiler's translator from the plan's host SSA writes
+ * (lowering/plan_translate.h), no text in between. */
+int fuser_builder_add_check_program(fuser_builder *b, const struct fuser_expr *cond, const char *message);
 int fuser_builder_add_kernel(fuser_builder *b, const char *name);
 /* Appends a pointer parameter: the address of element `offset` (an
  * expression; bytes for TEMP) of input/output/temp `index`. */

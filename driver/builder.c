@@ -225,14 +225,16 @@ void fuser_index_flag_message(const char *sites, int32_t v, char *out, size_t le
   snprintf(out, len, "%.*s: index out of range (the index flag of the kernel: no read went out of bounds; site %d)", n, line, (int)v);
 }
 
-int fuser_builder_add_check(fuser_builder *b, const char *cond, const char *message) {
+int fuser_builder_add_check_program(fuser_builder *b, const fuser_expr *cond, const char *message) {
   if (!b || b->err.code) return -1;
+  if (!cond) return fail(b, FUSER_ERR_INVALID_ARGUMENT, "check %zu: missing program", b->a->nchecks);
   if (b->a->nchecks >= FUSER_MAX_CHECKS) return fail(b, FUSER_ERR_ARTIFACT_INVALID, "more than %d checks", FUSER_MAX_CHECKS);
+  char msg[160];
+  if (fuser_expr_check(cond, msg, sizeof msg) != 0)
+    return fail(b, FUSER_ERR_ARTIFACT_INVALID, "check %zu: %s", b->a->nchecks, msg);
   fuser_check *c = grow(b, (void **)&b->a->checks, &b->a->nchecks, sizeof *c);
   if (!c) return -1;
-  char what[32];
-  snprintf(what, sizeof what, "check %zu", b->a->nchecks - 1);
-  if (parse(b, cond, &c->cond, what)) return -1;
+  if (fuser_expr_copy(cond, &c->cond) != 0) return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
   if (message && *message) { /* the file's strings are < FUSER_MAX_NAME bytes */
     size_t n = strlen(message) < FUSER_MAX_NAME - 1 ? strlen(message) : FUSER_MAX_NAME - 1;
     if (!(c->message = malloc(n + 1))) return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
@@ -240,6 +242,17 @@ int fuser_builder_add_check(fuser_builder *b, const char *cond, const char *mess
     c->message[n] = 0;
   }
   return (int)b->a->nchecks - 1;
+}
+
+int fuser_builder_add_check(fuser_builder *b, const char *cond, const char *message) {
+  if (!b || b->err.code) return -1;
+  char what[32];
+  snprintf(what, sizeof what, "check %zu", b->a->nchecks);
+  fuser_expr e;
+  if (parse(b, cond, &e, what)) return -1;
+  int i = fuser_builder_add_check_program(b, &e, message);
+  fuser_expr_free(&e);
+  return i;
 }
 
 int fuser_builder_add_kernel(fuser_builder *b, const char *name) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "driver/artifact_builder.h"
+#include "driver/expr.h"
 #include "lowering/host_expr.h"
 #include "reference/reference.h"
 
@@ -24,6 +25,33 @@ static bool eval(const char *text, const fuser_expr_env *env, int64_t *out, cons
   snprintf(err, errlen, "cannot evaluate %s '%s'", what, text);
   return false;
 }
+
+/* The call's inputs as the runtime's expression programs read them
+ * (fuser_expr_eval): DLTensors over the host tensors' sizes and strides. */
+typedef struct {
+  DLTensor *dl;
+  fuser_arg *args;
+  int n;
+} program_env;
+
+static bool program_env_init(program_env *pe, const fuser_host_tensor *inputs, int n) {
+  pe->n = n;
+  pe->dl = calloc((size_t)n + 1, sizeof *pe->dl);
+  pe->args = calloc((size_t)n + 1, sizeof *pe->args);
+  if (!pe->dl || !pe->args) return false;
+  for (int i = 0; i < n; i++) {
+    const fuser_host_tensor *t = &inputs[i];
+    if (t->rank < 0) {
+      pe->args[i] = fuser_dtype_is_float(t->dtype) ? fuser_arg_double(t->scalar.f) : fuser_arg_int(t->scalar.i);
+      continue;
+    }
+    pe->dl[i] = (DLTensor){.data = t->data, .ndim = t->rank, .shape = (int64_t *)t->sizes, .strides = (int64_t *)t->strides};
+    pe->args[i] = fuser_arg_tensor(&pe->dl[i]);
+  }
+  return true;
+}
+
+static void program_env_free(program_env *pe) { free(pe->dl), free(pe->args); }
 
 static void *alloc256(size_t bytes) {
   size_t n = (bytes + 255) / 256 * 256;
@@ -97,13 +125,20 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
   }
   fuser_expr_env env = {ni, ranks, sizes, strides, addrs, scalars};
   void **temps = calloc((size_t)plan->num_temps + 1, sizeof *temps);
-  bool ok = true;
+  program_env pe;
+  bool ok = program_env_init(&pe, inputs, ni);
+  if (!ok) snprintf(err, errlen, "out of memory");
   for (int c = 0; ok && c < plan->num_checks; c++) { /* the call's checks, as the runtime makes them */
     int64_t r = 0;
-    ok = eval(plan->checks[c].cond, &env, &r, "a check", err, errlen);
-    if (ok && !r) {
+    char text[512];
+    int code = fuser_expr_eval(plan->checks[c].cond, pe.args, (size_t)ni, &r);
+    fuser_expr_print(plan->checks[c].cond, text, sizeof text);
+    if (code != FUSER_EXPR_OK) {
+      snprintf(err, errlen, "cannot evaluate a check '%s': %s", text, fuser_expr_error_text(code));
+      ok = false;
+    } else if (!r) {
       const char *why = plan->checks[c].message;
-      snprintf(err, errlen, "input check failed: `%s`%s%s%s", plan->checks[c].cond, why ? " (" : "", why ? why : "", why ? ")" : "");
+      snprintf(err, errlen, "input check failed: `%s`%s%s%s", text, why ? " (" : "", why ? why : "", why ? ")" : "");
       ok = false;
     }
   }
@@ -193,6 +228,7 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
   }
   for (int i = 0; i < plan->num_temps; i++) free(temps[i]);
   free(temps), free(ranks), free(sizes), free(strides), free(addrs), free(scalars);
+  program_env_free(&pe);
   return ok;
 }
 

@@ -45,7 +45,7 @@ int fuser_plan_to_artifact(const fuser_plan_model *m, int num_metadata, const ch
     int t = fuser_builder_add_temp(b, m->temps[i].bytes, 0);
     if (m->temps[i].index_sites) fuser_builder_set_index_flag(b, t, m->temps[i].index_sites);
   }
-  for (int i = 0; i < m->num_checks; i++) fuser_builder_add_check(b, m->checks[i].cond, m->checks[i].message);
+  for (int i = 0; i < m->num_checks; i++) fuser_builder_add_check_program(b, m->checks[i].cond, m->checks[i].message);
   for (int k = 0; k < m->num_kernels; k++) {
     const fpm_kernel *kn = &m->kernels[k];
     if (kn->matmul) { /* cuBLASLt's, in launch order with the others */

@@ -90,9 +90,10 @@ static bool cond_pack(cond_list *l, char **out, int *n) {
 /* The extents a kernel assumes equal (call_info.checks), but those the
  * call's checks (fpm_check) already make before any kernel. */
 static void cond_push_call_checks(cond_list *l, const call_info *c, const fuser_plan_model *m) {
+  const model_state *st = m->internal;
   for (int q = 0; q < c->nchecks; q++) {
     bool made = false;
-    for (int i = 0; i < m->num_checks && !made; i++) made = strcmp(m->checks[i].cond, c->checks[q]) == 0;
+    for (int i = 0; i < m->num_checks && !made; i++) made = st->check_keys[i] && strcmp(st->check_keys[i], c->checks[q]) == 0;
     if (!made) cond_push(l, fpm_dup_str(c->checks[q]));
   }
 }

@@ -11,6 +11,7 @@
 #include "dialects/fuser.h"
 #include "lowering/launch_plan.h"
 #include "lowering/plan_model_build.h"
+#include "lowering/plan_translate.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/input_checks.h"
@@ -323,8 +324,11 @@ static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k
 
 /* The plan's fuser.check ops (made by fuser-alias-meta-ops) as the call's
  * checks (fpm_check): checked once per call before any kernel, so a plan
- * with no kernels (outputs that are views) keeps them too. The condition
- * is a compare (ge, eq) of two host i64 values, read as polynomials. */
+ * with no kernels (outputs that are views) keeps them too. The condition,
+ * an i1 host value, becomes its program through the one translator
+ * (plan_translate.h). A compare of two polynomials also keeps the text a
+ * kernel's extent check of the same two would have (call_info.checks), so
+ * cond_push_call_checks does not repeat it in the kernel's variants. */
 static bool plan_checks(model_state *st, fuser_plan_model *m, char *err, size_t errlen) {
   MlirBlock body = fuser_func_body(st->func);
   int n = 0;
@@ -332,25 +336,26 @@ static bool plan_checks(model_state *st, fuser_plan_model *m, char *err, size_t 
     n += fuser_op_id_of(op) == FUSER_OP_check;
   if (!n) return true;
   m->checks = calloc((size_t)n + 1, sizeof *m->checks);
+  st->check_keys = calloc((size_t)n + 1, sizeof *st->check_keys);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (fuser_op_id_of(op) != FUSER_OP_check) continue;
     MlirValue cond = mlirOperationGetOperand(op, 0);
-    fuser_op_id rel = mlirValueIsABlockArgument(cond) ? FUSER_OP_NONE : fuser_op_id_of(mlirOpResultGetOwner(cond));
-    fuser_poly lhs, rhs;
-    if ((rel != FUSER_OP_ge && rel != FUSER_OP_eq) ||
-        !host_poly(st, mlirOperationGetOperand(mlirOpResultGetOwner(cond), 0), &lhs) ||
-        !host_poly(st, mlirOperationGetOperand(mlirOpResultGetOwner(cond), 1), &rhs))
-      return fpm_fail(op, err, errlen, "the condition of a fuser.check is not a ge or eq of host i64 sizes");
-    char a[1024], b[1024], text[2100];
-    fpm_poly_text(&lhs, a, sizeof a);
-    fpm_poly_text(&rhs, b, sizeof b);
-    /* as call_info.checks are written, so cond_push_call_checks finds the same text */
-    snprintf(text, sizeof text, "(%s) %s (%s)", a, rel == FUSER_OP_ge ? ">=" : "==", b);
+    if (!(m->checks[m->num_checks].cond = fuser_plan_translate(cond, err, errlen))) return false;
     MlirStringRef msg = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("message")));
     char message[FUSER_CHECK_MESSAGE_MAX];
     snprintf(message, sizeof message, "%.*s", (int)msg.length, msg.data);
-    m->checks[m->num_checks].cond = fpm_dup_str(text);
-    m->checks[m->num_checks++].message = fpm_dup_str(message);
+    m->checks[m->num_checks].message = fpm_dup_str(message);
+    fuser_op_id rel = mlirValueIsABlockArgument(cond) ? FUSER_OP_NONE : fuser_op_id_of(mlirOpResultGetOwner(cond));
+    fuser_poly lhs, rhs;
+    if ((rel == FUSER_OP_ge || rel == FUSER_OP_eq) && host_poly(st, mlirOperationGetOperand(mlirOpResultGetOwner(cond), 0), &lhs) &&
+        host_poly(st, mlirOperationGetOperand(mlirOpResultGetOwner(cond), 1), &rhs)) {
+      char a[1024], b[1024], text[2100];
+      fpm_poly_text(&lhs, a, sizeof a);
+      fpm_poly_text(&rhs, b, sizeof b);
+      snprintf(text, sizeof text, "(%s) %s (%s)", a, rel == FUSER_OP_ge ? ">=" : "==", b);
+      st->check_keys[m->num_checks] = fpm_dup_str(text);
+    }
+    m->num_checks++;
   }
   return true;
 }
@@ -473,6 +478,8 @@ void fuser_plan_model_free(fuser_plan_model *m) {
       free(st->calls[i].checks);
     }
     free(st->calls);
+    for (int i = 0; i < m->num_checks; i++) free(st->check_keys[i]);
+    free(st->check_keys);
     free(st->descs);
     fuser_ptr_map_free(&st->index);
     free(st);
@@ -490,7 +497,7 @@ void fuser_plan_model_free(fuser_plan_model *m) {
       for (int c = 0; c < m->kernels[i].variants[v].num_conditions; c++) free(m->kernels[i].variants[v].conditions[c]);
     }
   }
-  for (int i = 0; i < m->num_checks; i++) free(m->checks[i].cond), free(m->checks[i].message);
+  for (int i = 0; i < m->num_checks; i++) fuser_plan_program_free(m->checks[i].cond), free(m->checks[i].message);
   free(m->checks);
   for (int i = 0; i < m->num_modules; i++) free(m->modules[i]);
   free(m->modules);

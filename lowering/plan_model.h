@@ -7,14 +7,19 @@
  * and resolves every kernel parameter, grid and variant condition into the
  * runtime's expression language (docs/runtime.md): `size(i, d)`,
  * `stride(i, d)`, `addr(i)`, `scalar(i)` of the fusion's inputs.
- * plan_artifact.c turns the model into an artifact; this header includes no
- * MLIR or runtime header so both sides can use it. */
+ * plan_artifact.c turns the model into an artifact. This header includes
+ * no MLIR header so both sides can use it; the call's checks are already
+ * the runtime's programs (driver/expr.h, made by lowering/plan_translate.h
+ * from the plan's host SSA), the other expressions still text (issue 14). */
 #ifndef FUSER_LOWERING_PLAN_MODEL_H
 #define FUSER_LOWERING_PLAN_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* driver/expr.h's program (pointers only: see lowering/plan_translate.h) */
+struct fuser_expr;
 
 #define FPM_MAX_RANK 8
 #define FPM_MAX_PARAMS 160
@@ -106,7 +111,7 @@ typedef struct {
  * slice inside its input, extents the fusion maps onto each other),
  * checked before any kernel runs, also when there are none. */
 typedef struct {
-  char *cond;    /* an expression that must be non-zero */
+  struct fuser_expr *cond; /* a program (driver/expr.h) that must give non-zero */
   char *message; /* the op that needs it, "file:line:col: fuser.reshape ..." */
 } fpm_check;
 

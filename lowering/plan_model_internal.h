@@ -46,6 +46,9 @@ typedef struct {
   int ndescs, cap;
   call_info *calls;
   int ncalls;
+  /* per call check (fuser_plan_model.checks): the text of its compare as
+   * call_info.checks writes a kernel's extent check, or NULL */
+  char **check_keys;
 } model_state;
 
 char *fpm_dup_str(const char *s);

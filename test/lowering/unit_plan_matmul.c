@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
+#include "driver/expr.h"
 #include "lowering/lowering.h"
 #include "lowering/plan_model_build.h"
 #include "mlir-c/Pass.h"
@@ -73,7 +74,8 @@ static void plan_model(void) {
     CHECK(mm->num_checks == 1);
     check_str("check", mm->checks[0], "(size(0, 2)) == (size(1, 0))");
     CHECK(model.num_checks == 1);
-    if (model.num_checks == 1) check_str("input check", model.checks[0].cond, "(size(1, 0)) == (size(0, 2))");
+    char cond[256] = "";
+    if (model.num_checks == 1) check_str("input check", fuser_expr_print(model.checks[0].cond, cond, sizeof cond), "size(1, 0) == size(0, 2)");
   } else {
     CHECK(false);
   }

@@ -1,0 +1,188 @@
+/* plan_translate.c: host SSA -> expression bytecode (plan_translate.h).
+ * A post-order walk of the defining ops: each operand's program, then the
+ * op's instruction, so a value used twice is computed twice (the runtime's
+ * programs have no variables; FUSER_EXPR_MAX_LEN bounds the result). */
+#include "lowering/plan_translate.h"
+
+#include "driver/expr.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/fuser.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "passes/ir_util.h"
+#include "support/error.h"
+#include "support/location.h"
+
+typedef struct {
+  fuser_insn *code;
+  uint32_t n, cap;
+  char *err;
+  size_t errlen;
+  bool failed;
+} program;
+
+static bool fail_at(program *p, MlirLocation loc, const char *why, MlirOperation op) {
+  if (p->failed) return false;
+  p->failed = true;
+  char where[300];
+  fuser_location_text(loc, where, sizeof where);
+  if (mlirOperationIsNull(op)) return fuser_message(p->err, p->errlen, "%s: %s", where, why);
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return fuser_message(p->err, p->errlen, "%s: '%.*s' %s", where, (int)name.length, name.data, why);
+}
+
+static bool emit(program *p, fuser_op op, uint32_t a, int64_t b, MlirLocation loc) {
+  if (p->failed) return false;
+  if (p->n == FUSER_EXPR_MAX_LEN) return fail_at(p, loc, "the host expression is longer than the runtime's programs", (MlirOperation){NULL});
+  if (p->n == p->cap) {
+    uint32_t cap = p->cap ? 2 * p->cap : 16;
+    fuser_insn *c = realloc(p->code, sizeof *c * cap);
+    if (!c) return fail_at(p, loc, "out of memory", (MlirOperation){NULL});
+    p->code = c, p->cap = cap;
+  }
+  p->code[p->n++] = (fuser_insn){.op = (uint8_t)op, .a = a, .b = b};
+  return true;
+}
+
+static bool is_int(MlirType t) { return mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t); }
+
+static bool value(program *p, MlirValue v);
+
+/* The operands of op, then `insn`. */
+static bool operands_then(program *p, MlirOperation op, int n, fuser_op insn) {
+  if (mlirOperationGetNumOperands(op) != n) return fail_at(p, mlirOperationGetLocation(op), "has an unexpected operand count", op);
+  for (int i = 0; i < n; i++)
+    if (!value(p, mlirOperationGetOperand(op, i))) return false;
+  return emit(p, insn, 0, 0, mlirOperationGetLocation(op));
+}
+
+/* A fusion input's index: a tensor argument of the plan function. */
+static bool input_of(program *p, MlirOperation op, uint32_t *index) {
+  MlirValue t = mlirOperationGetOperand(op, 0);
+  if (!mlirValueIsABlockArgument(t) || !mlirTypeIsARankedTensor(mlirValueGetType(t)))
+    return fail_at(p, mlirOperationGetLocation(op), "reads a tensor that is not a fusion input", op);
+  *index = (uint32_t)mlirBlockArgumentGetArgNumber(t);
+  return true;
+}
+
+static bool constant(program *p, MlirOperation op, MlirAttribute a, MlirType t) {
+  int64_t x;
+  if (!fuser_attr_i64(a, &x)) return fail_at(p, mlirOperationGetLocation(op), "has a value that is not an integer", op);
+  if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 1) x = x != 0; /* i1 true reads as -1 */
+  return emit(p, FUSER_OP_CONST, 0, x, mlirOperationGetLocation(op));
+}
+
+static bool fuser_value(program *p, MlirOperation op, fuser_op_id id) {
+  static const struct {
+    fuser_op_id id;
+    fuser_op insn;
+  } binary[] = {
+      {FUSER_OP_add, FUSER_OP_ADD}, {FUSER_OP_sub, FUSER_OP_SUB}, {FUSER_OP_mul, FUSER_OP_MUL},
+      {FUSER_OP_maximum, FUSER_OP_MAX}, {FUSER_OP_minimum, FUSER_OP_MIN}, {FUSER_OP_eq, FUSER_OP_EQ},
+      {FUSER_OP_ne, FUSER_OP_NE}, {FUSER_OP_lt, FUSER_OP_LT}, {FUSER_OP_le, FUSER_OP_LE},
+      {FUSER_OP_gt, FUSER_OP_GT}, {FUSER_OP_ge, FUSER_OP_GE}, {FUSER_OP_logical_and, FUSER_OP_AND},
+      {FUSER_OP_logical_or, FUSER_OP_OR},
+  };
+  MlirLocation loc = mlirOperationGetLocation(op);
+  int64_t dim;
+  uint32_t in = 0;
+  switch (id) {
+  case FUSER_OP_scalar:
+    return constant(p, op, mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("value")),
+                    mlirValueGetType(mlirOperationGetResult(op, 0)));
+  case FUSER_OP_size:
+  case FUSER_OP_stride:
+    if (!input_of(p, op, &in)) return false;
+    if (!fuser_get_i64(op, "dim", &dim) || dim < 0) return fail_at(p, loc, "has no dim", op);
+    return emit(p, id == FUSER_OP_size ? FUSER_OP_IN_SIZE : FUSER_OP_IN_STRIDE, in, dim, loc);
+  default: break;
+  }
+  for (size_t i = 0; i < sizeof binary / sizeof *binary; i++) {
+    if (binary[i].id != id) continue;
+    /* integer operands only: a float compare or product is kernel math */
+    for (int k = 0; k < 2 && mlirOperationGetNumOperands(op) == 2; k++)
+      if (!is_int(mlirValueGetType(mlirOperationGetOperand(op, k))))
+        return fail_at(p, loc, "has an operand that is not an integer scalar", op);
+    return operands_then(p, op, 2, binary[i].insn);
+  }
+  return fail_at(p, loc, "is not a host expression (the plan's host values are sizes, strides, integer scalars and + - * min "
+                         "max, compares and logical and/or of them)", op);
+}
+
+/* arith.cmpi's predicates (mlir::arith::CmpIPredicate): eq ne slt sle sgt sge;
+ * the unsigned ones have no instruction. */
+static bool arith_value(program *p, MlirOperation op) {
+  static const struct {
+    const char *name;
+    fuser_op insn;
+  } binary[] = {{"arith.addi", FUSER_OP_ADD}, {"arith.subi", FUSER_OP_SUB}, {"arith.muli", FUSER_OP_MUL},
+                {"arith.maxsi", FUSER_OP_MAX}, {"arith.minsi", FUSER_OP_MIN}, {"arith.andi", FUSER_OP_AND},
+                {"arith.ori", FUSER_OP_OR}};
+  static const fuser_op cmp[] = {FUSER_OP_EQ, FUSER_OP_NE, FUSER_OP_LT, FUSER_OP_LE, FUSER_OP_GT, FUSER_OP_GE};
+  MlirLocation loc = mlirOperationGetLocation(op);
+  MlirType rt = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (fuser_op_is(op, "arith.constant")) return constant(p, op, mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("value")), rt);
+  bool i1 = mlirTypeIsAInteger(rt) && mlirIntegerTypeGetWidth(rt) == 1;
+  for (size_t i = 0; i < sizeof binary / sizeof *binary; i++) {
+    if (!fuser_op_is(op, binary[i].name)) continue;
+    /* andi/ori are logical only on i1 (bitwise on wider integers) */
+    if ((binary[i].insn == FUSER_OP_AND || binary[i].insn == FUSER_OP_OR) && !i1)
+      return fail_at(p, loc, "is bitwise on integers wider than i1: not a host expression", op);
+    return operands_then(p, op, 2, binary[i].insn);
+  }
+  if (fuser_op_is(op, "arith.cmpi")) {
+    MlirAttribute pred = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("predicate"));
+    int64_t k = !mlirAttributeIsNull(pred) && mlirAttributeIsAInteger(pred) ? mlirIntegerAttrGetValueInt(pred) : -1;
+    if (k < 0 || k >= (int64_t)(sizeof cmp / sizeof *cmp)) return fail_at(p, loc, "compares unsigned: not a host expression", op);
+    return operands_then(p, op, 2, cmp[k]);
+  }
+  return fail_at(p, loc, "is not a host expression", op);
+}
+
+static bool value(program *p, MlirValue v) {
+  if (p->failed) return false;
+  if (mlirValueIsABlockArgument(v)) {
+    MlirOperation owner = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+    if (!is_int(mlirValueGetType(v)))
+      return fail_at(p, mlirOperationGetLocation(owner), "a host expression reads an argument that is not an integer scalar",
+                     (MlirOperation){NULL});
+    return emit(p, FUSER_OP_SCALAR, (uint32_t)mlirBlockArgumentGetArgNumber(v), 0, mlirOperationGetLocation(owner));
+  }
+  MlirOperation op = mlirOpResultGetOwner(v);
+  if (!is_int(mlirValueGetType(v))) return fail_at(p, mlirOperationGetLocation(op), "is not an integer scalar: not a host expression", op);
+  fuser_op_id id = fuser_op_id_of(op);
+  return id != FUSER_OP_NONE ? fuser_value(p, op, id) : arith_value(p, op);
+}
+
+fuser_expr *fuser_plan_translate(MlirValue v, char *err, size_t errlen) {
+  program p = {.err = err, .errlen = errlen};
+  value(&p, v);
+  char why[160];
+  fuser_expr e = {.n = p.n, .code = p.code};
+  if (!p.failed && fuser_expr_check(&e, why, sizeof why) != 0) {
+    MlirLocation loc = mlirValueIsAOpResult(v) ? mlirOperationGetLocation(mlirOpResultGetOwner(v))
+                                               : mlirOperationGetLocation(mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v)));
+    char msg[256];
+    snprintf(msg, sizeof msg, "the host expression does not fit the runtime's programs (%s)", why);
+    fail_at(&p, loc, msg, (MlirOperation){NULL});
+  }
+  fuser_expr *out = p.failed ? NULL : malloc(sizeof *out);
+  if (!p.failed && !out) fuser_message(err, errlen, "out of memory");
+  if (!out) {
+    free(p.code);
+    return NULL;
+  }
+  *out = e;
+  return out;
+}
+
+void fuser_plan_program_free(fuser_expr *e) {
+  if (!e) return;
+  fuser_expr_free(e);
+  free(e);
+}

@@ -1,0 +1,44 @@
+/* plan_translate.h: the one translator from the plan's host SSA to the
+ * runtime's expression bytecode (driver/expr.h).
+ *
+ * The plan function computes what only the call can tell (input checks,
+ * view offsets, sizes and strides) as i64/i1 SSA values on the host. This
+ * walks the ops that define such a value and writes the postfix program
+ * that computes it from the call's inputs, instruction by instruction (no
+ * text in between):
+ *
+ *   %0 = "fuser.size"(%arg2) {dim = 0 : i64}          IN_SIZE  a=2 b=0
+ *   %1 = "fuser.size"(%arg2) {dim = 1 : i64}          IN_SIZE  a=2 b=1
+ *   %2 = "fuser.mul"(%0, %1)                           MUL
+ *   %3 = "fuser.scalar"() {value = 1179648 : i64}      CONST    b=1179648
+ *   %4 = "fuser.eq"(%2, %3) : (i64, i64) -> i1         EQ
+ *
+ * What it reads: a scalar argument of the plan function (`scalar(i)`),
+ * fuser.size / fuser.stride of a fusion input, fuser.scalar with an
+ * integer value, the i64 fuser ops add, sub, mul, maximum, minimum, the
+ * compares eq, ne, lt, le, gt, ge, logical_and / logical_or of i1; and,
+ * where canonicalize or a later pass writes them, arith.constant,
+ * arith.addi/subi/muli/maxsi/minsi, arith.cmpi (signed and equality
+ * predicates) and arith.andi/ori. Anything else (a division, a float, a
+ * tensor) is refused with an error located at the op. */
+#ifndef FUSER_LOWERING_PLAN_TRANSLATE_H
+#define FUSER_LOWERING_PLAN_TRANSLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mlir-c/IR.h"
+
+/* driver/expr.h's program, declared only: the runtime's headers name
+ * things the compiler's do too (fuser_layout), so the plan model's files
+ * see the programs as pointers. */
+struct fuser_expr;
+
+/* The program computing host value v, malloc'ed (free with
+ * fuser_plan_program_free); NULL with "file:line:col: why" in err[errlen]
+ * (the op it cannot translate, or the root op when the program is too long
+ * or too deep for the runtime). */
+struct fuser_expr *fuser_plan_translate(MlirValue v, char *err, size_t errlen);
+void fuser_plan_program_free(struct fuser_expr *e);
+
+#endif
