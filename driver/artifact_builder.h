@@ -89,14 +89,22 @@ int fuser_builder_add_scalar_input(fuser_builder *b, const char *name, int dtype
  * tensor is dense in that order. Returns the output index. */
 int fuser_builder_add_output(fuser_builder *b, int dtype, int rank, const char *const *sizes,
                              const int64_t *stride_order);
+/* The same with the sizes as programs (driver/expr.h; copied), as the
+ * compiler's translator writes them (lowering/plan_translate.h). */
+int fuser_builder_add_output_programs(fuser_builder *b, int dtype, int rank, const struct fuser_expr *const *sizes,
+                                      const int64_t *stride_order);
 /* An output that is a view of input `input` (same dtype): no kernel writes
  * it; the runtime makes it by pointer arithmetic. offset is in elements. */
 int fuser_builder_add_alias_output(fuser_builder *b, int input, int rank, const char *offset,
                                    const char *const *sizes, const char *const *strides);
+int fuser_builder_add_alias_output_programs(fuser_builder *b, int input, int rank, const struct fuser_expr *offset,
+                                            const struct fuser_expr *const *sizes,
+                                            const struct fuser_expr *const *strides);
 
 /* An intermediate buffer of `bytes` bytes, allocated before the first kernel
  * and freed (stream-ordered) after the last; zero_init clears it first. */
 int fuser_builder_add_temp(fuser_builder *b, const char *bytes, int zero_init);
+int fuser_builder_add_temp_program(fuser_builder *b, const struct fuser_expr *bytes, int zero_init);
 /* Makes temp t an index flag: zero-initialised, read back after the
  * kernels; a non-zero value v fails the call with FUSER_ERR_INDEX naming
  * line v of `sites` (one "file:line:col: fuser.<op>" per index op). */

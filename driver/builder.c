@@ -143,8 +143,36 @@ int fuser_builder_add_scalar_input(fuser_builder *b, const char *name, int dtype
   return (int)b->a->ninputs - 1;
 }
 
-int fuser_builder_add_output(fuser_builder *b, int dtype, int rank, const char *const *sizes,
-                             const int64_t *stride_order) {
+/* Copies a program the caller made (a translator's, not text) into *e
+ * after checking its stack discipline; `what` names the place. */
+static int take(fuser_builder *b, const fuser_expr *from, fuser_expr *e, const char *what) {
+  char msg[160];
+  if (!from) return fail(b, FUSER_ERR_INVALID_ARGUMENT, "%s: missing expression", what);
+  if (fuser_expr_check(from, msg, sizeof msg) != 0) return fail(b, FUSER_ERR_ARTIFACT_INVALID, "%s: %s", what, msg);
+  if (fuser_expr_copy(from, e) != 0) return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
+  return 0;
+}
+
+/* Parses n texts into programs (what's they are called, for messages);
+ * frees what it made on error. */
+static int parse_all(fuser_builder *b, int n, const char *const *texts, fuser_expr *out, const char *what) {
+  for (int i = 0; i < n; i++) {
+    char w[96];
+    snprintf(w, sizeof w, "%s %d", what, i);
+    if (parse(b, texts[i], &out[i], w)) {
+      while (i--) fuser_expr_free(&out[i]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void free_all(int n, fuser_expr *e) {
+  for (int i = 0; i < n; i++) fuser_expr_free(&e[i]);
+}
+
+int fuser_builder_add_output_programs(fuser_builder *b, int dtype, int rank, const fuser_expr *const *sizes,
+                                      const int64_t *stride_order) {
   if (!b || b->err.code) return -1;
   char what[80];
   snprintf(what, sizeof what, "output %zu", b->a->noutputs);
@@ -158,15 +186,31 @@ int fuser_builder_add_output(fuser_builder *b, int dtype, int rank, const char *
   o->input = -1;
   for (int d = 0; d < rank; d++) {
     snprintf(what, sizeof what, "output %zu size of dim %d", b->a->noutputs - 1, d);
-    if (parse(b, sizes[d], &o->sizes[d], what)) return -1;
+    if (take(b, sizes[d], &o->sizes[d], what)) return -1;
   }
   snprintf(what, sizeof what, "output %zu", b->a->noutputs - 1);
   if (copy_stride_order(b, rank, stride_order, o->stride_order, what)) return -1;
   return (int)b->a->noutputs - 1;
 }
 
-int fuser_builder_add_alias_output(fuser_builder *b, int input, int rank, const char *offset,
-                                   const char *const *sizes, const char *const *strides) {
+int fuser_builder_add_output(fuser_builder *b, int dtype, int rank, const char *const *sizes,
+                             const int64_t *stride_order) {
+  if (!b || b->err.code) return -1;
+  if (rank < 0 || rank > FUSER_TENSOR_MAX_RANK || (rank && !sizes))
+    return fuser_builder_add_output_programs(b, dtype, rank, NULL, stride_order); /* its message */
+  char what[80];
+  snprintf(what, sizeof what, "output %zu size of dim", b->a->noutputs);
+  fuser_expr e[FUSER_TENSOR_MAX_RANK];
+  const fuser_expr *p[FUSER_TENSOR_MAX_RANK];
+  if (parse_all(b, rank, sizes, e, what)) return -1;
+  for (int d = 0; d < rank; d++) p[d] = &e[d];
+  int i = fuser_builder_add_output_programs(b, dtype, rank, p, stride_order);
+  free_all(rank, e);
+  return i;
+}
+
+int fuser_builder_add_alias_output_programs(fuser_builder *b, int input, int rank, const fuser_expr *offset,
+                                            const fuser_expr *const *sizes, const fuser_expr *const *strides) {
   if (!b || b->err.code) return -1;
   char what[80];
   snprintf(what, sizeof what, "output %zu", b->a->noutputs);
@@ -183,25 +227,56 @@ int fuser_builder_add_alias_output(fuser_builder *b, int input, int rank, const 
   o->rank = rank;
   o->input = input;
   snprintf(what, sizeof what, "output %zu offset", idx);
-  if (parse(b, offset, &o->offset, what)) return -1;
+  if (take(b, offset, &o->offset, what)) return -1;
   for (int d = 0; d < rank; d++) {
     snprintf(what, sizeof what, "output %zu size of dim %d", idx, d);
-    if (parse(b, sizes[d], &o->sizes[d], what)) return -1;
+    if (take(b, sizes[d], &o->sizes[d], what)) return -1;
     snprintf(what, sizeof what, "output %zu stride of dim %d", idx, d);
-    if (parse(b, strides[d], &o->strides[d], what)) return -1;
+    if (take(b, strides[d], &o->strides[d], what)) return -1;
   }
   return (int)idx;
 }
 
-int fuser_builder_add_temp(fuser_builder *b, const char *bytes, int zero_init) {
+int fuser_builder_add_alias_output(fuser_builder *b, int input, int rank, const char *offset,
+                                   const char *const *sizes, const char *const *strides) {
+  if (!b || b->err.code) return -1;
+  if (rank < 0 || rank > FUSER_TENSOR_MAX_RANK || (rank && (!sizes || !strides)))
+    return fuser_builder_add_alias_output_programs(b, input, rank, NULL, NULL, NULL); /* its message */
+  char what[80];
+  snprintf(what, sizeof what, "output %zu offset", b->a->noutputs);
+  fuser_expr off, sz[FUSER_TENSOR_MAX_RANK], st[FUSER_TENSOR_MAX_RANK];
+  const fuser_expr *psz[FUSER_TENSOR_MAX_RANK], *pst[FUSER_TENSOR_MAX_RANK];
+  if (parse(b, offset, &off, what)) return -1;
+  snprintf(what, sizeof what, "output %zu size of dim", b->a->noutputs);
+  if (parse_all(b, rank, sizes, sz, what)) return fuser_expr_free(&off), -1;
+  snprintf(what, sizeof what, "output %zu stride of dim", b->a->noutputs);
+  if (parse_all(b, rank, strides, st, what)) return fuser_expr_free(&off), free_all(rank, sz), -1;
+  for (int d = 0; d < rank; d++) psz[d] = &sz[d], pst[d] = &st[d];
+  int i = fuser_builder_add_alias_output_programs(b, input, rank, &off, psz, pst);
+  fuser_expr_free(&off), free_all(rank, sz), free_all(rank, st);
+  return i;
+}
+
+int fuser_builder_add_temp_program(fuser_builder *b, const fuser_expr *bytes, int zero_init) {
   if (!b || b->err.code) return -1;
   fuser_temp *t = grow(b, (void **)&b->a->temps, &b->a->ntemps, sizeof *t);
   if (!t) return -1;
   t->zero_init = zero_init != 0;
   char what[48];
   snprintf(what, sizeof what, "temp %zu size", b->a->ntemps - 1);
-  if (parse(b, bytes, &t->bytes, what)) return -1;
+  if (take(b, bytes, &t->bytes, what)) return -1;
   return (int)b->a->ntemps - 1;
+}
+
+int fuser_builder_add_temp(fuser_builder *b, const char *bytes, int zero_init) {
+  if (!b || b->err.code) return -1;
+  char what[48];
+  snprintf(what, sizeof what, "temp %zu size", b->a->ntemps);
+  fuser_expr e;
+  if (parse(b, bytes, &e, what)) return -1;
+  int i = fuser_builder_add_temp_program(b, &e, zero_init);
+  fuser_expr_free(&e);
+  return i;
 }
 
 int fuser_builder_set_index_flag(fuser_builder *b, int t, const char *sites) {
@@ -227,14 +302,12 @@ void fuser_index_flag_message(const char *sites, int32_t v, char *out, size_t le
 
 int fuser_builder_add_check_program(fuser_builder *b, const fuser_expr *cond, const char *message) {
   if (!b || b->err.code) return -1;
-  if (!cond) return fail(b, FUSER_ERR_INVALID_ARGUMENT, "check %zu: missing program", b->a->nchecks);
   if (b->a->nchecks >= FUSER_MAX_CHECKS) return fail(b, FUSER_ERR_ARTIFACT_INVALID, "more than %d checks", FUSER_MAX_CHECKS);
-  char msg[160];
-  if (fuser_expr_check(cond, msg, sizeof msg) != 0)
-    return fail(b, FUSER_ERR_ARTIFACT_INVALID, "check %zu: %s", b->a->nchecks, msg);
   fuser_check *c = grow(b, (void **)&b->a->checks, &b->a->nchecks, sizeof *c);
   if (!c) return -1;
-  if (fuser_expr_copy(cond, &c->cond) != 0) return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
+  char what[32];
+  snprintf(what, sizeof what, "check %zu", b->a->nchecks - 1);
+  if (take(b, cond, &c->cond, what)) return -1;
   if (message && *message) { /* the file's strings are < FUSER_MAX_NAME bytes */
     size_t n = strlen(message) < FUSER_MAX_NAME - 1 ? strlen(message) : FUSER_MAX_NAME - 1;
     if (!(c->message = malloc(n + 1))) return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");

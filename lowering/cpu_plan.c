@@ -9,6 +9,7 @@
 #include "driver/expr.h"
 #include "lowering/host_expr.h"
 #include "reference/reference.h"
+#include "support/error.h"
 
 static fuser_dtype dtype_named(const char *name) {
   for (int d = 0; d < FUSER_DTYPE_COUNT; d++)
@@ -52,6 +53,15 @@ static bool program_env_init(program_env *pe, const fuser_host_tensor *inputs, i
 }
 
 static void program_env_free(program_env *pe) { free(pe->dl), free(pe->args); }
+
+/* The value of program e (an output size, a temp's bytes...) for the call. */
+static bool run_program(const fuser_expr *e, const program_env *pe, int64_t *out, const char *what, char *err, size_t errlen) {
+  if (!e) return fuser_message(err, errlen, "%s: no program", what);
+  int code = fuser_expr_eval(e, pe->args, (size_t)pe->n, out);
+  if (code == FUSER_EXPR_OK) return true;
+  char text[512];
+  return fuser_message(err, errlen, "cannot evaluate %s '%s': %s", what, fuser_expr_print(e, text, sizeof text), fuser_expr_error_text(code));
+}
 
 static void *alloc256(size_t bytes) {
   size_t n = (bytes + 255) / 256 * 256;
@@ -131,12 +141,9 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
   for (int c = 0; ok && c < plan->num_checks; c++) { /* the call's checks, as the runtime makes them */
     int64_t r = 0;
     char text[512];
-    int code = fuser_expr_eval(plan->checks[c].cond, pe.args, (size_t)ni, &r);
-    fuser_expr_print(plan->checks[c].cond, text, sizeof text);
-    if (code != FUSER_EXPR_OK) {
-      snprintf(err, errlen, "cannot evaluate a check '%s': %s", text, fuser_expr_error_text(code));
-      ok = false;
-    } else if (!r) {
+    ok = run_program(plan->checks[c].cond, &pe, &r, "a check", err, errlen);
+    if (ok && !r) {
+      fuser_expr_print(plan->checks[c].cond, text, sizeof text);
       const char *why = plan->checks[c].message;
       snprintf(err, errlen, "input check failed: `%s`%s%s%s", text, why ? " (" : "", why ? why : "", why ? ")" : "");
       ok = false;
@@ -148,12 +155,12 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
     memset(t, 0, sizeof *t);
     t->dtype = dtype_named(po->dtype);
     t->rank = po->rank;
-    for (int d = 0; ok && d < po->rank; d++) ok = eval(po->sizes[d], &env, &t->sizes[d], "an output size", err, errlen);
+    for (int d = 0; ok && d < po->rank; d++) ok = run_program(po->sizes[d], &pe, &t->sizes[d], "an output size", err, errlen);
     if (!ok) break;
     if (po->alias_input >= 0) {
       int64_t off = 0;
-      ok = eval(po->offset, &env, &off, "an alias offset", err, errlen);
-      for (int d = 0; ok && d < po->rank; d++) ok = eval(po->strides[d], &env, &t->strides[d], "an alias stride", err, errlen);
+      ok = run_program(po->offset, &pe, &off, "an alias offset", err, errlen);
+      for (int d = 0; ok && d < po->rank; d++) ok = run_program(po->strides[d], &pe, &t->strides[d], "an alias stride", err, errlen);
       const fuser_host_tensor *in = &inputs[po->alias_input];
       t->data = (char *)in->data + off * (int64_t)fuser_dtype_size(in->dtype);
       continue;
@@ -171,7 +178,7 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
   }
   for (int i = 0; ok && i < plan->num_temps; i++) {
     int64_t bytes = 0;
-    ok = eval(plan->temps[i].bytes, &env, &bytes, "a temp size", err, errlen);
+    ok = run_program(plan->temps[i].bytes, &pe, &bytes, "a temp size", err, errlen);
     if (ok) temps[i] = alloc256((size_t)bytes);
     if (ok && plan->temps[i].index_sites) memset(temps[i], 0, (size_t)bytes); /* an index flag */
   }

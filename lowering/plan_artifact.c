@@ -37,12 +37,13 @@ int fuser_plan_to_artifact(const fuser_plan_model *m, int num_metadata, const ch
   for (int i = 0; i < m->num_outputs; i++) {
     const fpm_output *o = &m->outputs[i];
     if (o->alias_input >= 0)
-      fuser_builder_add_alias_output(b, o->alias_input, o->rank, o->offset, (const char *const *)o->sizes,
-                                     (const char *const *)o->strides);
-    else fuser_builder_add_output(b, runtime_dtype(o->dtype), o->rank, (const char *const *)o->sizes, o->stride_order);
+      fuser_builder_add_alias_output_programs(b, o->alias_input, o->rank, o->offset, (const struct fuser_expr *const *)o->sizes,
+                                              (const struct fuser_expr *const *)o->strides);
+    else fuser_builder_add_output_programs(b, runtime_dtype(o->dtype), o->rank, (const struct fuser_expr *const *)o->sizes,
+                                           o->stride_order);
   }
   for (int i = 0; i < m->num_temps; i++) {
-    int t = fuser_builder_add_temp(b, m->temps[i].bytes, 0);
+    int t = fuser_builder_add_temp_program(b, m->temps[i].bytes, 0);
     if (m->temps[i].index_sites) fuser_builder_set_index_flag(b, t, m->temps[i].index_sites);
   }
   for (int i = 0; i < m->num_checks; i++) fuser_builder_add_check_program(b, m->checks[i].cond, m->checks[i].message);

@@ -10,6 +10,7 @@
 #include "lowering/launch_plan.h"
 #include "lowering/plan_model_build.h"
 #include "lowering/plan_model_internal.h"
+#include "lowering/plan_translate.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/ir_util.h"
@@ -131,7 +132,8 @@ void fpm_add_index_flag(fuser_plan_model *m, MlirOperation kernel, call_info *c)
   }
   c->flag_temp = m->num_temps;
   m->temps = realloc(m->temps, sizeof *m->temps * (m->num_temps + 1));
-  m->temps[m->num_temps].bytes = fpm_dup_str("4");
+  fuser_poly four = fuser_poly_const(4);
+  m->temps[m->num_temps].bytes = fuser_poly_program(&four);
   m->temps[m->num_temps++].index_sites = text;
 }
 

@@ -188,6 +188,19 @@ static bool describe_arg(model_state *st, MlirValue arg, int i, fuser_plan_model
   return true;
 }
 
+/* A view's `?` offset, size or stride as a polynomial (what the model
+ * propagates into the kernels); when it is not one, the translator's error
+ * names the op (plan_translate.h), or says that it is a host value the
+ * polynomials cannot carry (a min, a compare). */
+static bool view_operand(model_state *st, MlirOperation op, intptr_t i, fuser_poly *out, const char *what, char *err, size_t errlen) {
+  if (i < mlirOperationGetNumOperands(op) && host_poly(st, mlirOperationGetOperand(op, i), out)) return true;
+  if (i >= mlirOperationGetNumOperands(op)) return fpm_fail(op, err, errlen, "view has fewer i64 operands than `?` entries");
+  struct fuser_expr *e = fuser_plan_translate(mlirOperationGetOperand(op, i), err, errlen);
+  if (!e) return false;
+  fuser_plan_program_free(e);
+  return fpm_fail(op, err, errlen, "view %s is not + - * of sizes, strides and integer scalars", what);
+}
+
 static bool describe_view(model_state *st, MlirOperation op, char *err, size_t errlen) {
   MlirValue v = mlirOperationGetResult(op, 0);
   MlirType t = mlirValueGetType(v);
@@ -199,18 +212,16 @@ static bool describe_view(model_state *st, MlirOperation op, char *err, size_t e
   int64_t offset, strides[FUSER_MAX_RANK];
   fuser_get_i64(op, "static_offset", &offset);
   fuser_get_i64_array(op, "static_strides", strides, FUSER_MAX_RANK);
-  int next = 1;
+  intptr_t next = 1;
   int64_t dyn = mlirShapedTypeGetDynamicSize();
   if (offset == dyn) {
-    if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->offset)) return fpm_fail(op, err, errlen, "view offset is not a host expression");
+    if (!view_operand(st, op, next++, &d->offset, "offset", err, errlen)) return false;
   } else d->offset = fuser_poly_const(offset);
   for (int k = 0; k < d->rank; k++)
-    if (mlirShapedTypeIsDynamicDim(t, k) && !host_poly(st, mlirOperationGetOperand(op, next++), &d->size[k]))
-      return fpm_fail(op, err, errlen, "view size is not a host expression");
+    if (mlirShapedTypeIsDynamicDim(t, k) && !view_operand(st, op, next++, &d->size[k], "size", err, errlen)) return false;
   for (int k = 0; k < d->rank; k++) {
     if (strides[k] != dyn) d->stride[k] = fuser_poly_const(strides[k]);
-    else if (!host_poly(st, mlirOperationGetOperand(op, next++), &d->stride[k]))
-      return fpm_fail(op, err, errlen, "view stride is not a host expression");
+    else if (!view_operand(st, op, next++, &d->stride[k], "stride", err, errlen)) return false;
   }
   return true;
 }
@@ -278,10 +289,6 @@ static int return_index(MlirOperation ret, MlirValue v) {
   return -1;
 }
 
-static void strides_text(const value_desc *d, char **out) {
-  for (int k = 0; k < d->rank; k++) out[k] = fpm_poly_str(&d->stride[k]);
-}
-
 /* The allocation order of a temporary, kernel result r: its producer's
  * fuser.stride_order, the order fuser-segment wrote into the kernel's
  * `fuser.strides` for it (null: row-major). */
@@ -317,8 +324,8 @@ static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k
   o->alias_input = k;
   snprintf(o->dtype, sizeof o->dtype, "%s", fuser_dtype_mlir_name(d->dtype));
   o->rank = d->rank;
-  o->offset = fpm_poly_str(&in->offset);
-  for (int j = 0; j < d->rank; j++) o->sizes[j] = fpm_poly_str(&in->size[j]), o->strides[j] = fpm_poly_str(&in->stride[j]);
+  o->offset = fuser_poly_program(&in->offset);
+  for (int j = 0; j < d->rank; j++) o->sizes[j] = fuser_poly_program(&in->size[j]), o->strides[j] = fuser_poly_program(&in->stride[j]);
   return true;
 }
 
@@ -428,7 +435,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
         fpm_output *o = &m->outputs[out];
         snprintf(o->dtype, sizeof o->dtype, "%s", fuser_dtype_mlir_name(d->dtype));
         o->rank = d->rank;
-        for (int k = 0; k < d->rank; k++) o->sizes[k] = fpm_poly_str(&d->size[k]), o->stride_order[k] = order[k];
+        for (int k = 0; k < d->rank; k++) o->sizes[k] = fuser_poly_program(&d->size[k]), o->stride_order[k] = order[k];
       } else {
         d->buffer = FPM_TEMP;
         d->index = m->num_temps;
@@ -436,7 +443,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
         fuser_poly bytes = fuser_poly_const((int64_t)d->esize);
         for (int k = 0; k < d->rank; k++) bytes = fuser_poly_mul(bytes, d->size[k]);
         m->temps[m->num_temps].index_sites = NULL;
-        m->temps[m->num_temps++].bytes = fpm_poly_str(&bytes);
+        m->temps[m->num_temps++].bytes = fuser_poly_program(&bytes);
       }
       *new_desc(st, res) = *d;
     }
@@ -460,9 +467,15 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
     o->alias_input = d->index;
     snprintf(o->dtype, sizeof o->dtype, "%s", fuser_dtype_mlir_name(d->dtype));
     o->rank = d->rank;
-    o->offset = fpm_poly_str(&d->offset);
-    for (int k = 0; k < d->rank; k++) o->sizes[k] = fpm_poly_str(&d->size[k]);
-    strides_text(d, o->strides);
+    if (mlirValueIsAOpResult(ov) && fuser_op_id_of(at) == FUSER_OP_view) { /* a view: from its host SSA */
+      if (!fuser_plan_view_programs(at, &o->offset, o->sizes, o->strides, err, errlen)) return false;
+      continue;
+    }
+    /* the input itself, or an output written into it (write_into_input's, made again from the result) */
+    fuser_plan_program_free(o->offset);
+    for (int k = 0; k < FPM_MAX_RANK; k++) fuser_plan_program_free(o->sizes[k]), fuser_plan_program_free(o->strides[k]), o->sizes[k] = o->strides[k] = NULL;
+    o->offset = fuser_poly_program(&d->offset);
+    for (int k = 0; k < d->rank; k++) o->sizes[k] = fuser_poly_program(&d->size[k]), o->strides[k] = fuser_poly_program(&d->stride[k]);
   }
   return true;
 }
@@ -485,10 +498,10 @@ void fuser_plan_model_free(fuser_plan_model *m) {
     free(st);
   }
   for (int i = 0; i < m->num_outputs; i++) {
-    for (int k = 0; k < FPM_MAX_RANK; k++) free(m->outputs[i].sizes[k]), free(m->outputs[i].strides[k]);
-    free(m->outputs[i].offset);
+    for (int k = 0; k < FPM_MAX_RANK; k++) fuser_plan_program_free(m->outputs[i].sizes[k]), fuser_plan_program_free(m->outputs[i].strides[k]);
+    fuser_plan_program_free(m->outputs[i].offset);
   }
-  for (int i = 0; i < m->num_temps; i++) free(m->temps[i].bytes), free(m->temps[i].index_sites);
+  for (int i = 0; i < m->num_temps; i++) fuser_plan_program_free(m->temps[i].bytes), free(m->temps[i].index_sites);
   for (int i = 0; i < m->num_kernels; i++) {
     fpm_matmul_free(m->kernels[i].matmul);
     for (int p = 0; p < m->kernels[i].num_params; p++) free(m->kernels[i].params[p].expr);

@@ -8,9 +8,10 @@
  * runtime's expression language (docs/runtime.md): `size(i, d)`,
  * `stride(i, d)`, `addr(i)`, `scalar(i)` of the fusion's inputs.
  * plan_artifact.c turns the model into an artifact. This header includes
- * no MLIR header so both sides can use it; the call's checks are already
- * the runtime's programs (driver/expr.h, made by lowering/plan_translate.h
- * from the plan's host SSA), the other expressions still text (issue 14). */
+ * no MLIR header so both sides can use it. The call's checks, the outputs
+ * and the temps are the runtime's programs (driver/expr.h, made by
+ * lowering/plan_translate.h from the plan's host SSA, or from the model's
+ * polynomials); the launches' expressions are still text (issue 14). */
 #ifndef FUSER_LOWERING_PLAN_MODEL_H
 #define FUSER_LOWERING_PLAN_MODEL_H
 
@@ -47,14 +48,14 @@ typedef struct {
   int alias_input; /* >= 0: a view of that input, made on the host */
   char dtype[8];
   int rank;
-  char *sizes[FPM_MAX_RANK];
-  int64_t stride_order[FPM_MAX_RANK]; /* allocated outputs */
-  char *offset;                       /* alias outputs: element offset */
-  char *strides[FPM_MAX_RANK];        /* alias outputs: element strides */
+  struct fuser_expr *sizes[FPM_MAX_RANK]; /* programs, like offset and strides */
+  int64_t stride_order[FPM_MAX_RANK];     /* allocated outputs */
+  struct fuser_expr *offset;              /* alias outputs: element offset */
+  struct fuser_expr *strides[FPM_MAX_RANK]; /* alias outputs: element strides */
 } fpm_output;
 
 typedef struct {
-  char *bytes;
+  struct fuser_expr *bytes;
   /* Non-null: this temp is a kernel's index flag (4 bytes, one i32): zero
    * it before the kernel, read it after; a value v > 0 means line v of this
    * text ("file:line:col: fuser.gather", one line per index op of the

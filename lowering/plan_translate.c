@@ -29,8 +29,8 @@ typedef struct {
 static bool fail_at(program *p, MlirLocation loc, const char *why, MlirOperation op) {
   if (p->failed) return false;
   p->failed = true;
-  char where[300];
-  fuser_location_text(loc, where, sizeof where);
+  char where[300] = "?";
+  if (!mlirLocationIsNull(loc)) fuser_location_text(loc, where, sizeof where);
   if (mlirOperationIsNull(op)) return fuser_message(p->err, p->errlen, "%s: %s", where, why);
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   return fuser_message(p->err, p->errlen, "%s: '%.*s' %s", where, (int)name.length, name.data, why);
@@ -185,4 +185,72 @@ void fuser_plan_program_free(fuser_expr *e) {
   if (!e) return;
   fuser_expr_free(e);
   free(e);
+}
+
+/* One offset, size or stride of a view: its static value, or the program
+ * of the view's next i64 operand. */
+static fuser_expr *view_entry(MlirOperation view, bool dynamic, int64_t value, intptr_t *next, char *err, size_t errlen) {
+  if (!dynamic) {
+    fuser_poly c = fuser_poly_const(value);
+    fuser_expr *e = fuser_poly_program(&c);
+    if (!e) fuser_message(err, errlen, "out of memory");
+    return e;
+  }
+  if (*next < mlirOperationGetNumOperands(view)) return fuser_plan_translate(mlirOperationGetOperand(view, (*next)++), err, errlen);
+  char where[300];
+  fuser_location_text(mlirOperationGetLocation(view), where, sizeof where);
+  fuser_message(err, errlen, "%s: 'fuser.view' has fewer i64 operands than `?` entries", where);
+  return NULL;
+}
+
+bool fuser_plan_view_programs(MlirOperation view, fuser_expr **offset, fuser_expr **sizes, fuser_expr **strides, char *err,
+                              size_t errlen) {
+  MlirType t = mlirValueGetType(mlirOperationGetResult(view, 0));
+  int rank = (int)mlirShapedTypeGetRank(t);
+  int64_t off, st[FUSER_MAX_RANK], dyn = mlirShapedTypeGetDynamicSize();
+  if (rank > FUSER_MAX_RANK || !fuser_get_i64(view, "static_offset", &off) ||
+      fuser_get_i64_array(view, "static_strides", st, FUSER_MAX_RANK) != rank) {
+    char where[300];
+    fuser_location_text(mlirOperationGetLocation(view), where, sizeof where);
+    return fuser_message(err, errlen, "%s: 'fuser.view' without its static_offset and static_strides", where);
+  }
+  intptr_t next = 1;
+  *offset = view_entry(view, off == dyn, off, &next, err, errlen);
+  bool ok = *offset != NULL;
+  for (int d = 0; d < rank; d++) sizes[d] = strides[d] = NULL;
+  for (int d = 0; ok && d < rank; d++)
+    ok = (sizes[d] = view_entry(view, mlirShapedTypeIsDynamicDim(t, d), mlirShapedTypeGetDimSize(t, d), &next, err, errlen)) != NULL;
+  for (int d = 0; ok && d < rank; d++) ok = (strides[d] = view_entry(view, st[d] == dyn, st[d], &next, err, errlen)) != NULL;
+  if (ok) return true;
+  fuser_plan_program_free(*offset), *offset = NULL;
+  for (int d = 0; d < rank; d++) fuser_plan_program_free(sizes[d]), fuser_plan_program_free(strides[d]), sizes[d] = strides[d] = NULL;
+  return false;
+}
+
+fuser_expr *fuser_poly_program(const fuser_poly *poly) {
+  program p = {0};
+  char err[8];
+  p.err = err, p.errlen = sizeof err;
+  MlirLocation none = {NULL};
+  for (int i = 0; i < poly->nt; i++) {
+    const fuser_term *t = &poly->t[i];
+    bool first = true;
+    if (t->coeff != 1 || t->nf == 0) emit(&p, FUSER_OP_CONST, 0, t->coeff, none), first = false;
+    for (int k = 0; k < t->nf; k++) {
+      const fuser_sym *s = &t->f[k];
+      fuser_op op = s->kind == FUSER_SYM_SIZE ? FUSER_OP_IN_SIZE : s->kind == FUSER_SYM_STRIDE ? FUSER_OP_IN_STRIDE : FUSER_OP_SCALAR;
+      emit(&p, op, (uint32_t)s->arg, s->kind == FUSER_SYM_SCALAR ? 0 : s->dim, none);
+      if (!first) emit(&p, FUSER_OP_MUL, 0, 0, none);
+      first = false;
+    }
+    if (i) emit(&p, FUSER_OP_ADD, 0, 0, none);
+  }
+  if (poly->nt == 0) emit(&p, FUSER_OP_CONST, 0, 0, none);
+  fuser_expr *out = p.failed ? NULL : malloc(sizeof *out);
+  if (!out) {
+    free(p.code);
+    return NULL;
+  }
+  *out = (fuser_expr){.n = p.n, .code = p.code};
+  return out;
 }

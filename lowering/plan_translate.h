@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "mlir-c/IR.h"
+#include "passes/symbolic.h"
 
 /* driver/expr.h's program, declared only: the runtime's headers name
  * things the compiler's do too (fuser_layout), so the plan model's files
@@ -40,5 +41,20 @@ struct fuser_expr;
  * or too deep for the runtime). */
 struct fuser_expr *fuser_plan_translate(MlirValue v, char *err, size_t errlen);
 void fuser_plan_program_free(struct fuser_expr *e);
+
+/* A fuser.view's element offset, sizes and strides (rank of its result):
+ * the static values of its attributes and type as constants, the `?` ones
+ * translated from its i64 operands (offset, sizes, strides, in that
+ * order). False with the translator's error; *offset and the arrays are
+ * then NULL. */
+bool fuser_plan_view_programs(MlirOperation view, struct fuser_expr **offset, struct fuser_expr **sizes,
+                              struct fuser_expr **strides, char *err, size_t errlen);
+
+/* A polynomial of the plan model (passes/symbolic.h: what a kernel's
+ * result extents and dense strides are, derived through the kernel's ops)
+ * as a program: the terms' products summed, as fuser_poly_emit writes it
+ * in SSA. NULL when out of memory. Goes when the model's polynomials are
+ * host SSA of the plan (issue 14). */
+struct fuser_expr *fuser_poly_program(const fuser_poly *p);
 
 #endif
