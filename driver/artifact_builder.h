@@ -130,6 +130,11 @@ int fuser_builder_param_pointer(fuser_builder *b, int kernel, int buffer, int in
                                 const char *offset);
 /* Appends an I32/I64 parameter with an expression's value. */
 int fuser_builder_param_value(fuser_builder *b, int kernel, int kind, const char *expr);
+/* The same two with programs (driver/expr.h; copied), as the compiler
+ * writes them (lowering/plan_translate.h). */
+int fuser_builder_param_pointer_program(fuser_builder *b, int kernel, int buffer, int index,
+                                        const struct fuser_expr *offset);
+int fuser_builder_param_value_program(fuser_builder *b, int kernel, int kind, const struct fuser_expr *value);
 /* Appends an F32/F64 parameter with scalar input `input`'s value. */
 int fuser_builder_param_scalar(fuser_builder *b, int kernel, int kind, int input);
 /* Appends a variant: entry `entry` of module `module`, launched with grid
@@ -145,6 +150,11 @@ int fuser_builder_add_variant_3d(fuser_builder *b, int kernel, int module, const
                                  const char *const grid[3], const unsigned block[3],
                                  unsigned shared_bytes, int nconditions,
                                  const char *const *conditions);
+/* The same with programs (copied). */
+int fuser_builder_add_variant_programs(fuser_builder *b, int kernel, int module, const char *entry,
+                                      const struct fuser_expr *const grid[3], const unsigned block[3],
+                                      unsigned shared_bytes, int nconditions,
+                                      const struct fuser_expr *const *conditions);
 
 /* A matrix product run through cuBLASLt (docs/runtime.md, "Matmul
  * segments"): D[b.., m, n] = sum_k A[b.., m, k] * B[b.., k, n] (+ bias[n]),
@@ -166,6 +176,8 @@ enum {
 };
 int fuser_builder_add_matmul(fuser_builder *b, const char *name, int dtype, int batch, int has_bias,
                              int nchecks, const char *const *checks);
+int fuser_builder_add_matmul_programs(fuser_builder *b, const char *name, int dtype, int batch, int has_bias,
+                                      int nchecks, const struct fuser_expr *const *checks);
 
 /* Attaches a named blob (replacing one of the same key): the source script,
  * the fusion's name, how to make its inputs... The runtime carries it and

@@ -148,6 +148,7 @@ int fuser_builder_add_scalar_input(fuser_builder *b, const char *name, int dtype
 static int take(fuser_builder *b, const fuser_expr *from, fuser_expr *e, const char *what) {
   char msg[160];
   if (!from) return fail(b, FUSER_ERR_INVALID_ARGUMENT, "%s: missing expression", what);
+  if (from->n > FUSER_EXPR_MAX_LEN) return fail(b, FUSER_ERR_ARTIFACT_INVALID, "%s: longer than %d operations", what, FUSER_EXPR_MAX_LEN);
   if (fuser_expr_check(from, msg, sizeof msg) != 0) return fail(b, FUSER_ERR_ARTIFACT_INVALID, "%s: %s", what, msg);
   if (fuser_expr_copy(from, e) != 0) return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
   return 0;
@@ -352,7 +353,7 @@ static fuser_param *add_param(fuser_builder *b, int kernel, char *what, size_t w
   return grow(b, (void **)&k->params, &k->nparams, sizeof(fuser_param));
 }
 
-int fuser_builder_param_pointer(fuser_builder *b, int kernel, int buffer, int index, const char *offset) {
+int fuser_builder_param_pointer_program(fuser_builder *b, int kernel, int buffer, int index, const fuser_expr *offset) {
   if (!b || b->err.code) return -1;
   char what[FUSER_MAX_NAME + 64];
   fuser_param *p = add_param(b, kernel, what, sizeof what);
@@ -360,11 +361,22 @@ int fuser_builder_param_pointer(fuser_builder *b, int kernel, int buffer, int in
   p->kind = FUSER_PARAM_POINTER;
   p->buffer = buffer;
   p->index = index;
-  if (parse(b, offset, &p->expr, what)) return -1;
+  if (take(b, offset, &p->expr, what)) return -1;
   return (int)b->a->kernels[kernel].nparams - 1;
 }
 
-int fuser_builder_param_value(fuser_builder *b, int kernel, int kind, const char *expr) {
+int fuser_builder_param_pointer(fuser_builder *b, int kernel, int buffer, int index, const char *offset) {
+  if (!b || b->err.code) return -1;
+  char what[64];
+  snprintf(what, sizeof what, "kernel %d parameter", kernel);
+  fuser_expr e;
+  if (parse(b, offset, &e, what)) return -1;
+  int i = fuser_builder_param_pointer_program(b, kernel, buffer, index, &e);
+  fuser_expr_free(&e);
+  return i;
+}
+
+int fuser_builder_param_value_program(fuser_builder *b, int kernel, int kind, const fuser_expr *value) {
   if (!b || b->err.code) return -1;
   char what[FUSER_MAX_NAME + 64];
   fuser_param *p = add_param(b, kernel, what, sizeof what);
@@ -372,8 +384,19 @@ int fuser_builder_param_value(fuser_builder *b, int kernel, int kind, const char
   if (kind != FUSER_PARAM_I32 && kind != FUSER_PARAM_I64)
     return fail(b, FUSER_ERR_INVALID_ARGUMENT, "%s: value parameters are FUSER_PARAM_I32 or I64", what);
   p->kind = kind;
-  if (parse(b, expr, &p->expr, what)) return -1;
+  if (take(b, value, &p->expr, what)) return -1;
   return (int)b->a->kernels[kernel].nparams - 1;
+}
+
+int fuser_builder_param_value(fuser_builder *b, int kernel, int kind, const char *expr) {
+  if (!b || b->err.code) return -1;
+  char what[64];
+  snprintf(what, sizeof what, "kernel %d parameter", kernel);
+  fuser_expr e;
+  if (parse(b, expr, &e, what)) return -1;
+  int i = fuser_builder_param_value_program(b, kernel, kind, &e);
+  fuser_expr_free(&e);
+  return i;
 }
 
 int fuser_builder_param_scalar(fuser_builder *b, int kernel, int kind, int input) {
@@ -388,10 +411,9 @@ int fuser_builder_param_scalar(fuser_builder *b, int kernel, int kind, int input
   return (int)b->a->kernels[kernel].nparams - 1;
 }
 
-int fuser_builder_add_variant_3d(fuser_builder *b, int kernel, int module, const char *entry,
-                                 const char *const grid[3], const unsigned block[3],
-                                 unsigned shared_bytes, int nconditions,
-                                 const char *const *conditions) {
+int fuser_builder_add_variant_programs(fuser_builder *b, int kernel, int module, const char *entry,
+                                      const fuser_expr *const grid[3], const unsigned block[3], unsigned shared_bytes,
+                                      int nconditions, const fuser_expr *const *conditions) {
   if (!b || b->err.code) return -1;
   fuser_kernel *k = kernel_at(b, kernel);
   if (!k) return -1;
@@ -410,7 +432,7 @@ int fuser_builder_add_variant_3d(fuser_builder *b, int kernel, int module, const
     v->block[g] = block[g];
     char gw[FUSER_MAX_NAME + 80];
     snprintf(gw, sizeof gw, "%s grid %c", what, "xyz"[g]);
-    if (parse(b, grid[g], &v->grid[g], gw)) return -1;
+    if (take(b, grid[g], &v->grid[g], gw)) return -1;
   }
   if (nconditions) {
     v->conditions = calloc((size_t)nconditions, sizeof *v->conditions);
@@ -418,11 +440,41 @@ int fuser_builder_add_variant_3d(fuser_builder *b, int kernel, int module, const
     for (int c = 0; c < nconditions; c++) {
       char cw[FUSER_MAX_NAME + 96];
       snprintf(cw, sizeof cw, "%s condition %d", what, c);
-      v->nconditions = (size_t)c + 1; /* so that destroy frees what was parsed */
-      if (parse(b, conditions[c], &v->conditions[c], cw)) return -1;
+      v->nconditions = (size_t)c + 1; /* so that destroy frees what was copied */
+      if (take(b, conditions[c], &v->conditions[c], cw)) return -1;
     }
   }
   return (int)vi;
+}
+
+int fuser_builder_add_variant_3d(fuser_builder *b, int kernel, int module, const char *entry,
+                                 const char *const grid[3], const unsigned block[3],
+                                 unsigned shared_bytes, int nconditions,
+                                 const char *const *conditions) {
+  if (!b || b->err.code) return -1;
+  if (nconditions < 0 || (nconditions && !conditions))
+    return fuser_builder_add_variant_programs(b, kernel, module, entry, NULL, block, shared_bytes, -1, NULL); /* its message */
+  char what[80];
+  snprintf(what, sizeof what, "kernel %d variant grid", kernel);
+  fuser_expr g[3], *c = nconditions ? calloc((size_t)nconditions, sizeof *c) : NULL;
+  const fuser_expr *pg[3], **pc = nconditions ? calloc((size_t)nconditions, sizeof *pc) : NULL;
+  if (nconditions && (!c || !pc)) {
+    free(c), free(pc);
+    return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  int i = -1;
+  if (parse_all(b, 3, grid, g, what) == 0) {
+    snprintf(what, sizeof what, "kernel %d variant condition", kernel);
+    if (parse_all(b, nconditions, conditions, c, what) == 0) {
+      for (int j = 0; j < 3; j++) pg[j] = &g[j];
+      for (int j = 0; j < nconditions; j++) pc[j] = &c[j];
+      i = fuser_builder_add_variant_programs(b, kernel, module, entry, pg, block, shared_bytes, nconditions, pc);
+      free_all(nconditions, c);
+    }
+    free_all(3, g);
+  }
+  free(c), free(pc);
+  return i;
 }
 
 int fuser_builder_add_variant(fuser_builder *b, int kernel, int module, const char *entry,
@@ -477,8 +529,8 @@ int fuser_builder_set_metadata(fuser_builder *b, const char *key, const void *va
 /* A matmul kernel: its one variant has no module (cuBLASLt runs it) and
  * carries the extent checks as conditions, so variant selection and the
  * input-mismatch diagnosis treat it like any kernel. */
-int fuser_builder_add_matmul(fuser_builder *b, const char *name, int dtype, int batch, int has_bias,
-                             int nchecks, const char *const *checks) {
+int fuser_builder_add_matmul_programs(fuser_builder *b, const char *name, int dtype, int batch, int has_bias, int nchecks,
+                                      const fuser_expr *const *checks) {
   int k = fuser_builder_add_kernel(b, name);
   if (k < 0) return -1;
   fuser_kernel *kn = &b->a->kernels[k];
@@ -486,8 +538,31 @@ int fuser_builder_add_matmul(fuser_builder *b, const char *name, int dtype, int 
   kn->mm_dtype = dtype;
   kn->mm_batch = batch;
   kn->mm_bias = has_bias != 0;
-  const char *grid[3] = {"1", "1", "1"};
+  fuser_expr one;
+  if (fuser_expr_const(1, &one) != 0) return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
+  const fuser_expr *grid[3] = {&one, &one, &one};
   const unsigned block[3] = {1, 1, 1};
-  if (fuser_builder_add_variant_3d(b, k, -1, "cublasLtMatmul", grid, block, 0, nchecks, checks) < 0) return -1;
+  int v = fuser_builder_add_variant_programs(b, k, -1, "cublasLtMatmul", grid, block, 0, nchecks, checks);
+  fuser_expr_free(&one);
+  return v < 0 ? -1 : k;
+}
+
+int fuser_builder_add_matmul(fuser_builder *b, const char *name, int dtype, int batch, int has_bias,
+                             int nchecks, const char *const *checks) {
+  if (!b || b->err.code) return -1;
+  if (nchecks < 0 || (nchecks && !checks)) return fuser_builder_add_matmul_programs(b, name, dtype, batch, has_bias, -1, NULL);
+  fuser_expr *c = nchecks ? calloc((size_t)nchecks, sizeof *c) : NULL;
+  const fuser_expr **pc = nchecks ? calloc((size_t)nchecks, sizeof *pc) : NULL;
+  if (nchecks && (!c || !pc)) {
+    free(c), free(pc);
+    return fail(b, FUSER_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  int k = -1;
+  if (parse_all(b, nchecks, checks, c, "matmul check") == 0) {
+    for (int j = 0; j < nchecks; j++) pc[j] = &c[j];
+    k = fuser_builder_add_matmul_programs(b, name, dtype, batch, has_bias, nchecks, pc);
+    free_all(nchecks, c);
+  }
+  free(c), free(pc);
   return k;
 }

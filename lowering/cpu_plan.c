@@ -7,7 +7,6 @@
 
 #include "driver/artifact_builder.h"
 #include "driver/expr.h"
-#include "lowering/host_expr.h"
 #include "reference/reference.h"
 #include "support/error.h"
 
@@ -15,16 +14,6 @@ static fuser_dtype dtype_named(const char *name) {
   for (int d = 0; d < FUSER_DTYPE_COUNT; d++)
     if (strcmp(fuser_dtype_mlir_name((fuser_dtype)d), name) == 0) return (fuser_dtype)d;
   return FUSER_DTYPE_INVALID;
-}
-
-static bool eval(const char *text, const fuser_expr_env *env, int64_t *out, const char *what, char *err, size_t errlen) {
-  if (!text) {
-    *out = 0;
-    return true;
-  }
-  if (fuser_host_expr_eval(text, env, out)) return true;
-  snprintf(err, errlen, "cannot evaluate %s '%s'", what, text);
-  return false;
 }
 
 /* The call's inputs as the runtime's expression programs read them
@@ -79,36 +68,37 @@ static char *pointer(const fpm_param *q, int64_t offset, const fuser_host_tensor
 
 /* A matmul segment on the CPU: the reference's implementation
  * (fuser_ref_matmul_run), after the extent checks the runtime makes. */
-static bool run_matmul(const fpm_kernel *kern, const fuser_expr_env *env, const fuser_host_tensor *inputs,
+static bool run_matmul(const fpm_kernel *kern, const program_env *env, const fuser_host_tensor *inputs,
                        fuser_host_tensor *outputs, void **temps, char *err, size_t errlen) {
   const fpm_matmul *mm = kern->matmul;
   for (int c = 0; c < mm->num_checks; c++) {
     int64_t r = 0;
-    if (!eval(mm->checks[c], env, &r, "a matmul check", err, errlen)) return false;
+    if (!run_program(mm->checks[c], env, &r, "a matmul check", err, errlen)) return false;
     if (!r) {
-      snprintf(err, errlen, "%s: the operands' extents disagree (%s)", kern->name, mm->checks[c]);
+      char text[512];
+      snprintf(err, errlen, "%s: the operands' extents disagree (%s)", kern->name, fuser_expr_print(mm->checks[c], text, sizeof text));
       return false;
     }
   }
   fuser_ref_matmul_args x = {.dtype = dtype_named(mm->dtype), .batch = mm->batch};
   struct {
-    const char *text;
+    const fuser_expr *program;
     int64_t *to;
   } e[] = {{mm->m, &x.m},         {mm->n, &x.n},         {mm->k, &x.k},         {mm->a_m, &x.a_m},
            {mm->a_k, &x.a_k},     {mm->b_k, &x.b_k},     {mm->b_n, &x.b_n},     {mm->out_m, &x.out_m},
            {mm->out_n, &x.out_n}, {mm->bias_n, &x.bias_n}};
   for (size_t i = 0; i < sizeof e / sizeof *e; i++)
-    if (!eval(e[i].text, env, e[i].to, "a matmul extent or stride", err, errlen)) return false;
+    if (!run_program(e[i].program, env, e[i].to, "a matmul extent or stride", err, errlen)) return false;
   for (int i = 0; i < mm->batch; i++)
-    if (!eval(mm->batch_size[i], env, &x.batch_size[i], "a matmul batch extent", err, errlen) ||
-        !eval(mm->a_batch[i], env, &x.a_batch[i], "a matmul batch stride", err, errlen) ||
-        !eval(mm->b_batch[i], env, &x.b_batch[i], "a matmul batch stride", err, errlen) ||
-        !eval(mm->out_batch[i], env, &x.out_batch[i], "a matmul batch stride", err, errlen))
+    if (!run_program(mm->batch_size[i], env, &x.batch_size[i], "a matmul batch extent", err, errlen) ||
+        !run_program(mm->a_batch[i], env, &x.a_batch[i], "a matmul batch stride", err, errlen) ||
+        !run_program(mm->b_batch[i], env, &x.b_batch[i], "a matmul batch stride", err, errlen) ||
+        !run_program(mm->out_batch[i], env, &x.out_batch[i], "a matmul batch stride", err, errlen))
       return false;
   int64_t off[4];
   const fpm_param *ptr[4] = {&mm->a, &mm->b, &mm->out, &mm->bias};
   for (int i = 0; i < (mm->has_bias ? 4 : 3); i++)
-    if (!eval(ptr[i]->expr, env, &off[i], "a matmul operand offset", err, errlen)) return false;
+    if (!run_program(ptr[i]->expr, env, &off[i], "a matmul operand offset", err, errlen)) return false;
   x.a = pointer(&mm->a, off[0], inputs, outputs, temps);
   x.b = pointer(&mm->b, off[1], inputs, outputs, temps);
   x.out = pointer(&mm->out, off[2], inputs, outputs, temps);
@@ -121,19 +111,6 @@ static bool run_matmul(const fpm_kernel *kern, const fuser_expr_env *env, const 
 bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, const fuser_host_tensor *inputs,
                         fuser_host_tensor *outputs, const char **variants, char *err, size_t errlen) {
   int ni = plan->num_inputs;
-  int *ranks = calloc((size_t)ni + 1, sizeof *ranks);
-  int64_t **sizes = calloc((size_t)ni + 1, sizeof *sizes), **strides = calloc((size_t)ni + 1, sizeof *strides);
-  uintptr_t *addrs = calloc((size_t)ni + 1, sizeof *addrs);
-  int64_t *scalars = calloc((size_t)ni + 1, sizeof *scalars);
-  for (int i = 0; i < ni; i++) {
-    const fuser_host_tensor *t = &inputs[i];
-    ranks[i] = t->rank < 0 ? 0 : t->rank;
-    sizes[i] = (int64_t *)t->sizes;
-    strides[i] = (int64_t *)t->strides;
-    addrs[i] = (uintptr_t)t->data;
-    scalars[i] = t->scalar.i;
-  }
-  fuser_expr_env env = {ni, ranks, sizes, strides, addrs, scalars};
   void **temps = calloc((size_t)plan->num_temps + 1, sizeof *temps);
   program_env pe;
   bool ok = program_env_init(&pe, inputs, ni);
@@ -185,7 +162,7 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
   for (int k = 0; ok && k < plan->num_kernels; k++) {
     const fpm_kernel *kern = &plan->kernels[k];
     if (kern->matmul) {
-      ok = run_matmul(kern, &env, inputs, outputs, temps, err, errlen);
+      ok = run_matmul(kern, &pe, inputs, outputs, temps, err, errlen);
       if (variants) variants[k] = "matmul";
       continue;
     }
@@ -194,7 +171,7 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
       bool hold = true;
       for (int c = 0; ok && hold && c < kern->variants[v].num_conditions; c++) {
         int64_t r = 0;
-        ok = eval(kern->variants[v].conditions[c], &env, &r, "a variant condition", err, errlen);
+        ok = run_program(kern->variants[v].conditions[c], &pe, &r, "a variant condition", err, errlen);
         hold = r != 0;
       }
       if (hold) chosen = &kern->variants[v];
@@ -211,7 +188,7 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
     for (int p = 0; ok && p < kern->num_params; p++) {
       const fpm_param *q = &kern->params[p];
       int64_t v = 0;
-      ok = eval(q->expr, &env, &v, "a kernel parameter", err, errlen);
+      ok = q->kind == FPM_PARAM_F32 || q->kind == FPM_PARAM_F64 || run_program(q->expr, &pe, &v, "a kernel parameter", err, errlen);
       bits[p] = q->kind == FPM_PARAM_I32 ? 32 : 64;
       switch (q->kind) {
       case FPM_PARAM_PTR:
@@ -234,7 +211,7 @@ bool fuser_cpu_plan_run(fuser_cpu_module *jit, const fuser_plan_model *plan, con
     }
   }
   for (int i = 0; i < plan->num_temps; i++) free(temps[i]);
-  free(temps), free(ranks), free(sizes), free(strides), free(addrs), free(scalars);
+  free(temps);
   program_env_free(&pe);
   return ok;
 }

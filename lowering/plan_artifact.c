@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "driver/artifact_builder.h"
+#include "driver/expr.h"
 #include "lowering/plan_matmul.h"
 
 static int runtime_dtype(const char *mlir) {
@@ -47,6 +48,8 @@ int fuser_plan_to_artifact(const fuser_plan_model *m, int num_metadata, const ch
     if (m->temps[i].index_sites) fuser_builder_set_index_flag(b, t, m->temps[i].index_sites);
   }
   for (int i = 0; i < m->num_checks; i++) fuser_builder_add_check_program(b, m->checks[i].cond, m->checks[i].message);
+  fuser_expr one_program, *one = &one_program; /* the grid's y and z */
+  if (fuser_expr_const(1, one) != 0) return fuser_builder_destroy(b), snprintf(err, errlen, "out of memory"), FUSER_ERR_OUT_OF_MEMORY;
   for (int k = 0; k < m->num_kernels; k++) {
     const fpm_kernel *kn = &m->kernels[k];
     if (kn->matmul) { /* cuBLASLt's, in launch order with the others */
@@ -59,20 +62,22 @@ int fuser_plan_to_artifact(const fuser_plan_model *m, int num_metadata, const ch
       switch (q->kind) {
       case FPM_PARAM_PTR:
         /* temps are untyped: their offsets are in bytes (always 0 here) */
-        fuser_builder_param_pointer(b, ki, fuser_plan_buffer_kind(q->buffer), q->index, q->expr);
+        fuser_builder_param_pointer_program(b, ki, fuser_plan_buffer_kind(q->buffer), q->index, q->expr);
         break;
-      case FPM_PARAM_I32: fuser_builder_param_value(b, ki, FUSER_PARAM_I32, q->expr); break;
-      case FPM_PARAM_I64: fuser_builder_param_value(b, ki, FUSER_PARAM_I64, q->expr); break;
+      case FPM_PARAM_I32: fuser_builder_param_value_program(b, ki, FUSER_PARAM_I32, q->expr); break;
+      case FPM_PARAM_I64: fuser_builder_param_value_program(b, ki, FUSER_PARAM_I64, q->expr); break;
       case FPM_PARAM_F32: fuser_builder_param_scalar(b, ki, FUSER_PARAM_F32, q->index); break;
       case FPM_PARAM_F64: fuser_builder_param_scalar(b, ki, FUSER_PARAM_F64, q->index); break;
       }
     }
     for (int v = 0; v < kn->num_variants; v++) {
       const fpm_variant *va = &kn->variants[v];
-      fuser_builder_add_variant(b, ki, va->module, va->entry, va->grid, va->block, va->num_conditions,
-                                (const char *const *)va->conditions);
+      fuser_builder_add_variant_programs(b, ki, va->module, va->entry, (const struct fuser_expr *const[3]){va->grid, one, one},
+                                         (const unsigned[3]){(unsigned)va->block, 1, 1}, 0, va->num_conditions,
+                                         (const struct fuser_expr *const *)va->conditions);
     }
   }
+  fuser_expr_free(one);
   for (int i = 0; i < num_metadata; i++) fuser_builder_set_metadata(b, keys[i], blobs[i], sizes[i]);
   fuser_error e;
   int status = fuser_builder_finish(b, out, &e);

@@ -2,7 +2,6 @@
  * after the PTX pipeline, each kernel call's launches (variants, grids,
  * parameters resolved to the call's tensors, run-time conditions), its
  * index flag, and matmul segments as typed batched products. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,21 +14,13 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/ir_util.h"
 #include "passes/kernel_info.h"
-#include "passes/layout.h"
 #include "support/location.h"
 
-/* A malloc'ed expression, whole (a cut one would mean something else). */
-static char *fmt(const char *f, ...) {
-  va_list ap, ap2;
-  va_start(ap, f);
-  va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, f, ap);
-  va_end(ap);
-  char *s = n < 0 ? NULL : malloc((size_t)n + 1);
-  if (s) vsnprintf(s, (size_t)n + 1, f, ap2);
-  va_end(ap2);
-  return s;
-}
+typedef struct fuser_expr program;
+
+static program *poly(const fuser_poly *p) { return fuser_poly_program(p); }
+static program *num(int64_t v) { return fpx_const(v); }
+static program *op2(fpx_op op, program *x, program *y) { return fpx_binary(op, x, y); }
 
 /* The conditions of one variant (or one matmul's checks) while they are
  * gathered: any number; cond_pack then fits them into the runtime's 64 per
@@ -37,22 +28,22 @@ static char *fmt(const char *f, ...) {
  * variant run where it must not (an unchecked extent, a misaligned vector
  * access). */
 typedef struct {
-  char **items;
+  program **items;
   int n, cap;
   bool failed; /* out of memory */
 } cond_list;
 
-static void cond_push(cond_list *l, char *c) {
+static void cond_push(cond_list *l, program *c) {
   if (!c || l->failed) {
-    free(c);
+    fuser_plan_program_free(c);
     l->failed = true;
     return;
   }
   if (l->n == l->cap) {
     int cap = l->cap ? 2 * l->cap : 16;
-    char **p = realloc(l->items, sizeof *p * (size_t)cap);
+    program **p = realloc(l->items, sizeof *p * (size_t)cap);
     if (!p) {
-      free(c);
+      fuser_plan_program_free(c);
       l->failed = true;
       return;
     }
@@ -64,23 +55,19 @@ static void cond_push(cond_list *l, char *c) {
 /* Moves l's conditions into out[FPM_MAX_CONDITIONS] (*n of them): as they
  * are when they fit, else in groups of ceil(n / FPM_MAX_CONDITIONS) joined
  * with &&. Frees l; false when out of memory. */
-static bool cond_pack(cond_list *l, char **out, int *n) {
+static bool cond_pack(cond_list *l, program **out, int *n) {
   int group = (l->n + FPM_MAX_CONDITIONS - 1) / FPM_MAX_CONDITIONS;
   bool ok = !l->failed;
   *n = 0;
-  for (int i = 0; ok && i < l->n; i += group) {
-    char *joined = group == 1 ? l->items[i] : fmt("(%s)", l->items[i]);
-    if (group > 1) free(l->items[i]);
-    for (int j = i + 1; j < l->n && j < i + group; j++) {
-      char *next = joined ? fmt("%s && (%s)", joined, l->items[j]) : NULL;
-      free(joined), free(l->items[j]);
-      joined = next;
-    }
+  for (int i = 0; i < l->n; i += group) {
+    program *joined = l->items[i];
+    for (int j = i + 1; j < l->n && j < i + group; j++) joined = op2(FPX_AND, joined, l->items[j]);
     if (!joined) ok = false;
-    else out[(*n)++] = joined;
+    else if (ok) out[(*n)++] = joined;
+    else fuser_plan_program_free(joined);
   }
   if (!ok) {
-    for (int i = 0; i < *n; i++) free(out[i]);
+    for (int i = 0; i < *n; i++) fuser_plan_program_free(out[i]);
     *n = 0;
   }
   free(l->items);
@@ -94,9 +81,17 @@ static void cond_push_call_checks(cond_list *l, const call_info *c, const fuser_
   const model_state *st = m->internal;
   for (int q = 0; q < c->nchecks; q++) {
     bool made = false;
-    for (int i = 0; i < m->num_checks && !made; i++) made = st->check_keys[i] && strcmp(st->check_keys[i], c->checks[q]) == 0;
-    if (!made) cond_push(l, fpm_dup_str(c->checks[q]));
+    for (int i = 0; i < m->num_checks && !made; i++) made = fpm_relation_equal(&st->check_keys[i], &c->checks[q]);
+    if (!made) cond_push(l, op2(c->checks[q].rel == FPM_REL_LE ? FPX_LE : FPX_EQ, poly(&c->checks[q].a), poly(&c->checks[q].b)));
   }
+}
+
+/* The product of dims [from, rank) of d's sizes, starting from 1 (as the
+ * text form wrote it: 1 * (s0) * (s1) ...). */
+static program *points_of(const value_desc *d, int from, int to) {
+  program *p = num(1);
+  for (int q = from; q < to && q < d->rank; q++) p = op2(FPX_MUL, p, poly(&d->size[q]));
+  return p;
 }
 
 static int module_for(fuser_plan_model *m, const fuser_launch *l, char names[][64]) {
@@ -146,7 +141,7 @@ static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel
     fpm_param *q = &k->params[i];
     if (p->kind == FK_PARAM_CHECK) { /* the index flag (add_index_flag) */
       if (c->flag_temp < 0) return fpm_fail(c->call, err, errlen, "kernel %s takes an index flag but has no index op", c->callee);
-      *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = FPM_TEMP, .index = c->flag_temp, .expr = fpm_dup_str("0")};
+      *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = FPM_TEMP, .index = c->flag_temp, .expr = num(0)};
       continue;
     }
     if (p->tensor < 0 || p->tensor >= c->num_tensors) return fpm_fail(c->call, err, errlen, "launch parameter %d of %s names tensor %d", i, c->callee, p->tensor);
@@ -156,12 +151,12 @@ static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel
       q->kind = FPM_PARAM_PTR;
       q->buffer = d->buffer;
       q->index = d->index;
-      q->expr = fpm_poly_str(&d->offset);
+      q->expr = poly(&d->offset);
       break;
     case FK_PARAM_SIZE:
     case FK_PARAM_STRIDE:
       q->kind = ibits == 32 ? FPM_PARAM_I32 : FPM_PARAM_I64;
-      q->expr = fpm_poly_str(p->kind == FK_PARAM_SIZE ? &d->size[p->dim] : &d->stride[p->dim]);
+      q->expr = poly(p->kind == FK_PARAM_SIZE ? &d->size[p->dim] : &d->stride[p->dim]);
       break;
     case FK_PARAM_CHECK: break; /* above */
     case FK_PARAM_SCALAR:
@@ -171,7 +166,7 @@ static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel
         q->index = d->index;
       } else {
         q->kind = d->dtype == FUSER_DTYPE_I64 ? FPM_PARAM_I64 : FPM_PARAM_I32;
-        q->expr = fpm_poly_str(&d->value);
+        q->expr = poly(&d->value);
       }
       break;
     }
@@ -187,69 +182,50 @@ static bool same_params(const fpm_kernel *k, const fuser_launch *l, const call_i
   for (int i = 0; i < k->num_params; i++) {
     same &= tmp.params[i].kind == k->params[i].kind && tmp.params[i].buffer == k->params[i].buffer &&
             tmp.params[i].index == k->params[i].index &&
-            ((!tmp.params[i].expr && !k->params[i].expr) ||
-             (tmp.params[i].expr && k->params[i].expr && strcmp(tmp.params[i].expr, k->params[i].expr) == 0));
-    free(tmp.params[i].expr);
+            ((!tmp.params[i].expr && !k->params[i].expr) || fpx_equal(tmp.params[i].expr, k->params[i].expr));
+    fuser_plan_program_free(tmp.params[i].expr);
   }
   return same;
 }
 
-/* The run-time conditions of a variant, as expressions. */
+/* The run-time conditions of a variant, as programs. */
 static void add_conditions(const fuser_launch *l, const call_info *c, cond_list *v) {
   for (int i = 0; i < l->num_conditions; i++) {
     const fuser_launch_condition *k = &l->conditions[i];
-    char a[1024], b[1024];
     if (k->kind == FUSER_COND_INDEX32) {
-      /* every tensor's span and the point count fit comfortably in 31 bits */
+      /* every tensor's span and the point count fit comfortably in 31 bits:
+       * 1 + max(size - 1, 0) * stride summed over dims, and the product of sizes */
       for (int t = 0; t < c->num_tensors; t++) {
         const value_desc *d = &c->t[t];
         if (!d->tensor) continue;
-        char span[4096] = "1", points[2048] = "1";
-        for (int q = 0; q < d->rank; q++) {
-          fpm_poly_text(&d->size[q], a, sizeof a);
-          fpm_poly_text(&d->stride[q], b, sizeof b);
-          size_t n = strlen(span), m2 = strlen(points);
-          snprintf(span + n, sizeof span - n, " + max(%s - 1, 0) * (%s)", a, b);
-          snprintf(points + m2, sizeof points - m2, " * (%s)", a);
-        }
-        cond_push(v, fmt("%s < 2147418112 && %s < 2147418112", span, points));
+        program *span = num(1);
+        for (int q = 0; q < d->rank; q++)
+          span = op2(FPX_ADD, span, op2(FPX_MUL, op2(FPX_MAX, op2(FPX_SUB, poly(&d->size[q]), num(1)), num(0)), poly(&d->stride[q])));
+        cond_push(v, op2(FPX_AND, op2(FPX_LT, span, num(2147418112)), op2(FPX_LT, points_of(d, 0, d->rank), num(2147418112))));
       }
       continue;
     }
     const value_desc *d = &c->t[k->tensor];
     switch (k->kind) {
-    case FUSER_COND_ALIGN:
+    case FUSER_COND_ALIGN: /* (addr(i) + offset * esize) % bytes == 0 */
       if (d->buffer != FPM_INPUT) break; /* outputs and temps are 256-byte aligned */
-      fpm_poly_text(&d->offset, a, sizeof a);
-      cond_push(v, fmt("(addr(%d) + (%s) * %zu) %% %lld == 0", d->index, a, d->esize, (long long)k->value));
+      cond_push(v, op2(FPX_EQ, op2(FPX_MOD, op2(FPX_ADD, fpx_addr(d->index), op2(FPX_MUL, poly(&d->offset), num((int64_t)d->esize))),
+                                   num(k->value)),
+                       num(0)));
       break;
     case FUSER_COND_STRIDE:
-      fpm_poly_text(&d->stride[k->dim], a, sizeof a);
-      cond_push(v, fmt("(%s) %% %lld == 0", a, (long long)k->value));
+      cond_push(v, op2(FPX_EQ, op2(FPX_MOD, poly(&d->stride[k->dim]), num(k->value)), num(0)));
       break;
     case FUSER_COND_EXTENT:
-      fpm_poly_text(&d->size[k->dim], a, sizeof a);
-      cond_push(v, fmt("(%s) %% %lld == 0", a, (long long)k->value));
+      cond_push(v, op2(FPX_EQ, op2(FPX_MOD, poly(&d->size[k->dim]), num(k->value)), num(0)));
       break;
-    case FUSER_COND_POINTS:       /* enough points for the unrolled variant to fill the GPU */
-    case FUSER_COND_ROW_LENGTH: { /* a row long enough for the cluster variant: dims [dim, rank) */
-      char points[2048] = "1";
-      for (int q = k->kind == FUSER_COND_ROW_LENGTH ? k->dim : 0; q < d->rank; q++) {
-        fpm_poly_text(&d->size[q], a, sizeof a);
-        size_t m2 = strlen(points);
-        snprintf(points + m2, sizeof points - m2, " * (%s)", a);
-      }
-      cond_push(v, fmt("%s >= %lld", points, (long long)k->value));
+    case FUSER_COND_POINTS:     /* enough points for the unrolled variant to fill the GPU */
+    case FUSER_COND_ROW_LENGTH: /* a row long enough for the cluster variant: dims [dim, rank) */
+      cond_push(v, op2(FPX_GE, points_of(d, k->kind == FUSER_COND_ROW_LENGTH ? k->dim : 0, d->rank), num(k->value)));
       break;
-    }
-    case FUSER_COND_MERGE: { /* dims dim and inner form one linear run */
-      char c2[1024];
-      fpm_poly_text(&d->stride[k->dim], a, sizeof a);
-      fpm_poly_text(&d->stride[k->inner], b, sizeof b);
-      fpm_poly_text(&d->size[k->inner], c2, sizeof c2);
-      cond_push(v, fmt("(%s) == (%s) * (%s)", a, b, c2));
+    case FUSER_COND_MERGE: /* dims dim and inner form one linear run */
+      cond_push(v, op2(FPX_EQ, poly(&d->stride[k->dim]), op2(FPX_MUL, poly(&d->stride[k->inner]), poly(&d->size[k->inner]))));
       break;
-    }
     default:
       break;
     }
@@ -259,19 +235,16 @@ static void add_conditions(const fuser_launch *l, const call_info *c, cond_list 
 /* ---- matmul segments ---------------------------------------------------------- */
 
 static void pointer_of(const value_desc *d, fpm_param *q) {
-  *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = d->buffer, .index = d->index, .expr = fpm_poly_str(&d->offset)};
+  *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = d->buffer, .index = d->index, .expr = poly(&d->offset)};
 }
 
-static char *stride_or_zero(const value_desc *d, int dim) { return dim >= 0 ? fpm_poly_str(&d->stride[dim]) : fpm_dup_str("0"); }
+static program *stride_or_zero(const value_desc *d, int dim) { return dim >= 0 ? poly(&d->stride[dim]) : num(0); }
 
 /* A batch dim's stride, 0 where the operand lacks the dim or broadcasts it
  * (extent 1 at run time: stride * min(extent - 1, 1)). */
-static char *batch_stride(const value_desc *d, int dim) {
-  if (dim < 0) return fpm_dup_str("0");
-  char s[1024], e[1024];
-  fpm_poly_text(&d->stride[dim], s, sizeof s);
-  fpm_poly_text(&d->size[dim], e, sizeof e);
-  return fmt("(%s) * min((%s) - 1, 1)", s, e);
+static program *batch_stride(const value_desc *d, int dim) {
+  if (dim < 0) return num(0);
+  return op2(FPX_MUL, poly(&d->stride[dim]), op2(FPX_MIN, op2(FPX_SUB, poly(&d->size[dim]), num(1)), num(1)));
 }
 
 /* The operand of the matmul op, as the call's tensor (kernel argument). */
@@ -298,21 +271,21 @@ static bool matmul_segment(const fuser_plan_model *m, const call_info *c, fpm_ke
   pointer_of(out, &mm->out);
   if (bias) pointer_of(bias, &mm->bias);
   for (int i = 0; i < d.batch; i++) {
-    mm->batch_size[i] = fpm_poly_str(&out->size[i]);
+    mm->batch_size[i] = poly(&out->size[i]);
     mm->a_batch[i] = batch_stride(a, d.a_dim[i]);
     mm->b_batch[i] = batch_stride(b, d.b_dim[i]);
-    mm->out_batch[i] = fpm_poly_str(&out->stride[i]);
+    mm->out_batch[i] = poly(&out->stride[i]);
   }
-  mm->m = d.a_m >= 0 ? fpm_poly_str(&a->size[d.a_m]) : fpm_dup_str("1");
-  mm->n = d.b_n >= 0 ? fpm_poly_str(&b->size[d.b_n]) : fpm_dup_str("1");
-  mm->k = fpm_poly_str(&a->size[d.a_k]);
+  mm->m = d.a_m >= 0 ? poly(&a->size[d.a_m]) : num(1);
+  mm->n = d.b_n >= 0 ? poly(&b->size[d.b_n]) : num(1);
+  mm->k = poly(&a->size[d.a_k]);
   mm->a_m = stride_or_zero(a, d.a_m);
   mm->a_k = stride_or_zero(a, d.a_k);
   mm->b_k = stride_or_zero(b, d.b_k);
   mm->b_n = stride_or_zero(b, d.b_n);
   mm->out_m = stride_or_zero(out, d.m_dim);
   mm->out_n = stride_or_zero(out, d.n_dim);
-  mm->bias_n = bias && bias->rank == 1 ? fpm_poly_str(&bias->stride[0]) : fpm_dup_str("0");
+  mm->bias_n = bias && bias->rank == 1 ? poly(&bias->stride[0]) : num(0);
   cond_list checks = {0};
   cond_push_call_checks(&checks, c, m);
   if (!cond_pack(&checks, mm->checks, &mm->num_checks)) return fuser_message(err, errlen, "out of memory");
@@ -321,11 +294,13 @@ static bool matmul_segment(const fuser_plan_model *m, const call_info *c, fpm_ke
 
 void fpm_matmul_free(fpm_matmul *mm) {
   if (!mm) return;
-  free(mm->a.expr), free(mm->b.expr), free(mm->bias.expr), free(mm->out.expr);
-  for (int i = 0; i < mm->batch; i++) free(mm->batch_size[i]), free(mm->a_batch[i]), free(mm->b_batch[i]), free(mm->out_batch[i]);
-  char *one[] = {mm->m, mm->n, mm->k, mm->a_m, mm->a_k, mm->b_k, mm->b_n, mm->out_m, mm->out_n, mm->bias_n};
-  for (size_t i = 0; i < sizeof one / sizeof *one; i++) free(one[i]);
-  for (int i = 0; i < mm->num_checks; i++) free(mm->checks[i]);
+  program *all[] = {mm->a.expr, mm->b.expr, mm->bias.expr, mm->out.expr, mm->m, mm->n, mm->k, mm->a_m, mm->a_k, mm->b_k, mm->b_n,
+                    mm->out_m, mm->out_n, mm->bias_n};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) fuser_plan_program_free(all[i]);
+  for (int i = 0; i < mm->batch; i++)
+    fuser_plan_program_free(mm->batch_size[i]), fuser_plan_program_free(mm->a_batch[i]), fuser_plan_program_free(mm->b_batch[i]),
+        fuser_plan_program_free(mm->out_batch[i]);
+  for (int i = 0; i < mm->num_checks; i++) fuser_plan_program_free(mm->checks[i]);
   free(mm);
 }
 
@@ -364,37 +339,28 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
       v->module = module_for(m, l, names);
       v->block = l->block_size;
       v->vector_width = l->vector_width;
-      /* points = the iteration space (result 0); threads as fuser_launch_threads */
-      char points[2048] = "1", s[1024];
       const value_desc *r0 = &c->t[c->num_args];
-      for (int q = 0; q < r0->rank; q++) {
-        fpm_poly_text(&r0->size[q], s, sizeof s);
-        size_t len = strlen(points);
-        snprintf(points + len, sizeof points - len, " * (%s)", s);
-      }
       if (l->grid_tensor >= 0 && l->grid_tensor < c->num_tensors) {
-        /* a row kernel: a block per rows_per_block rows */
+        /* a row kernel: a block per rows_per_block rows, the product of the
+         * row dims' sizes (a transpose tile counts ceil(size / tile)) */
         const value_desc *gt = &c->t[l->grid_tensor];
-        char rows[2048] = "1";
+        program *rows = num(1);
         for (int q = l->grid_first; q < l->grid_first + l->grid_dims && q < gt->rank; q++) {
           if (q >= l->grid_skip[0] && q < l->grid_skip[1]) continue; /* the reduced dims of a held slab */
-          fpm_poly_text(&gt->size[q], s, sizeof s);
-          size_t len = strlen(rows);
-          if (l->grid_tile > 0 && (q == l->grid_tile_dims[0] || q == l->grid_tile_dims[1])) /* a block per tile */
-            snprintf(rows + len, sizeof rows - len, " * ceildiv(%s, %d)", s, l->grid_tile);
-          else
-            snprintf(rows + len, sizeof rows - len, " * (%s)", s);
+          bool tile = l->grid_tile > 0 && (q == l->grid_tile_dims[0] || q == l->grid_tile_dims[1]);
+          rows = op2(FPX_MUL, rows, tile ? op2(FPX_CEILDIV, poly(&gt->size[q]), num(l->grid_tile)) : poly(&gt->size[q]));
         }
-        v->grid = fmt("max(ceildiv(%s, %d), 1)", rows, l->rows_per_block);
+        v->grid = op2(FPX_MAX, op2(FPX_CEILDIV, rows, num(l->rows_per_block)), num(1));
         /* the cluster variant: blocks_per_row blocks (one cluster) per row */
-        if (l->blocks_per_row > 1) {
-          char *g = v->grid;
-          v->grid = fmt("(%s) * %d", g, l->blocks_per_row);
-          free(g);
-        }
-      } else {
-        v->grid = fmt("max(ceildiv(max(ceildiv((%s) / %d, %d), (%s) %% %d), %d), 1)", points, l->vector_width, l->unroll, points,
-                      l->vector_width, l->block_size);
+        if (l->blocks_per_row > 1) v->grid = op2(FPX_MUL, v->grid, num(l->blocks_per_row));
+      } else { /* threads as fuser_launch_threads over the iteration space (result 0) */
+        program *vec = op2(FPX_CEILDIV, op2(FPX_DIV, points_of(r0, 0, r0->rank), num(l->vector_width)), num(l->unroll));
+        program *threads = op2(FPX_MAX, vec, op2(FPX_MOD, points_of(r0, 0, r0->rank), num(l->vector_width)));
+        v->grid = op2(FPX_MAX, op2(FPX_CEILDIV, threads, num(l->block_size)), num(1));
+      }
+      if (!v->grid) {
+        ok = fuser_message(err, errlen, "out of memory");
+        break;
       }
       cond_list conds = {0};
       add_conditions(l, c, &conds);

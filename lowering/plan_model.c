@@ -42,38 +42,13 @@ char *fpm_dup_str(const char *s) {
   return d;
 }
 
-/* ---- polynomial text ------------------------------------------------------ */
-
-void fpm_poly_text(const fuser_poly *p, char *buf, size_t len) {
-  size_t n = 0;
-  buf[0] = 0;
-  if (p->nt == 0) {
-    snprintf(buf, len, "0");
-    return;
-  }
-  for (int i = 0; i < p->nt && n < len; i++) {
-    const fuser_term *t = &p->t[i];
-    n += snprintf(buf + n, len - n, "%s", i ? " + " : "");
-    bool first = true;
-    if (t->coeff != 1 || t->nf == 0) {
-      n += snprintf(buf + n, len - n, "%lld", (long long)t->coeff);
-      first = false;
-    }
-    for (int k = 0; k < t->nf && n < len; k++) {
-      const fuser_sym *s = &t->f[k];
-      const char *sep = first ? "" : " * ";
-      first = false;
-      if (s->kind == FUSER_SYM_SIZE) n += snprintf(buf + n, len - n, "%ssize(%d, %d)", sep, s->arg, s->dim);
-      else if (s->kind == FUSER_SYM_STRIDE) n += snprintf(buf + n, len - n, "%sstride(%d, %d)", sep, s->arg, s->dim);
-      else n += snprintf(buf + n, len - n, "%sscalar(%d)", sep, s->arg);
-    }
-  }
+bool fpm_relation_equal(const fpm_relation *x, const fpm_relation *y) {
+  return x->rel == y->rel && x->rel != FPM_REL_NONE && fuser_poly_equal(&x->a, &y->a) && fuser_poly_equal(&x->b, &y->b);
 }
 
-char *fpm_poly_str(const fuser_poly *p) {
-  char buf[1024];
-  fpm_poly_text(p, buf, sizeof buf);
-  return fpm_dup_str(buf);
+static void add_relation(call_info *c, int rel, const fuser_poly *a, const fuser_poly *b) {
+  c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
+  c->checks[c->nchecks++] = (fpm_relation){rel, *a, *b};
 }
 
 /* ---- plan values ---------------------------------------------------------- */
@@ -255,14 +230,7 @@ static bool kernel_result_sizes(MlirOperation kernel, call_info *c, char *err, s
     fuser_message(err, errlen, "cannot express the extents of '%s' in kernel %s on the host (the error above)",
                   fuser_op_full_name(fuser_op_id_of(failed)), c->callee);
   }
-  for (int i = 0; ok && i < x.nchecks; i++) {
-    char a[512], b[512], line[1100];
-    fpm_poly_text(&x.checks[i].a, a, sizeof a);
-    fpm_poly_text(&x.checks[i].b, b, sizeof b);
-    snprintf(line, sizeof line, "(%s) %s (%s)", a, x.checks[i].at_most ? "<=" : "==", b);
-    c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
-    c->checks[c->nchecks++] = fpm_dup_str(line);
-  }
+  for (int i = 0; ok && i < x.nchecks; i++) add_relation(c, x.checks[i].at_most ? FPM_REL_LE : FPM_REL_EQ, &x.checks[i].a, &x.checks[i].b);
   MlirOperation ret = mlirBlockGetTerminator(body);
   for (int i = 0; ok && i < c->num_tensors - c->num_args; i++) {
     const fuser_poly *s = fuser_symbolic_extents_of(&x, mlirOperationGetOperand(ret, i));
@@ -308,15 +276,8 @@ static MlirAttribute temp_order(MlirOperation kernel, int r) {
 static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k, fpm_output *o, char *err, size_t errlen) {
   value_desc *in = desc_of(st, mlirBlockGetArgument(fuser_func_body(st->func), k));
   if (!in || !in->tensor || in->rank != d->rank) return fpm_fail(c->call, err, errlen, "output aliased to input %d: not a tensor of its rank", k);
-  for (int j = 0; j < d->rank; j++) {
-    char a[512], b[512], line[1100];
-    fpm_poly_text(&d->size[j], a, sizeof a);
-    fpm_poly_text(&in->size[j], b, sizeof b);
-    if (strcmp(a, b) == 0) continue;
-    snprintf(line, sizeof line, "(%s) == (%s)", a, b);
-    c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
-    c->checks[c->nchecks++] = fpm_dup_str(line);
-  }
+  for (int j = 0; j < d->rank; j++)
+    if (!fuser_poly_equal(&d->size[j], &in->size[j])) add_relation(c, FPM_REL_EQ, &d->size[j], &in->size[j]);
   d->buffer = FPM_INPUT;
   d->index = k;
   d->offset = in->offset;
@@ -333,9 +294,9 @@ static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k
  * checks (fpm_check): checked once per call before any kernel, so a plan
  * with no kernels (outputs that are views) keeps them too. The condition,
  * an i1 host value, becomes its program through the one translator
- * (plan_translate.h). A compare of two polynomials also keeps the text a
- * kernel's extent check of the same two would have (call_info.checks), so
- * cond_push_call_checks does not repeat it in the kernel's variants. */
+ * (plan_translate.h). A compare of two polynomials is also kept as a
+ * relation (model_state.check_keys), so cond_push_call_checks does not
+ * repeat a kernel's equal extent check in its variants. */
 static bool plan_checks(model_state *st, fuser_plan_model *m, char *err, size_t errlen) {
   MlirBlock body = fuser_func_body(st->func);
   int n = 0;
@@ -353,16 +314,10 @@ static bool plan_checks(model_state *st, fuser_plan_model *m, char *err, size_t 
     snprintf(message, sizeof message, "%.*s", (int)msg.length, msg.data);
     m->checks[m->num_checks].message = fpm_dup_str(message);
     fuser_op_id rel = mlirValueIsABlockArgument(cond) ? FUSER_OP_NONE : fuser_op_id_of(mlirOpResultGetOwner(cond));
-    fuser_poly lhs, rhs;
-    if ((rel == FUSER_OP_ge || rel == FUSER_OP_eq) && host_poly(st, mlirOperationGetOperand(mlirOpResultGetOwner(cond), 0), &lhs) &&
-        host_poly(st, mlirOperationGetOperand(mlirOpResultGetOwner(cond), 1), &rhs)) {
-      char a[1024], b[1024], text[2100];
-      fpm_poly_text(&lhs, a, sizeof a);
-      fpm_poly_text(&rhs, b, sizeof b);
-      snprintf(text, sizeof text, "(%s) %s (%s)", a, rel == FUSER_OP_ge ? ">=" : "==", b);
-      st->check_keys[m->num_checks] = fpm_dup_str(text);
-    }
-    m->num_checks++;
+    fpm_relation *key = &st->check_keys[m->num_checks++];
+    if ((rel == FUSER_OP_ge || rel == FUSER_OP_eq) && host_poly(st, mlirOperationGetOperand(mlirOpResultGetOwner(cond), 0), &key->a) &&
+        host_poly(st, mlirOperationGetOperand(mlirOpResultGetOwner(cond), 1), &key->b))
+      key->rel = rel == FUSER_OP_ge ? FPM_REL_GE : FPM_REL_EQ;
   }
   return true;
 }
@@ -487,11 +442,9 @@ void fuser_plan_model_free(fuser_plan_model *m) {
   if (st) {
     for (int i = 0; i < st->ncalls; i++) {
       free(st->calls[i].t);
-      for (int k = 0; k < st->calls[i].nchecks; k++) free(st->calls[i].checks[k]);
       free(st->calls[i].checks);
     }
     free(st->calls);
-    for (int i = 0; i < m->num_checks; i++) free(st->check_keys[i]);
     free(st->check_keys);
     free(st->descs);
     fuser_ptr_map_free(&st->index);
@@ -504,10 +457,10 @@ void fuser_plan_model_free(fuser_plan_model *m) {
   for (int i = 0; i < m->num_temps; i++) fuser_plan_program_free(m->temps[i].bytes), free(m->temps[i].index_sites);
   for (int i = 0; i < m->num_kernels; i++) {
     fpm_matmul_free(m->kernels[i].matmul);
-    for (int p = 0; p < m->kernels[i].num_params; p++) free(m->kernels[i].params[p].expr);
+    for (int p = 0; p < m->kernels[i].num_params; p++) fuser_plan_program_free(m->kernels[i].params[p].expr);
     for (int v = 0; v < m->kernels[i].num_variants; v++) {
-      free(m->kernels[i].variants[v].grid);
-      for (int c = 0; c < m->kernels[i].variants[v].num_conditions; c++) free(m->kernels[i].variants[v].conditions[c]);
+      fuser_plan_program_free(m->kernels[i].variants[v].grid);
+      for (int c = 0; c < m->kernels[i].variants[v].num_conditions; c++) fuser_plan_program_free(m->kernels[i].variants[v].conditions[c]);
     }
   }
   for (int i = 0; i < m->num_checks; i++) fuser_plan_program_free(m->checks[i].cond), free(m->checks[i].message);

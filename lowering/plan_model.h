@@ -8,10 +8,11 @@
  * runtime's expression language (docs/runtime.md): `size(i, d)`,
  * `stride(i, d)`, `addr(i)`, `scalar(i)` of the fusion's inputs.
  * plan_artifact.c turns the model into an artifact. This header includes
- * no MLIR header so both sides can use it. The call's checks, the outputs
- * and the temps are the runtime's programs (driver/expr.h, made by
- * lowering/plan_translate.h from the plan's host SSA, or from the model's
- * polynomials); the launches' expressions are still text (issue 14). */
+ * no MLIR header so both sides can use it. Every expression is a program
+ * of the runtime (driver/expr.h), made by lowering/plan_translate.h: from
+ * the plan's host SSA (the call's checks, views that are outputs), or from
+ * the model's polynomials and the launch records (parameters, grids,
+ * variant conditions) until those are host SSA too (issue 14). */
 #ifndef FUSER_LOWERING_PLAN_MODEL_H
 #define FUSER_LOWERING_PLAN_MODEL_H
 
@@ -67,23 +68,23 @@ typedef struct {
   int kind;   /* FPM_PARAM_* */
   int buffer; /* FPM_INPUT/OUTPUT/TEMP for pointers */
   int index;  /* buffer index; the scalar input for F32/F64 */
-  char *expr; /* element offset (pointers; bytes for temps) or the value */
+  struct fuser_expr *expr; /* element offset (pointers; bytes for temps) or the value */
 } fpm_param;
 
 typedef struct {
   char entry[160];
   int module;
-  char *grid;
+  struct fuser_expr *grid;
   int block;
   int num_conditions;
-  char *conditions[FPM_MAX_CONDITIONS];
+  struct fuser_expr *conditions[FPM_MAX_CONDITIONS];
   int vector_width;
 } fpm_variant;
 
 /* A matmul segment (fuser.matmul / fuser.linear): out = a @ b (+ bias) over
  * a batch of [M, K] x [K, N] products, every extent and element stride an
  * expression of the inputs; a dim an operand lacks (a 1-D operand's M or N,
- * a broadcast batch dim) has stride "0". The runtime runs it through
+ * a broadcast batch dim) has stride 0. The runtime runs it through
  * cuBLASLt, the CPU plan through the reference's implementation. */
 typedef struct {
   bool linear;       /* fuser.linear (b is the weight [N, K], read through b_k/b_n) */
@@ -91,11 +92,11 @@ typedef struct {
   char dtype[8];     /* of every operand and the result: bf16 f16 f32 */
   int batch;         /* batch dims */
   fpm_param a, b, bias, out; /* FPM_PARAM_PTR: buffer, index, element offset */
-  char *batch_size[FPM_MAX_RANK], *a_batch[FPM_MAX_RANK], *b_batch[FPM_MAX_RANK], *out_batch[FPM_MAX_RANK];
-  char *m, *n, *k;
-  char *a_m, *a_k, *b_k, *b_n, *out_m, *out_n, *bias_n;
+  struct fuser_expr *batch_size[FPM_MAX_RANK], *a_batch[FPM_MAX_RANK], *b_batch[FPM_MAX_RANK], *out_batch[FPM_MAX_RANK];
+  struct fuser_expr *m, *n, *k;
+  struct fuser_expr *a_m, *a_k, *b_k, *b_n, *out_m, *out_n, *bias_n;
   int num_checks;    /* extents that must agree (K, batch, bias N): non-zero at run time */
-  char *checks[FPM_MAX_CONDITIONS];
+  struct fuser_expr *checks[FPM_MAX_CONDITIONS];
 } fpm_matmul;
 
 typedef struct {

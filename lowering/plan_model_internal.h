@@ -27,11 +27,20 @@ typedef struct {
   fuser_poly value; /* integer scalars computed on the host */
 } value_desc;
 
+/* An extent relation the plan relies on: a == b, a <= b (kernels: what
+ * their ops require, passes/symbolic_extents.h) or a >= b (the call's
+ * checks); equal relations are the same check. */
+enum { FPM_REL_NONE, FPM_REL_EQ, FPM_REL_LE, FPM_REL_GE };
+typedef struct {
+  int rel;
+  fuser_poly a, b;
+} fpm_relation;
+
 typedef struct {
   char callee[128];
   int num_args, num_tensors;
   value_desc *t; /* kernel arguments, then results */
-  char **checks; /* extents the kernel assumes equal, as runtime conditions */
+  fpm_relation *checks; /* extents the kernel assumes equal (or at most), its variants' conditions */
   int nchecks;
   MlirOperation call;   /* the plan's func.call (errors are located at it) */
   MlirOperation matmul; /* the fuser.matmul/linear of a matmul segment, else null */
@@ -46,18 +55,17 @@ typedef struct {
   int ndescs, cap;
   call_info *calls;
   int ncalls;
-  /* per call check (fuser_plan_model.checks): the text of its compare as
-   * call_info.checks writes a kernel's extent check, or NULL */
-  char **check_keys;
+  /* per call check (fuser_plan_model.checks): its compare of two
+   * polynomials, so a kernel's equal check is not repeated (FPM_REL_NONE:
+   * not such a compare) */
+  fpm_relation *check_keys;
 } model_state;
 
 char *fpm_dup_str(const char *s);
 /* The model's errors: "file:line:col: message" (op's location) into
  * err[errlen]; returns false. */
 bool fpm_fail(MlirOperation op, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* a polynomial in the runtime's expression language */
-void fpm_poly_text(const fuser_poly *p, char *buf, size_t len);
-char *fpm_poly_str(const fuser_poly *p);
+bool fpm_relation_equal(const fpm_relation *x, const fpm_relation *y);
 /* the zero-initialised index-flag temp of a call whose kernel has index ops */
 void fpm_add_index_flag(fuser_plan_model *m, MlirOperation kernel, call_info *c);
 void fpm_matmul_free(fpm_matmul *mm);

@@ -235,7 +235,10 @@ fuser_expr *fuser_poly_program(const fuser_poly *poly) {
   for (int i = 0; i < poly->nt; i++) {
     const fuser_term *t = &poly->t[i];
     bool first = true;
-    if (t->coeff != 1 || t->nf == 0) emit(&p, FUSER_OP_CONST, 0, t->coeff, none), first = false;
+    if (t->coeff < 0 && t->coeff != INT64_MIN) { /* (0 - c): what the text form's unary minus parsed to, so artifacts stay the same */
+      emit(&p, FUSER_OP_CONST, 0, 0, none), emit(&p, FUSER_OP_CONST, 0, -t->coeff, none), emit(&p, FUSER_OP_SUB, 0, 0, none);
+      first = false;
+    } else if (t->coeff != 1 || t->nf == 0) emit(&p, FUSER_OP_CONST, 0, t->coeff, none), first = false;
     for (int k = 0; k < t->nf; k++) {
       const fuser_sym *s = &t->f[k];
       fuser_op op = s->kind == FUSER_SYM_SIZE ? FUSER_OP_IN_SIZE : s->kind == FUSER_SYM_STRIDE ? FUSER_OP_IN_STRIDE : FUSER_OP_SCALAR;
@@ -254,3 +257,55 @@ fuser_expr *fuser_poly_program(const fuser_poly *poly) {
   *out = (fuser_expr){.n = p.n, .code = p.code};
   return out;
 }
+
+static fuser_expr *program_of(fuser_insn *code, uint32_t n) {
+  fuser_expr *e = malloc(sizeof *e);
+  if (!e) {
+    free(code);
+    return NULL;
+  }
+  *e = (fuser_expr){.n = n, .code = code};
+  return e;
+}
+
+fuser_expr *fpx_const(int64_t v) {
+  fuser_insn *c = malloc(sizeof *c);
+  if (!c) return NULL;
+  *c = (fuser_insn){.op = FUSER_OP_CONST, .b = v};
+  return program_of(c, 1);
+}
+
+fuser_expr *fpx_addr(int input) {
+  fuser_insn *c = malloc(sizeof *c);
+  if (!c) return NULL;
+  *c = (fuser_insn){.op = FUSER_OP_IN_ADDR, .a = (uint32_t)input};
+  return program_of(c, 1);
+}
+
+/* x's code, y's code, op: the postfix of x op y. */
+fuser_expr *fpx_binary(fpx_op op, fuser_expr *x, fuser_expr *y) {
+  static const fuser_op insn[] = {
+      [FPX_ADD] = FUSER_OP_ADD, [FPX_SUB] = FUSER_OP_SUB, [FPX_MUL] = FUSER_OP_MUL, [FPX_DIV] = FUSER_OP_DIV,
+      [FPX_MOD] = FUSER_OP_MOD, [FPX_CEILDIV] = FUSER_OP_CEILDIV, [FPX_MIN] = FUSER_OP_MIN, [FPX_MAX] = FUSER_OP_MAX,
+      [FPX_EQ] = FUSER_OP_EQ, [FPX_LT] = FUSER_OP_LT, [FPX_LE] = FUSER_OP_LE, [FPX_GE] = FUSER_OP_GE, [FPX_AND] = FUSER_OP_AND,
+  };
+  fuser_insn *c = x && y ? malloc(sizeof *c * ((size_t)x->n + y->n + 1)) : NULL;
+  fuser_expr *e = NULL;
+  if (c) {
+    memcpy(c, x->code, sizeof *c * x->n);
+    memcpy(c + x->n, y->code, sizeof *c * y->n);
+    c[x->n + y->n] = (fuser_insn){.op = (uint8_t)insn[op]};
+    e = program_of(c, x->n + y->n + 1);
+  }
+  fuser_plan_program_free(x);
+  fuser_plan_program_free(y);
+  return e;
+}
+
+fuser_expr *fpx_copy(const fuser_expr *from) {
+  fuser_expr *e = from ? malloc(sizeof *e) : NULL;
+  if (e && fuser_expr_copy(from, e) != 0) free(e), e = NULL;
+  return e;
+}
+
+bool fpx_equal(const fuser_expr *x, const fuser_expr *y) { return x && y && fuser_expr_equal(x, y); }

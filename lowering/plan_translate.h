@@ -57,4 +57,17 @@ bool fuser_plan_view_programs(MlirOperation view, struct fuser_expr **offset, st
  * host SSA of the plan (issue 14). */
 struct fuser_expr *fuser_poly_program(const fuser_poly *p);
 
+/* Programs the plan model composes from those (grids, variant conditions,
+ * matmul strides: lowering/plan_launches.c) until they are host SSA ops
+ * of the plan too (issue 14, step 2). Each takes ownership of its program
+ * operands and returns NULL when one is NULL or memory runs out. */
+typedef enum {
+  FPX_ADD, FPX_SUB, FPX_MUL, FPX_DIV, FPX_MOD, FPX_CEILDIV, FPX_MIN, FPX_MAX, FPX_EQ, FPX_LT, FPX_LE, FPX_GE, FPX_AND
+} fpx_op;
+struct fuser_expr *fpx_const(int64_t v);
+struct fuser_expr *fpx_addr(int input); /* the byte address of input `input`'s first element */
+struct fuser_expr *fpx_binary(fpx_op op, struct fuser_expr *x, struct fuser_expr *y);
+struct fuser_expr *fpx_copy(const struct fuser_expr *e);
+bool fpx_equal(const struct fuser_expr *x, const struct fuser_expr *y);
+
 #endif

@@ -34,6 +34,14 @@ static bool run(MlirContext ctx, MlirOperation op, const char *text) {
   return ok;
 }
 
+static void check_str(const char *what, const char *got, const char *want);
+
+/* A program of the model, as the artifact dump prints it. */
+static void check_program(const char *what, const struct fuser_expr *got, const char *want) {
+  char text[512];
+  check_str(what, got ? fuser_expr_print(got, text, sizeof text) : NULL, want);
+}
+
 static void check_str(const char *what, const char *got, const char *want) {
   bool same = got && strcmp(got, want) == 0;
   if (!same) fprintf(stderr, "%s: got '%s', want '%s'\n", what, got ? got : "(null)", want);
@@ -60,19 +68,19 @@ static void plan_model(void) {
     check_str("dtype", mm->dtype, "f32");
     CHECK(mm->a.buffer == FPM_INPUT && mm->a.index == 0 && mm->b.buffer == FPM_INPUT && mm->b.index == 1);
     CHECK(mm->out.buffer == FPM_OUTPUT && mm->out.index == 0);
-    check_str("m", mm->m, "size(0, 1)");
-    check_str("n", mm->n, "size(1, 1)");
-    check_str("k", mm->k, "size(0, 2)");
-    check_str("a_k", mm->a_k, "1");
-    check_str("b_k", mm->b_k, "1");     /* column-major [K, N] */
-    check_str("b_n", mm->b_n, "size(1, 0)");
-    check_str("b_batch", mm->b_batch[0], "0"); /* shared by every batch */
-    check_str("out_n", mm->out_n, "1");
+    check_program("m", mm->m, "size(0, 1)");
+    check_program("n", mm->n, "size(1, 1)");
+    check_program("k", mm->k, "size(0, 2)");
+    check_program("a_k", mm->a_k, "1");
+    check_program("b_k", mm->b_k, "1");     /* column-major [K, N] */
+    check_program("b_n", mm->b_n, "size(1, 0)");
+    check_program("b_batch", mm->b_batch[0], "0"); /* shared by every batch */
+    check_program("out_n", mm->out_n, "1");
     /* K of a against K of b: the segment's own check; the plan's input
      * check (the dim graph unifies the two K dims) is the call's, made
      * once before any kernel */
     CHECK(mm->num_checks == 1);
-    check_str("check", mm->checks[0], "(size(0, 2)) == (size(1, 0))");
+    check_program("check", mm->checks[0], "size(0, 2) == size(1, 0)");
     CHECK(model.num_checks == 1);
     char cond[256] = "";
     if (model.num_checks == 1) check_str("input check", fuser_expr_print(model.checks[0].cond, cond, sizeof cond), "size(1, 0) == size(0, 2)");
