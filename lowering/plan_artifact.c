@@ -49,7 +49,11 @@ int fuser_plan_to_artifact(const fuser_plan_model *m, int num_metadata, const ch
   }
   for (int i = 0; i < m->num_checks; i++) fuser_builder_add_check_program(b, m->checks[i].cond, m->checks[i].message);
   fuser_expr one_program, *one = &one_program; /* the grid's y and z */
-  if (fuser_expr_const(1, one) != 0) return fuser_builder_destroy(b), snprintf(err, errlen, "out of memory"), FUSER_ERR_OUT_OF_MEMORY;
+  if (fuser_expr_const(1, one) != 0) {
+    fuser_builder_destroy(b);
+    snprintf(err, errlen, "out of memory");
+    return FUSER_ERR_OUT_OF_MEMORY;
+  }
   for (int k = 0; k < m->num_kernels; k++) {
     const fpm_kernel *kn = &m->kernels[k];
     if (kn->matmul) { /* cuBLASLt's, in launch order with the others */
