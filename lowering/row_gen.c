@@ -193,6 +193,13 @@ static int collect_phases(rgen *g, phase *ph, int cap) {
 
 /* ---- the epilogue ----------------------------------------------------------- */
 
+/* The dim map at which the epilogue evaluates and stores result j. */
+static void result_map(rgen *g, int j, int8_t *map) {
+  int t = g->k->num_args + j;
+  memset(map, -1, FK_R);
+  for (int d = 0; d < g->k->t[t].rank; d++) map[d] = (g->k->t[t].shape[d] == 1 && d >= g->s->outer) ? -1 : (int8_t)d;
+}
+
 static void epilogue_chunk(rgen *g, int chunk) {
   MlirOperation ret = mlirBlockGetTerminator(fuser_func_body(g->k->func));
   for (int j = 0; j < g->k->num_results && !g->failed; j++) {
@@ -200,12 +207,38 @@ static void epilogue_chunk(rgen *g, int chunk) {
     int t = g->k->num_args + j;
     if (rg_io_is_partial(g, t)) continue; /* stored once per row group (inner_outer_gen.c) */
     int8_t map[FK_R];
-    memset(map, -1, sizeof map);
-    int r = g->k->t[t].rank;
-    for (int d = 0; d < r; d++) map[d] = (g->k->t[t].shape[d] == 1 && d >= g->s->outer) ? -1 : (int8_t)d;
+    result_map(g, j, map);
     MlirValue x = rg_eval(g, v, map, chunk);
     rg_store(g, t, map, chunk, x);
   }
+}
+
+/* A `prefetch` variant (the schedule's choice: a grid of one partial wave)
+ * in the GPU form: the epilogue's loads that no reduction feeds (RMSNorm's
+ * and LayerNorm's weight and bias, a residual, a saved statistic) issued
+ * with the row's, before the first block reduction, so their latency hides
+ * behind it. Issued in the epilogue they waited for the barrier, and each
+ * chunk's load waited for the previous chunk's store (the pointers may
+ * alias). Costs the raw vectors' registers across the reduction (4 per
+ * 16-byte vector). */
+static bool prefetches_epilogue(const rgen *g) {
+  return g->var->prefetch && g->s->kind == FUSER_SCHED_INNER_PERSISTENT && g->var->vectors > 0 && !g->var->reload && g->npart == 0 &&
+         g->S == 1;
+}
+
+static void prefetch_epilogue(rgen *g, const phase *first) {
+  MlirOperation ret = mlirBlockGetTerminator(fuser_func_body(g->k->func));
+  int8_t row[FK_R];
+  memset(row, -1, sizeof row);
+  for (int d = 0; d < g->s->rank; d++) row[d] = (int8_t)d;
+  /* the first reduction's row first: its loads start the critical chain */
+  for (int c = 0; c < g->nchunks && !g->failed; c++) rg_prefetch(g, mlirOperationGetOperand(first->red, 0), row, c);
+  for (int c = 0; c < g->nchunks && !g->failed; c++)
+    for (int j = 0; j < g->k->num_results && !g->failed; j++) {
+      int8_t map[FK_R];
+      result_map(g, j, map);
+      rg_prefetch(g, mlirOperationGetOperand(ret, j), map, c);
+    }
 }
 
 /* Stores of the row's results: every chunk (persistent), or thread 0 of
@@ -538,6 +571,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
       else rg_thread_context(g, tid, bid);
       if (g->S > 1) fb_cluster_arrive(b, true); /* matched by the wait before the first push */
       if (g->npart > 0) rg_io_accumulate(g, acc, true);
+      if (!om && nph > 0 && prefetches_epilogue(g)) prefetch_epilogue(g, &ph[0]);
       for (int p = 0, q; p < nph && !g->failed; p = q) {
         /* inner: the phases [p, q) independent of each other share one
          * block reduction (one barrier; their loads all issued before it);

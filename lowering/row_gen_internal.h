@@ -138,6 +138,9 @@ MlirValue rg_cluster_allreduce_gpu(rgen *g, fuser_op_id id, fuser_dtype acc, Mli
 MlirValue rg_neutral_const(rgen *g, fuser_op_id id, fuser_dtype acc);
 MlirValue rg_lanes_tree(rgen *g, fuser_op_id id, fuser_dtype acc, MlirValue v);
 MlirValue rg_eval(rgen *g, MlirValue v, const int8_t *map, int chunk);
+/* Issues the loads of kernel arguments that rg_eval(v, map, chunk) would
+ * read, reductions' inputs excepted, memoized in the current scope. */
+void rg_prefetch(rgen *g, MlirValue v, const int8_t *map, int chunk);
 /* Whether v is computed from op's results (a walk up the kernel body's
  * defs, at most 512 ops: past them the answer is yes). */
 bool rg_computed_from(MlirValue v, MlirOperation op);

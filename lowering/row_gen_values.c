@@ -479,21 +479,68 @@ static MlirValue rng(rgen *g, MlirOperation op, MlirValue v, const int8_t *map, 
   return fb_from_elements(b, rg_vec_type(g, dt), g->W, lanes);
 }
 
+/* The dim map at which the walker evaluates tensor operand i of op (whose
+ * result v it evaluates at `map`); false where op walks no tensor operand
+ * there (a scalar operand; full, rng, reductions: their own rules). One rule
+ * for rg_eval and rg_prefetch. */
+static bool operand_map(rgen *g, MlirOperation op, MlirValue v, const int8_t *map, int i, int8_t *o) {
+  fuser_op_id id = fuser_op_id_of(op);
+  fuser_op_kind kind = fuser_op_kind_of(id);
+  MlirValue in = mlirOperationGetOperand(op, i);
+  int64_t a[2 * FK_R];
+  memset(o, -1, FK_R);
+  if (!fuser_value_is_tensor(in)) return false;
+  if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) {
+    operand_map_same_rank(in, v, map, o);
+    return true;
+  }
+  if (i != 0) return false;
+  if (id == FUSER_OP_set || id == FUSER_OP_segment_set) {
+    memcpy(o, map, FK_R);
+    return true;
+  }
+  if (id == FUSER_OP_permute) {
+    int n = fuser_get_i64_array(op, "dims", a, FK_R);
+    for (int j = 0; j < n; j++) o[a[j]] = map[j];
+    return true;
+  }
+  if (id != FUSER_OP_broadcast_in_dim && id != FUSER_OP_expand && id != FUSER_OP_broadcast && id != FUSER_OP_squeeze) return false;
+  int r = (int)mlirShapedTypeGetRank(mlirValueGetType(in));
+  if (id == FUSER_OP_broadcast_in_dim) {
+    fuser_get_i64_array(op, "broadcast_dims", a, FK_R);
+    for (int d = 0; d < r; d++) o[d] = map[a[d]];
+  } else if (id == FUSER_OP_expand) {
+    for (int d = 0; d < r; d++) o[d] = map[d];
+  } else if (id == FUSER_OP_broadcast) {
+    int n = fuser_get_i64_array(op, "is_broadcast_dim", a, FK_R), d = 0;
+    for (int j = 0; j < n; j++)
+      if (!a[j]) o[d++] = map[j];
+  } else {
+    int n = fuser_get_i64_array(op, "dims", a, FK_R), outd = 0;
+    for (int d = 0; d < r; d++) {
+      bool sq = false;
+      for (int q = 0; q < n; q++) sq |= (a[q] < 0 ? a[q] + r : a[q]) == d;
+      o[d] = sq ? -1 : map[outd++];
+    }
+  }
+  if (id != FUSER_OP_squeeze)
+    for (int d = 0; d < r; d++)
+      if (static_dim(in, d) == 1) o[d] = -1;
+  return true;
+}
+
 static MlirValue eval_op(rgen *g, MlirOperation op, MlirValue v, const int8_t *map, int chunk) {
   fuser_op_id id = fuser_op_id_of(op);
   fuser_op_kind kind = fuser_op_kind_of(id);
   fuser_dtype out = fuser_value_dtype(v);
   int8_t o[FK_R];
-  int64_t a[2 * FK_R];
-  memset(o, -1, sizeof o);
   if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) {
     int n = (int)mlirOperationGetNumOperands(op);
     MlirValue x[3];
     fuser_dtype dt[3];
     for (int i = 0; i < n && i < 3; i++) {
       MlirValue operand = mlirOperationGetOperand(op, i);
-      if (fuser_value_is_tensor(operand)) {
-        operand_map_same_rank(operand, v, map, o);
+      if (operand_map(g, op, v, map, i, o)) {
         x[i] = rg_eval(g, operand, o, chunk);
         dt[i] = fuser_value_dtype(operand);
       } else {
@@ -510,37 +557,7 @@ static MlirValue eval_op(rgen *g, MlirOperation op, MlirValue v, const int8_t *m
     }
     return elementwise(g, id, x, dt, n, out, recip_key);
   }
-  if (id == FUSER_OP_set || id == FUSER_OP_segment_set) return rg_eval(g, mlirOperationGetOperand(op, 0), map, chunk);
-  if (id == FUSER_OP_permute) {
-    int n = fuser_get_i64_array(op, "dims", a, FK_R);
-    for (int j = 0; j < n; j++) o[a[j]] = map[j];
-    return rg_eval(g, mlirOperationGetOperand(op, 0), o, chunk);
-  }
-  if (id == FUSER_OP_broadcast_in_dim || id == FUSER_OP_expand || id == FUSER_OP_broadcast || id == FUSER_OP_squeeze) {
-    MlirValue in = mlirOperationGetOperand(op, 0);
-    int r = (int)mlirShapedTypeGetRank(mlirValueGetType(in));
-    if (id == FUSER_OP_broadcast_in_dim) {
-      fuser_get_i64_array(op, "broadcast_dims", a, FK_R);
-      for (int i = 0; i < r; i++) o[i] = map[a[i]];
-    } else if (id == FUSER_OP_expand) {
-      for (int i = 0; i < r; i++) o[i] = map[i];
-    } else if (id == FUSER_OP_broadcast) {
-      int n = fuser_get_i64_array(op, "is_broadcast_dim", a, FK_R), i = 0;
-      for (int j = 0; j < n; j++)
-        if (!a[j]) o[i++] = map[j];
-    } else {
-      int n = fuser_get_i64_array(op, "dims", a, FK_R), outd = 0;
-      for (int i = 0; i < r; i++) {
-        bool sq = false;
-        for (int q = 0; q < n; q++) sq |= (a[q] < 0 ? a[q] + r : a[q]) == i;
-        o[i] = sq ? -1 : map[outd++];
-      }
-    }
-    if (id != FUSER_OP_squeeze)
-      for (int i = 0; i < r; i++)
-        if (static_dim(in, i) == 1) o[i] = -1;
-    return rg_eval(g, in, o, chunk);
-  }
+  if (operand_map(g, op, v, map, 0, o)) return rg_eval(g, mlirOperationGetOperand(op, 0), o, chunk);
   if (id == FUSER_OP_full) {
     fuser_dtype sdt;
     MlirValue s = scalar_value(g, mlirOperationGetOperand(op, 0), &sdt);
@@ -572,3 +589,21 @@ MlirValue rg_eval(rgen *g, MlirValue v, const int8_t *map, int chunk) {
   if (!g->failed) memo_put(g, v.ptr, map, c, r);
   return r;
 }
+
+/* Issues, in the current scope, the loads of kernel arguments that v at
+ * (map, chunk) reads, as rg_eval would (the same maps and memo keys), and
+ * nothing else: rg_eval of v later finds them in the memo. Stops at
+ * reductions and at what reads none. Depth-capped like varies(). */
+static void prefetch(rgen *g, MlirValue v, const int8_t *map, int chunk, int depth) {
+  if (g->failed || !fuser_value_is_tensor(v) || depth > 48) return;
+  if (mlirValueIsABlockArgument(v)) {
+    rg_eval(g, v, map, chunk);
+    return;
+  }
+  MlirOperation op = mlirOpResultGetOwner(v);
+  int8_t o[FK_R];
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++)
+    if (operand_map(g, op, v, map, (int)i, o)) prefetch(g, mlirOperationGetOperand(op, i), o, chunk, depth + 1);
+}
+
+void rg_prefetch(rgen *g, MlirValue v, const int8_t *map, int chunk) { prefetch(g, v, map, chunk, 0); }

@@ -119,8 +119,9 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
         fprintf(out, "      variant %d: persistent over a cluster of %d blocks per row, width %d, %d threads x %d vectors per block%s\n", i,
                 v->cluster, v->width, v->threads, v->vectors, v->reload ? ", re-read for each pass" : "");
       else if (v->vectors > 0)
-        fprintf(out, "      variant %d: persistent, width %d, %d threads x %d vectors per row, %d row%s per block%s\n", i, v->width,
-                v->threads, v->vectors, v->rows_per_block, v->rows_per_block == 1 ? "" : "s", v->reload ? ", re-read for each pass" : "");
+        fprintf(out, "      variant %d: persistent, width %d, %d threads x %d vectors per row, %d row%s per block%s%s\n", i, v->width,
+                v->threads, v->vectors, v->rows_per_block, v->rows_per_block == 1 ? "" : "s", v->reload ? ", re-read for each pass" : "",
+                v->prefetch ? ", the epilogue's loads before the reduction" : "");
       else if (v->cluster > 1 && v->min_row_length > 0)
         fprintf(out, "      variant %d: looped over a cluster of %d blocks per row, width %d, %d threads per block, when the row has at least %lld elements\n",
                 i, v->cluster, v->width, v->threads, (long long)v->min_row_length);

@@ -287,6 +287,24 @@ static bool persistent_variant_of(int64_t n, int w, int copies, fuser_row_varian
 #define SYMBOLIC_CLUSTER 4
 #define SYMBOLIC_CLUSTER_ROW_BYTES (128 * 1024)
 
+/* Whether a held persistent variant over `rows` static rows issues its
+ * epilogue's loads before the block reduction (fuser_row_variant.prefetch):
+ * when its grid is one partial wave (at most a block per SM) the kernel
+ * time is one thread's dependent chain, and a load after the barrier adds
+ * an L2 round trip to it (rmsnorm_small, 256 x 1024 bf16, 128 blocks: the
+ * weight's two loads after the barrier, each after the previous chunk's
+ * store; ncu on the H200 5149 cycles against torch.compile's 4534, whose
+ * kernel loads the weight first). With more blocks than SMs, other blocks
+ * hide the latency and the held vectors would cost occupancy (layernorm_fwd's
+ * weight and bias: 72 -> 103 registers), so large kernels keep their code.
+ * The registers must hold a second copy of the row (2 V W + 24). */
+static bool prefetch_fits(int64_t rows, const fuser_row_variant *v) {
+  if (rows == DYN || v->vectors == 0 || v->reload || v->cluster > 1) return false;
+  int64_t block = (int64_t)v->threads * v->rows_per_block, blocks = (rows + v->rows_per_block - 1) / v->rows_per_block;
+  int64_t regs = 65536 / block > 255 ? 255 : 65536 / block;
+  return blocks <= GPU_SMS && 2 * (int64_t)v->vectors * v->width + 24 <= regs;
+}
+
 /* A re-read variant for a static row of N elements whose held variant
  * would keep more than MAX_HELD_VALUES per thread: RELOAD_THREADS threads
  * and the fewest vectors covering the row, under the same 1/8 rule for
@@ -704,6 +722,7 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
   if (s->row_len != DYN && persistent_variant(s->row_len, w, &v)) {
     /* too many values to hold: re-read the row for each pass (when a re-read variant fits) */
     if ((int64_t)v.vectors * w > MAX_HELD_VALUES && v.threads >= RELOAD_THREADS) reload_variant(s->row_len, w, &v);
+    if (s->kind == FUSER_SCHED_INNER_PERSISTENT) v.prefetch = prefetch_fits(s->rows, &v);
     s->variants[s->num_variants++] = v;
   }
   /* a long static row: its chunks over a cluster (the bytes of the widest tensor's elements) */

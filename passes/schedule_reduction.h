@@ -168,6 +168,11 @@ typedef struct {
   int64_t min_points;  /* the variant applies when result 0 has at least this many points (a
                         * run-time `points` condition: the outer kept shape, the inner
                         * reduce's rows); 0: always */
+  bool prefetch;      /* inner persistent, held (not reload): the epilogue's loads that no
+                       * reduction feeds (a weight, a bias, a residual) are issued with the
+                       * row's, before the first block reduction: set where the grid is one
+                       * partial wave (a block per SM at most), where nothing else hides
+                       * their latency, and the registers hold a second copy of the row */
 } fuser_row_variant;
 
 #define FUSER_SCHED_MAX_VARIANTS 4

@@ -40,7 +40,7 @@ MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reducti
   MlirAttribute vs[FUSER_SCHED_MAX_VARIANTS];
   for (int i = 0; i < s->num_variants; i++) {
     const fuser_row_variant *v = &s->variants[i];
-    MlirNamedAttribute f[8] = {
+    MlirNamedAttribute f[9] = {
         fuser_named(ctx, "width", fuser_i64_attr(ctx, v->width)),
         fuser_named(ctx, "vectors", fuser_i64_attr(ctx, v->vectors)),
         fuser_named(ctx, "threads", fuser_i64_attr(ctx, v->threads)),
@@ -49,6 +49,7 @@ MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reducti
         fuser_named(ctx, "min_points", fuser_i64_attr(ctx, v->min_points)),
         fuser_named(ctx, "reload", mlirBoolAttrGet(ctx, 1)),
         fuser_named(ctx, "min_row_length", fuser_i64_attr(ctx, v->min_row_length)),
+        fuser_named(ctx, "prefetch", mlirBoolAttrGet(ctx, 1)),
     };
     /* the optional keys only where set (the IR of other variants unchanged) */
     intptr_t nf = 4;
@@ -56,6 +57,7 @@ MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reducti
     if (v->min_points > 0) f[nf++] = f[5];
     if (v->reload) f[nf++] = f[6];
     if (v->min_row_length > 0) f[nf++] = f[7];
+    if (v->prefetch) f[nf++] = f[8];
     vs[i] = mlirDictionaryAttrGet(ctx, nf, f);
   }
   e[n++] = fuser_named(ctx, "variants", mlirArrayAttrGet(ctx, s->num_variants, vs));
@@ -97,7 +99,8 @@ void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule,
                                          .threads = (int)int_or(v, "threads", 1), .rows_per_block = (int)int_or(v, "rows_per_block", 1),
                                          .cluster = (int)int_or(v, "cluster", 1), .min_points = int_or(v, "min_points", 0),
                                          .reload = !mlirAttributeIsNull(entry(v, "reload")) && mlirBoolAttrGetValue(entry(v, "reload")),
-                                         .min_row_length = int_or(v, "min_row_length", 0)};
+                                         .min_row_length = int_or(v, "min_row_length", 0),
+                                         .prefetch = !mlirAttributeIsNull(entry(v, "prefetch")) && mlirBoolAttrGetValue(entry(v, "prefetch"))};
   }
 }
 
@@ -194,6 +197,12 @@ static bool verify(MlirOperation func, MlirAttribute s) {
     if (!mlirAttributeIsNull(entry(v, "reload")) &&
         (!mlirAttributeIsABool(entry(v, "reload")) || (mlirBoolAttrGetValue(entry(v, "reload")) && int_or(v, "vectors", 0) == 0)))
       return bad(func, s, (int)i, "'reload' must be a bool, true only on a persistent variant (vectors > 0)");
+    if (!mlirAttributeIsNull(entry(v, "prefetch")) &&
+        (!mlirAttributeIsABool(entry(v, "prefetch")) ||
+         (mlirBoolAttrGetValue(entry(v, "prefetch")) &&
+          (int_or(v, "vectors", 0) == 0 || (!mlirAttributeIsNull(entry(v, "reload")) && mlirBoolAttrGetValue(entry(v, "reload"))) ||
+           int_or(v, "cluster", 1) > 1))))
+      return bad(func, s, (int)i, "'prefetch' must be a bool, true only on a held persistent variant (vectors > 0, no reload, no cluster)");
     if (!mlirAttributeIsNull(entry(v, "min_points")) && !int_in(v, "min_points", 0, INT64_MAX))
       return bad(func, s, (int)i, "'min_points' must be a non-negative integer");
     if (!mlirAttributeIsNull(entry(v, "min_row_length")) && !int_in(v, "min_row_length", 0, INT64_MAX))

@@ -6,7 +6,9 @@
 
 // RMSNorm of 64 rows of 1024 bf16: 64 threads per row, 2 vectors each held
 // in registers, 2 rows per block of 128; the row read once (two 16-byte
-// loads of x per thread), the weight read in the epilogue.
+// loads of x per thread). 32 blocks, one partial wave (`prefetch`): the
+// weight's two loads right after x's, before the reduction, none in the
+// epilogue.
 // LOOPS-LABEL: func.func @rms_k0__persistent(
 // LOOPS-SAME: %arg3: memref<4xf32, #gpu.address_space<workgroup>>
 // LOOPS-SAME: fuser.block_size = 128 : i64
@@ -16,7 +18,8 @@
 // LOOPS-SAME: fuser.variant = "persistent"
 // LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 1 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}]
 // LOOPS: gpu.thread_id x
-// LOOPS-COUNT-2: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS-COUNT-2: vector.load %reinterpret_cast[{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// LOOPS-COUNT-2: vector.load %reinterpret_cast_{{[0-9]+}}[{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
 // LOOPS-NOT: vector.load
 // The thread's partial: a fixed pairwise tree over the 8 lanes, no reassociation left to LLVM.
 // LOOPS-COUNT-8: vector.extract
@@ -32,8 +35,9 @@
 // LOOPS: memref.load %arg3
 // LOOPS: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // LOOPS-NOT: gpu.barrier
-// The epilogue from the registers: no more loads of x (only the weight).
+// The epilogue from the registers: no loads.
 // LOOPS: math.rsqrt
+// LOOPS-NOT: vector.load
 // LOOPS-COUNT-2: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
 // Then the variant without conditions: width 1, 512 threads striding over the row.
 // LOOPS-LABEL: func.func @rms_k0__looped_scalar(
@@ -73,6 +77,56 @@ func.func private @rms_k0(%arg0: tensor<64x1024xbf16> {fuser.strides = array<i64
   %8 = "fuser.mul"(%6, %7) : (tensor<64x1024xf32>, tensor<64x1024xf32>) -> tensor<64x1024xf32>
   %9 = "fuser.cast"(%8) : (tensor<64x1024xf32>) -> tensor<64x1024xbf16>
   return %9 : tensor<64x1024xbf16>
+}
+
+// -----
+
+// The weight a [1024] vector broadcast to the rows (rmsnorm_small's form).
+// 256 rows, 128 blocks: prefetched through the broadcast, 4 loads before
+// the barrier. 266 rows, 133 blocks (more than the 132 SMs): no prefetch,
+// x's 2 loads before the barrier and the weight's 2 in the epilogue.
+// LOOPS-LABEL: func.func @rms_w_k0__persistent(
+// LOOPS-COUNT-4: vector.load
+// LOOPS-NOT: vector.load
+// LOOPS: gpu.barrier
+// LOOPS-NOT: vector.load
+// LOOPS: vector.store
+// LOOPS-LABEL: func.func @rms_w_k0__looped_scalar(
+// LOOPS-LABEL: func.func @rms_w133_k0__persistent(
+// LOOPS-COUNT-2: vector.load
+// LOOPS-NOT: vector.load
+// LOOPS: gpu.barrier
+// LOOPS: math.rsqrt
+// LOOPS: vector.load
+// LOOPS: vector.store
+// LOOPS: vector.load
+// LOOPS: vector.store
+// LOOPS-LABEL: func.func @rms_w133_k0__looped_scalar(
+func.func private @rms_w_k0(%arg0: tensor<256x1024xbf16> {fuser.strides = array<i64: 1024, 1>}, %arg1: tensor<1024xbf16> {fuser.strides = array<i64: 1>}) -> (tensor<256x1024xbf16> {fuser.strides = array<i64: 1024, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>
+  %1 = "fuser.mul"(%0, %0) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1024xf32>) -> tensor<256xf32>
+  %3 = "fuser.broadcast_in_dim"(%2) {broadcast_dims = array<i64: 0>} : (tensor<256xf32>) -> tensor<256x1024xf32>
+  %4 = "fuser.rsqrt"(%3) : (tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %5 = "fuser.mul"(%0, %4) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %6 = "fuser.broadcast_in_dim"(%arg1) {broadcast_dims = array<i64: 1>} : (tensor<1024xbf16>) -> tensor<256x1024xbf16>
+  %7 = "fuser.cast"(%6) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>
+  %8 = "fuser.mul"(%5, %7) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %9 = "fuser.cast"(%8) : (tensor<256x1024xf32>) -> tensor<256x1024xbf16>
+  return %9 : tensor<256x1024xbf16>
+}
+func.func private @rms_w133_k0(%arg0: tensor<266x1024xbf16> {fuser.strides = array<i64: 1024, 1>}, %arg1: tensor<1024xbf16> {fuser.strides = array<i64: 1>}) -> (tensor<266x1024xbf16> {fuser.strides = array<i64: 1024, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<266x1024xbf16>) -> tensor<266x1024xf32>
+  %1 = "fuser.mul"(%0, %0) : (tensor<266x1024xf32>, tensor<266x1024xf32>) -> tensor<266x1024xf32>
+  %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} : (tensor<266x1024xf32>) -> tensor<266xf32>
+  %3 = "fuser.broadcast_in_dim"(%2) {broadcast_dims = array<i64: 0>} : (tensor<266xf32>) -> tensor<266x1024xf32>
+  %4 = "fuser.rsqrt"(%3) : (tensor<266x1024xf32>) -> tensor<266x1024xf32>
+  %5 = "fuser.mul"(%0, %4) : (tensor<266x1024xf32>, tensor<266x1024xf32>) -> tensor<266x1024xf32>
+  %6 = "fuser.broadcast_in_dim"(%arg1) {broadcast_dims = array<i64: 1>} : (tensor<1024xbf16>) -> tensor<266x1024xbf16>
+  %7 = "fuser.cast"(%6) : (tensor<266x1024xbf16>) -> tensor<266x1024xf32>
+  %8 = "fuser.mul"(%5, %7) : (tensor<266x1024xf32>, tensor<266x1024xf32>) -> tensor<266x1024xf32>
+  %9 = "fuser.cast"(%8) : (tensor<266x1024xf32>) -> tensor<266x1024xbf16>
+  return %9 : tensor<266x1024xbf16>
 }
 
 // -----

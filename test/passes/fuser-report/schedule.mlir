@@ -1,10 +1,11 @@
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-allocation-order, fuser-split-reductions, fuser-segment, fuser-report)' -o /dev/null | FileCheck %s
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(fuser-allocation-order, fuser-split-reductions, fuser-segment, fuser-fuse-inner-outer{partial-rows=8}, fuser-report)' -o /dev/null | FileCheck %s --check-prefix=IO
-// fuser-report prints each reduction kernel's schedule and its variants.
+// fuser-report prints each reduction kernel's schedule and its variants
+// (@norm: 128 blocks, one partial wave: its epilogue's loads go first).
 
 // CHECK-LABEL: fusion @norm: 1 kernel
 // CHECK: schedule: inner_persistent, rows 256 x row length 1024
-// CHECK-NEXT: variant 0: persistent, width 8, 64 threads x 2 vectors per row, 2 rows per block
+// CHECK-NEXT: variant 0: persistent, width 8, 64 threads x 2 vectors per row, 2 rows per block, the epilogue's loads before the reduction{{$}}
 // CHECK-NEXT: variant 1: looped, width 1, 512 threads per row
 func.func @norm(%arg0: tensor<256x1024xbf16>) -> tensor<256x1024xbf16> attributes {fuser.fusion} {
   %0 = "fuser.cast"(%arg0) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>

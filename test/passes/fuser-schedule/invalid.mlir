@@ -128,6 +128,34 @@ func.func private @row_reload_int(%a: tensor<4x64xf32> {fuser.strides = array<i6
 
 // -----
 
+// prefetch issues a held persistent variant's epilogue loads early: not on a
+// re-read one (its registers are capped), a looped one, or as a non-bool.
+// expected-error@+1 {{fuser.schedule (inner_persistent): variant #0: 'prefetch' must be a bool, true only on a held persistent variant (vectors > 0, no reload, no cluster)}}
+func.func private @row_prefetch_reload(%a: tensor<4x4096xf32> {fuser.strides = array<i64: 4096, 1>}) -> (tensor<4x4096xf32> {fuser.strides = array<i64: 4096, 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_persistent", outer_dims = 1 : i64, row_length = 4096 : i64, variants = [{width = 4 : i64, vectors = 2 : i64, threads = 512 : i64, rows_per_block = 1 : i64, reload = true, prefetch = true}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x4096xf32>) -> tensor<4xf32>
+  %1 = "fuser.broadcast_in_dim"(%0) {broadcast_dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x4096xf32>
+  %2 = "fuser.sub"(%a, %1) : (tensor<4x4096xf32>, tensor<4x4096xf32>) -> tensor<4x4096xf32>
+  func.return %2 : tensor<4x4096xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'prefetch' must be a bool, true only on a held persistent variant (vectors > 0, no reload, no cluster)}}
+func.func private @row_prefetch_looped(%a: tensor<4x65536xf32> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 0 : i64, threads = 512 : i64, rows_per_block = 1 : i64, prefetch = true}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x65536xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'prefetch' must be a bool, true only on a held persistent variant (vectors > 0, no reload, no cluster)}}
+func.func private @row_prefetch_int(%a: tensor<4x64xf32> {fuser.strides = array<i64: 64, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, row_length = 64 : i64, variants = [{width = 4 : i64, vectors = 2 : i64, threads = 8 : i64, rows_per_block = 16 : i64, prefetch = 1 : i64}]}} {
+  %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x64xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
 // expected-error@+1 {{fuser.schedule (inner_reduce): variant #0: 'cluster' must be a power of two in [1, 8], on a variant of one row per block and at least 32 threads}}
 func.func private @row_cluster16(%a: tensor<4x65536xf32> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<4xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, variants = [{width = 4 : i64, vectors = 0 : i64, threads = 1024 : i64, rows_per_block = 1 : i64, cluster = 16 : i64}]}} {
   %0 = "fuser.sum"(%a) {dims = array<i64: 1>, keepdim = false} : (tensor<4x65536xf32>) -> tensor<4xf32>

@@ -20,8 +20,10 @@ func.func private @rmsnorm_k0(%arg0: tensor<16384x4096xbf16> {fuser.strides = ar
 // -----
 
 // Short rows (256 bf16 = 32 vectors): 16 threads x 2 vectors, 8 rows per block.
+// 128 blocks, one partial wave: the epilogue's loads go before the reduction
+// (`prefetch`; none here besides the row's: softmax's own loads first).
 // CHECK-LABEL: func.func private @short_k0
-// CHECK-SAME: variants = [{rows_per_block = 8 : i64, threads = 16 : i64, vectors = 2 : i64, width = 8 : i64}
+// CHECK-SAME: variants = [{prefetch = true, rows_per_block = 8 : i64, threads = 16 : i64, vectors = 2 : i64, width = 8 : i64}
 func.func private @short_k0(%arg0: tensor<1024x256xbf16> {fuser.strides = array<i64: 256, 1>}) -> (tensor<1024x256xbf16> {fuser.strides = array<i64: 256, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<1024x256xbf16>) -> tensor<1024x256xf32>
   %1 = "fuser.max"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<1024x256xf32>) -> tensor<1024xf32>
@@ -29,6 +31,40 @@ func.func private @short_k0(%arg0: tensor<1024x256xbf16> {fuser.strides = array<
   %3 = "fuser.sub"(%0, %2) : (tensor<1024x256xf32>, tensor<1024x256xf32>) -> tensor<1024x256xf32>
   %4 = "fuser.cast"(%3) : (tensor<1024x256xf32>) -> tensor<1024x256xbf16>
   return %4 : tensor<1024x256xbf16>
+}
+
+// -----
+
+// RMSNorm with a weight, 256 x 1024 bf16 (rmsnorm_small): 64 threads x 2
+// vectors, 2 rows per block, 128 blocks: `prefetch`. 266 rows are 133
+// blocks, more than the 132 SMs: other blocks hide the latency, no prefetch.
+// CHECK-LABEL: func.func private @rmsnorm_small_k0
+// CHECK-SAME: variants = [{prefetch = true, rows_per_block = 2 : i64, threads = 64 : i64, vectors = 2 : i64, width = 8 : i64},
+// CHECK-LABEL: func.func private @rmsnorm_133_blocks_k0
+// CHECK-SAME: variants = [{rows_per_block = 2 : i64, threads = 64 : i64, vectors = 2 : i64, width = 8 : i64},
+func.func private @rmsnorm_small_k0(%arg0: tensor<256x1024xbf16> {fuser.strides = array<i64: 1024, 1>}, %arg1: tensor<1024xbf16> {fuser.strides = array<i64: 1>}) -> (tensor<256x1024xbf16> {fuser.strides = array<i64: 1024, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>
+  %1 = "fuser.mul"(%0, %0) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} : (tensor<256x1024xf32>) -> tensor<256xf32>
+  %3 = "fuser.broadcast_in_dim"(%2) {broadcast_dims = array<i64: 0>} : (tensor<256xf32>) -> tensor<256x1024xf32>
+  %4 = "fuser.mul"(%0, %3) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %5 = "fuser.broadcast_in_dim"(%arg1) {broadcast_dims = array<i64: 1>} : (tensor<1024xbf16>) -> tensor<256x1024xbf16>
+  %6 = "fuser.cast"(%5) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>
+  %7 = "fuser.mul"(%4, %6) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %8 = "fuser.cast"(%7) : (tensor<256x1024xf32>) -> tensor<256x1024xbf16>
+  return %8 : tensor<256x1024xbf16>
+}
+func.func private @rmsnorm_133_blocks_k0(%arg0: tensor<266x1024xbf16> {fuser.strides = array<i64: 1024, 1>}, %arg1: tensor<1024xbf16> {fuser.strides = array<i64: 1>}) -> (tensor<266x1024xbf16> {fuser.strides = array<i64: 1024, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%arg0) : (tensor<266x1024xbf16>) -> tensor<266x1024xf32>
+  %1 = "fuser.mul"(%0, %0) : (tensor<266x1024xf32>, tensor<266x1024xf32>) -> tensor<266x1024xf32>
+  %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} : (tensor<266x1024xf32>) -> tensor<266xf32>
+  %3 = "fuser.broadcast_in_dim"(%2) {broadcast_dims = array<i64: 0>} : (tensor<266xf32>) -> tensor<266x1024xf32>
+  %4 = "fuser.mul"(%0, %3) : (tensor<266x1024xf32>, tensor<266x1024xf32>) -> tensor<266x1024xf32>
+  %5 = "fuser.broadcast_in_dim"(%arg1) {broadcast_dims = array<i64: 1>} : (tensor<1024xbf16>) -> tensor<266x1024xbf16>
+  %6 = "fuser.cast"(%5) : (tensor<266x1024xbf16>) -> tensor<266x1024xf32>
+  %7 = "fuser.mul"(%4, %6) : (tensor<266x1024xf32>, tensor<266x1024xf32>) -> tensor<266x1024xf32>
+  %8 = "fuser.cast"(%7) : (tensor<266x1024xf32>) -> tensor<266x1024xbf16>
+  return %8 : tensor<266x1024xbf16>
 }
 
 // -----
