@@ -84,10 +84,13 @@ static void emit_point(gen *g, MlirValue e) {
     ix->v[d] = fb_remui(b, lin, ext);
     lin = fb_divui(b, lin, ext);
   }
-  /* with in-kernel checks each load is a branch: issue them all first */
-  bool checked = false;
-  for (int t = 0; t < k->num_tensors; t++) checked = checked || !mlirValueIsNull(g->access_ok[t]);
-  if (g->W > 1 && checked) kg_prefetch_point(g, &it);
+  /* every load of the point first, before any is used: with in-kernel
+   * checks each load is a branch, and without them a branchy expansion in
+   * ptxas does the same (rcp.rn.f32's slow path: swiglu_small's second
+   * input was loaded after the sigmoids of the first, ncu on the H200: two
+   * memory round trips in the chain, 1779 cycles per warp against
+   * torch.compile's 908, whose kernel issues both loads first) */
+  if (g->W > 1) kg_prefetch_point(g, &it);
   kg_emit_results(g, &it);
   g->pre.n = 0;
 }

@@ -140,8 +140,17 @@ void kg_prefetch_point(gen *g, const idx_t *it) {
   if (g->k->num_boundaries > 0) return; /* a cat/pad operand is read only on its side */
   idx_t rix;
   kg_result_index(g, it, &rix);
-  for (int t = 0; t < g->k->num_args; t++)
-    if (kg_reads_at_result_index(g, t)) kg_prefetch_put(g, t, &rix, kg_prefetch_load(g, t, &rix));
+  MlirLocation saved = fb_get_loc(&g->b);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->k->func, 0));
+  for (int t = 0; t < g->k->num_args; t++) {
+    if (!kg_reads_at_result_index(g, t)) continue;
+    /* the load carries the location of an op that reads the tensor (the
+     * script line), as when the walker loads it */
+    MlirOpOperand use = mlirValueGetFirstUse(mlirBlockGetArgument(body, t));
+    if (!mlirOpOperandIsNull(use)) fb_set_loc_of(&g->b, mlirOpOperandGetOwner(use));
+    kg_prefetch_put(g, t, &rix, kg_prefetch_load(g, t, &rix));
+    fb_set_loc(&g->b, saved);
+  }
 }
 
 kval kg_load(gen *g, int t, const idx_t *ix) {
