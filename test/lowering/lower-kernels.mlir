@@ -227,3 +227,26 @@ func.func private @tanh_dyn_k0(%a: tensor<?x?xbf16> {fuser.strides = array<i64: 
   %1 = "fuser.cast"(%0) : (tensor<?x?xf32>) -> tensor<?x?xbf16>
   func.return %1 : tensor<?x?xbf16>
 }
+
+// -----
+
+// swiglu's form, silu(x) * y: the vector variant issues the point's loads
+// first, y's before x's sigmoid (issued after it, the load waited behind
+// rcp.rn.f32's slow-path branches in ptxas: two memory round trips).
+// CHECK-LABEL: func.func @swiglu_k0__vector(
+// CHECK: scf.parallel
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// CHECK-NEXT: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK-NOT: vector.load
+// CHECK: vector.store
+func.func private @swiglu_k0(%x: tensor<256x1024xbf16> {fuser.strides = array<i64: 1024, 1>}, %y: tensor<256x1024xbf16> {fuser.strides = array<i64: 1024, 1>}) -> (tensor<256x1024xbf16> {fuser.strides = array<i64: 1024, 1>}) attributes {fuser.kernel} {
+  %0 = "fuser.cast"(%x) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>
+  %1 = "fuser.sigmoid"(%0) : (tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %2 = "fuser.mul"(%0, %1) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %3 = "fuser.cast"(%y) : (tensor<256x1024xbf16>) -> tensor<256x1024xf32>
+  %4 = "fuser.mul"(%2, %3) : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  %5 = "fuser.cast"(%4) : (tensor<256x1024xf32>) -> tensor<256x1024xbf16>
+  return %5 : tensor<256x1024xbf16>
+}
