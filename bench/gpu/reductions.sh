@@ -121,3 +121,7 @@ grep -E "FAILED|DIFFERS|differ|error" "$log"
 grep -c "same bits in a second call" "$log" | sed 's/^/outputs with the same bits in a second call: /'
 awk '/^== / { name = $2 } /^times:/ { print name ": " $0 }' "$log"
 cat "$out/ours.jsonl" "$out/torch.jsonl" 2> /dev/null
+cat "$out/sweep_peers.jsonl" "$out/peers.jsonl" 2> /dev/null
+# the device tool brings back at most 8 files from $OUT: everything also as one archive
+# (session 6's call B lost sweep_peers.jsonl and torch.jsonl to that limit)
+tar czf "$out.tgz" -C "$out" . 2> /dev/null
