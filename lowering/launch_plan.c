@@ -32,13 +32,21 @@ static MlirAttribute array_or_empty(MlirContext ctx, MlirOperation f, const char
   return mlirAttributeIsNull(a) ? mlirArrayAttrGet(ctx, 0, NULL) : a;
 }
 
+/* The entry's reference: @binary::@entry into its gpu.module (a gpu.binary
+ * after gpu-module-to-binary, which keeps the module's name), or @entry, a
+ * function of the module itself (the CPU JIT's, binary NULL). */
+static MlirAttribute entry_ref(MlirContext ctx, const char *binary, const char *entry) {
+  MlirAttribute leaf = mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(entry));
+  if (!binary) return leaf;
+  return mlirSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(binary), 1, &leaf);
+}
+
 MlirAttribute fuser_launch_dict(MlirOperation f, const char *binary, const char *entry, int block) {
   MlirContext ctx = mlirOperationGetContext(f);
   MlirAttribute kernel = fattr(f, "fuser.kernel_name"), variant = fattr(f, "fuser.variant");
   MlirNamedAttribute e[] = {
-      named(ctx, "binary", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(binary))),
-      named(ctx, "entry", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(entry))),
-      named(ctx, "kernel", kernel),
+      named(ctx, "entry", entry_ref(ctx, binary, entry)),
+      named(ctx, "kernel", mlirFlatSymbolRefAttrGet(ctx, mlirStringAttrGetValue(kernel))),
       named(ctx, "variant", variant),
       named(ctx, "vector_width", int_or_zero(ctx, f, "fuser.vector_width")),
       named(ctx, "unroll", int_or_zero(ctx, f, "fuser.unroll")),
@@ -67,8 +75,103 @@ static int64_t int_field(MlirAttribute dict, const char *name, int64_t dflt) {
 
 static void str_field(MlirAttribute dict, const char *name, char *out, size_t len) {
   MlirAttribute a = field(dict, name);
-  MlirStringRef s = mlirAttributeIsNull(a) ? mlirStringRefCreate("", 0) : mlirStringAttrGetValue(a);
+  MlirStringRef s = mlirAttributeIsNull(a) || !mlirAttributeIsAString(a) ? mlirStringRefCreate("", 0) : mlirStringAttrGetValue(a);
   snprintf(out, len, "%.*s", (int)s.length, s.data);
+}
+
+/* A name into out[len]; false if it does not fit (the caller refuses it). */
+static bool copy_ref(MlirStringRef s, char *out, size_t len) {
+  if (s.length >= len) return false;
+  snprintf(out, len, "%.*s", (int)s.length, s.data);
+  return true;
+}
+
+/* entry (@binary::@entry, or @entry for a function of the module) and
+ * kernel (@kernel) into l; false if either is not a symbol reference of
+ * that shape or a name does not fit. */
+static bool read_refs(MlirAttribute d, fuser_launch *l) {
+  MlirAttribute e = field(d, "entry"), k = field(d, "kernel");
+  if (mlirAttributeIsNull(e) || !mlirAttributeIsASymbolRef(e) || mlirSymbolRefAttrGetNumNestedReferences(e) > 1) return false;
+  if (mlirAttributeIsNull(k) || !mlirAttributeIsAFlatSymbolRef(k)) return false;
+  bool nested = mlirSymbolRefAttrGetNumNestedReferences(e) == 1;
+  l->binary[0] = 0;
+  if (nested && !copy_ref(mlirSymbolRefAttrGetRootReference(e), l->binary, sizeof l->binary)) return false;
+  return copy_ref(mlirSymbolRefAttrGetLeafReference(e), l->entry, sizeof l->entry) &&
+         copy_ref(mlirFlatSymbolRefAttrGetValue(k), l->kernel, sizeof l->kernel);
+}
+
+static bool op_is(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
+}
+
+/* The op named `name` in the symbol table of `table` (null if none). */
+static MlirOperation lookup(MlirOperation table, const char *name) {
+  MlirSymbolTable st = mlirSymbolTableCreate(table);
+  if (mlirSymbolTableIsNull(st)) return (MlirOperation){NULL};
+  MlirOperation op = mlirSymbolTableLookup(st, mlirStringRefCreateFromCString(name));
+  mlirSymbolTableDestroy(st);
+  return op;
+}
+
+/* The function type of a func.func or gpu.func. */
+static MlirType function_type(MlirOperation f) {
+  return mlirTypeAttrGetValue(mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("function_type")));
+}
+
+/* The records' symbols resolve and agree with the functions they name:
+ *   kernel  a func.func with fuser.kernel taking num_args arguments; every
+ *           tensor a parameter or condition names is one of its arguments
+ *           or results (a scalar: an argument). A CPU record (flat entry)
+ *           may name a kernel fuser-kernels-to-cpu has removed.
+ *   entry   @binary::@e: a gpu.binary @binary (its functions are PTX now)
+ *           or a gpu.module @binary holding gpu.func @e; @e: a func.func of
+ *           the module. A function found takes one argument per parameter.
+ * Emits a located error and returns false otherwise. */
+static bool check_symbols(MlirOperation module, int i, const fuser_launch *l) {
+  MlirOperation entry = {NULL};
+  if (l->binary[0]) {
+    MlirOperation bin = lookup(module, l->binary);
+    if (mlirOperationIsNull(bin) || !(op_is(bin, "gpu.binary") || op_is(bin, "gpu.module")))
+      return fuser_emit_error(module, "launch %d (%s): entry names @%s, which is not a gpu.module or gpu.binary of the module", i,
+                              l->entry, l->binary);
+    if (op_is(bin, "gpu.module")) {
+      entry = lookup(bin, l->entry);
+      if (mlirOperationIsNull(entry) || !op_is(entry, "gpu.func"))
+        return fuser_emit_error(module, "launch %d (%s): entry names @%s::@%s, which is not a gpu.func of that module", i, l->entry,
+                                l->binary, l->entry);
+    }
+  } else {
+    entry = lookup(module, l->entry);
+    if (mlirOperationIsNull(entry) || !op_is(entry, "func.func"))
+      return fuser_emit_error(module, "launch %d (%s): entry names @%s, which is not a function of the module", i, l->entry, l->entry);
+  }
+  if (!mlirOperationIsNull(entry) && mlirFunctionTypeGetNumInputs(function_type(entry)) != l->num_params)
+    return fuser_emit_error(module, "launch %d (%s): the entry takes %d arguments but the record has %d parameters", i, l->entry,
+                            (int)mlirFunctionTypeGetNumInputs(function_type(entry)), l->num_params);
+  MlirOperation kernel = lookup(module, l->kernel);
+  if (mlirOperationIsNull(kernel) && !l->binary[0]) return true;
+  if (mlirOperationIsNull(kernel) || !op_is(kernel, "func.func") ||
+      mlirAttributeIsNull(fattr(kernel, "fuser.kernel")))
+    return fuser_emit_error(module, "launch %d (%s): kernel names @%s, which is not a kernel of the plan (func.func with fuser.kernel)",
+                            i, l->entry, l->kernel);
+  MlirType ft = function_type(kernel);
+  int nin = (int)mlirFunctionTypeGetNumInputs(ft), ntensors = nin + (int)mlirFunctionTypeGetNumResults(ft);
+  if (l->num_args != nin)
+    return fuser_emit_error(module, "launch %d (%s): num_args is %d but kernel @%s takes %d arguments", i, l->entry, l->num_args,
+                            l->kernel, nin);
+  for (int p = 0; p < l->num_params; p++) {
+    const fk_param *q = &l->params[p];
+    int limit = q->kind == FK_PARAM_SCALAR ? nin : ntensors;
+    if (q->kind != FK_PARAM_CHECK && q->tensor >= limit)
+      return fuser_emit_error(module, "launch %d (%s): parameter %d names tensor %d, but kernel @%s has %d %s", i, l->entry, p,
+                              q->tensor, l->kernel, limit, q->kind == FK_PARAM_SCALAR ? "arguments" : "arguments and results");
+  }
+  for (int c = 0; c < l->num_conditions; c++)
+    if (l->conditions[c].tensor >= ntensors)
+      return fuser_emit_error(module, "launch %d (%s): condition %d names tensor %d, but kernel @%s has %d arguments and results", i,
+                              l->entry, c, l->conditions[c].tensor, l->kernel, ntensors);
+  return true;
 }
 
 /* One entry of `conditions` (passes/conditions.h); false for a kind it
@@ -137,9 +240,11 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
   for (int i = 0; i < n; i++) {
     MlirAttribute d = mlirArrayAttrGetElement(all, i);
     fuser_launch *l = &ls[i];
-    str_field(d, "binary", l->binary, sizeof l->binary);
-    str_field(d, "entry", l->entry, sizeof l->entry);
-    str_field(d, "kernel", l->kernel, sizeof l->kernel);
+    if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d) || !read_refs(d, l)) {
+      fuser_emit_error(module, "launch %d: not a record with entry = @binary::@entry (or @entry) and kernel = @kernel", i);
+      fuser_launch_plan_free(ls, n);
+      return -1;
+    }
     str_field(d, "variant", l->variant, sizeof l->variant);
     l->vector_width = (int)int_field(d, "vector_width", 1);
     l->unroll = (int)int_field(d, "unroll", 1);
@@ -193,7 +298,11 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
         fuser_launch_plan_free(ls, n);
         return -1;
       }
-    l->ptx = find_ptx(module, l->binary, &l->ptx_len);
+    if (!check_symbols(module, i, l)) {
+      fuser_launch_plan_free(ls, n);
+      return -1;
+    }
+    l->ptx = l->binary[0] ? find_ptx(module, l->binary, &l->ptx_len) : NULL;
   }
   *out = ls;
   return n;

@@ -4,9 +4,12 @@
  * written in a plain text form the driver reads without MLIR.
  *
  * Per kernel variant:
- *   entry      the PTX entry name, e.g. "rope_k0__vector"
- *   binary     the gpu.binary (one PTX module per index width) holding it
- *   kernel     the kernel function of the plan (func.call target)
+ *   entry      the PTX entry name, e.g. "rope_k0__vector", and
+ *   binary     the gpu.binary (one PTX module per index width) holding it:
+ *              the record's `entry = @fuser_kernels_i32::@rope_k0__vector`
+ *              (a CPU record: `entry = @rope_k0__vector`, binary "")
+ *   kernel     the kernel function of the plan (func.call target): `kernel = @rope_k0`
+ *   variant    its name, for messages, dumps and a forced variant
  *   params     in order: ptr(t) one pointer per tensor, then size(t,d),
  *              stride(t,d) (elements) and scalar(t) by value; tensor t < num_args
  *              is kernel argument t, t >= num_args is result t - num_args.
@@ -87,7 +90,11 @@ typedef struct {
 
 /* Reads every launch of `module` in order. Returns the count (0 if none)
  * and a malloc'ed array in *out (free with fuser_launch_plan_free), or -1
- * after a located error when a launch record does not read (*out NULL). */
+ * after a located error when a launch record does not read (*out NULL):
+ * a field of the wrong form, a symbol naming no function of its kind, an
+ * entry function (still in the module) taking another number of arguments
+ * than the record has parameters, or a num_args or tensor index that does
+ * not fit the kernel function. */
 int fuser_launch_plan_read(MlirOperation module, fuser_launch **out);
 void fuser_launch_plan_free(fuser_launch *launches, int n);
 
@@ -105,7 +112,7 @@ bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const 
 void fuser_launch_plan_write(FILE *out, const fuser_launch *launches, int n);
 
 /* The launch dictionary (an entry of `fuser.launches`) of one loop-level
- * function: binary, entry, kernel, variant, vector_width, unroll, index_bits,
+ * function: entry (@binary::@entry; @entry when binary is NULL), kernel, variant, vector_width, unroll, index_bits,
  * param_bits, block_size, num_args, params, conditions. */
 MlirAttribute fuser_launch_dict(MlirOperation loop_func, const char *binary, const char *entry, int block);
 

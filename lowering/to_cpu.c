@@ -7,7 +7,7 @@
  * The scf.parallel over threads then runs sequentially after
  * convert-scf-to-cf; the loop bodies are the ones the GPU runs. The
  * variants are listed in the module attribute `fuser.launches` as for the
- * GPU (binary = "cpu"), so lowering/cpu_jit.c picks them the same way.
+ * GPU (the entry a flat reference `@f_k0__vector` to the function itself), so lowering/cpu_jit.c picks them the same way.
  *
  *   func.func @f_k0__vector(%ptr_t0: memref<1xbf16>, ...) attributes {fuser.loops, ...}
  * becomes
@@ -45,7 +45,7 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
       char entry[256];
       snprintf(entry, sizeof entry, "%.*s", (int)sym.length, sym.data);
       if (nlaunch == caplaunch) launches = realloc(launches, (size_t)(caplaunch *= 2) * sizeof *launches);
-      launches[nlaunch++] = fuser_launch_dict(op, "cpu", entry, 1);
+      launches[nlaunch++] = fuser_launch_dict(op, NULL, entry, 1);
       mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("llvm.emit_c_interface"),
                                                  mlirUnitAttrGet(ctx));
     } else if (is_func(op) && (has_attr(op, "fuser.kernel") || has_attr(op, "fuser.plan") || has_attr(op, "fuser.fusion"))) {

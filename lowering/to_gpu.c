@@ -12,10 +12,13 @@
  * The launch description goes on the gpu.func (fuser.* attributes) and, so
  * that it survives gpu-module-to-binary, into the module attribute
  * `fuser.launches`: one dictionary per kernel variant, in module order:
- *   {binary = "fuser_kernels_i32", entry = "f_k0__vector", kernel = "f_k0", variant = "vector",
+ *   {entry = @fuser_kernels_i32::@f_k0__vector, kernel = @f_k0, variant = "vector",
  *    vector_width = 8, unroll = 1, index_bits = 32, block_size = 128,
  *    num_args = 6, params = [{ptr = 0 : i64}, ..., {size = array<i64: 6, 0>}] (launch_param.h),
  *    conditions = [{arg = 0 : i64, kind = "align", bytes = 16 : i64}, ...]}
+ * entry is the gpu.func in its gpu.module (gpu-module-to-binary keeps the
+ * module's name for the gpu.binary), kernel the plan's kernel function; the
+ * variant is the name messages, dumps and the CPU check's forced variant use.
  * threads = max(ceil((n / W) / unroll), n mod W), n = points of the
  * iteration space (product of the sizes of result 0), grid = ceil(threads /
  * block_size) blocks of block_size threads.

@@ -3,7 +3,7 @@
 // The CPU path keeps the loop-level functions (the same bodies the GPU
 // runs), marks them for the C interface and drops the fuser-level ones.
 
-// CHECK: module attributes {fuser.launches = [{binary = "cpu", {{.*}}entry = "neg_k0__vector"{{.*}}}, {binary = "cpu", {{.*}}entry = "neg_k0__mixed"
+// CHECK: module attributes {fuser.launches = [{{{.*}}entry = @neg_k0__vector, {{.*}}kernel = @neg_k0,{{.*}}}, {{{.*}}entry = @neg_k0__mixed, {{.*}}kernel = @neg_k0,
 // CHECK-NOT: fuser.kernel
 // CHECK: func.func @neg_k0__vector({{.*}}) attributes {{{.*}}llvm.emit_c_interface
 // CHECK:   scf.parallel

@@ -60,7 +60,7 @@
 // CPU-LABEL: func.func @rms_k0__looped_scalar(
 
 // The gpu.func: workgroup attributions, the block size known, the launch record.
-// GPU: fuser.launches = [{{{.*}}entry = "rms_k0__persistent"{{.*}}row_grid = {dims = 1 : i64, first = 0 : i64, rows_per_block = 2 : i64, tensor = 2 : i64}
+// GPU: fuser.launches = [{{{.*}}entry = @fuser_kernels_i64::@rms_k0__persistent{{.*}}row_grid = {dims = 1 : i64, first = 0 : i64, rows_per_block = 2 : i64, tensor = 2 : i64}
 // GPU: gpu.func @rms_k0__persistent(%arg0: memref<1xbf16>, %arg1: memref<1xbf16>, %arg2: memref<1xbf16>) workgroup(%arg3 : memref<4xf32, #gpu.address_space<workgroup>>) kernel
 // GPU-SAME: known_block_size = array<i32: 128, 1, 1>
 // GPU: gpu.func @rms_k0__looped_scalar(%arg0: memref<1xbf16>, %arg1: memref<1xbf16>, %arg2: memref<1xbf16>) workgroup(%arg3 : memref<16xf32, #gpu.address_space<workgroup>>) kernel

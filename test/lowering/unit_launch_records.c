@@ -1,0 +1,124 @@
+/* unit_launch_records: the launch records' symbols are checked against the
+ * functions they name (lowering/launch_plan.c, check_symbols) where the
+ * module still holds them: the gpu.func of a gpu.module (before
+ * gpu-module-to-binary, which lit's fuser-translate always runs), the
+ * function of a CPU record, and the plan's kernel function. Each module
+ * below is read with fuser_launch_plan_read; a bad one must be refused with
+ * the error located at the module. */
+#include <stdio.h>
+#include <string.h>
+
+#include "dialects/fuser.h"
+#include "lowering/launch_plan.h"
+#include "mlir-c/Diagnostics.h"
+#include "unit.h"
+
+static char diag[1024];
+
+static void append(MlirStringRef s, void *data) {
+  (void)data;
+  size_t n = strlen(diag);
+  snprintf(diag + n, sizeof diag - n, "%.*s", (int)s.length, s.data);
+}
+
+static MlirLogicalResult handler(MlirDiagnostic d, void *data) {
+  (void)data;
+  append(mlirStringRefCreateFromCString(""), NULL);
+  mlirLocationPrint(mlirDiagnosticGetLocation(d), append, NULL);
+  append(mlirStringRefCreateFromCString(": "), NULL);
+  mlirDiagnosticPrint(d, append, NULL);
+  return mlirLogicalResultSuccess();
+}
+
+/* The kernel @k: one argument, one result (tensors 0 and 1), and @plain,
+ * a function that is no kernel. */
+#define KERNELS                                                                          \
+  "  func.func private @k(tensor<4xf32>) -> tensor<4xf32> attributes {fuser.kernel}\n" \
+  "  func.func private @plain(tensor<4xf32>) -> tensor<4xf32>\n"
+#define GPU_MODULE                                                                          \
+  "  gpu.module @fuser_kernels_i64 {\n"                                                     \
+  "    gpu.func @k__scalar(%a: memref<1xf32>, %b: memref<1xf32>) kernel { gpu.return }\n" \
+  "  }\n"
+
+static const char *record(char *buf, size_t len, const char *fields) {
+  snprintf(buf, len, "%s%s%s",
+           "module attributes {gpu.container_module, fuser.launches = [{", fields,
+           "}]} {\n" KERNELS GPU_MODULE "  func.func @k__vector(%a: memref<1xf32>) { return }\n} loc(\"records.mlir\":1:1)\n");
+  return buf;
+}
+
+/* Reads the module of `fields`; `want` NULL: it must read, else the error must contain `want`. */
+static void read(MlirContext ctx, const char *fields, const char *want) {
+  char text[4096];
+  diag[0] = 0;
+  MlirModule m = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(record(text, sizeof text, fields)));
+  CHECK(!mlirModuleIsNull(m));
+  if (mlirModuleIsNull(m)) return;
+  fuser_launch *ls = NULL;
+  int n = fuser_launch_plan_read(mlirModuleGetOperation(m), &ls);
+  if (!want) {
+    if (n != 1) printf("refused: %s\n", diag);
+    CHECK_EQ_INT(n, 1);
+    fuser_launch_plan_free(ls, n < 0 ? 0 : n);
+  } else {
+    CHECK_EQ_INT(n, -1);
+    CHECK(ls == NULL);
+    CHECK(unit_contains(diag, "loc(\"records.mlir\":1:1): "));
+    CHECK(unit_contains(diag, want));
+  }
+  mlirModuleDestroy(m);
+}
+
+#define GOOD_PARAMS "params = [{ptr = 0 : i64}, {ptr = 1 : i64}]"
+
+int main(void) {
+  MlirContext ctx = fuser_context_create();
+  mlirContextAttachDiagnosticHandler(ctx, handler, NULL, NULL);
+  /* a record whose symbols resolve: the names are read from them */
+  char text[4096];
+  MlirModule m = mlirModuleCreateParse(
+      ctx, mlirStringRefCreateFromCString(record(text, sizeof text,
+                                                 "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, variant = \"scalar\", "
+                                                 "num_args = 1 : i64, " GOOD_PARAMS ", conditions = []")));
+  fuser_launch *ls = NULL;
+  CHECK_EQ_INT(fuser_launch_plan_read(mlirModuleGetOperation(m), &ls), 1);
+  if (ls) {
+    CHECK(strcmp(ls[0].binary, "fuser_kernels_i64") == 0);
+    CHECK(strcmp(ls[0].entry, "k__scalar") == 0);
+    CHECK(strcmp(ls[0].kernel, "k") == 0);
+    CHECK(strcmp(ls[0].variant, "scalar") == 0);
+    CHECK_EQ_INT(ls[0].num_params, 2);
+    fuser_launch_plan_free(ls, 1);
+  }
+  mlirModuleDestroy(m);
+  /* a CPU record: the entry is a function of the module (one argument) */
+  read(ctx, "entry = @k__vector, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}], conditions = []", NULL);
+  /* a CPU record may name a kernel fuser-kernels-to-cpu removed; a GPU record may not */
+  read(ctx, "entry = @k__vector, kernel = @gone, num_args = 1 : i64, params = [{ptr = 0 : i64}], conditions = []", NULL);
+  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @gone, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+       "launch 0 (k__scalar): kernel names @gone, which is not a kernel of the plan (func.func with fuser.kernel)");
+  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @plain, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+       "kernel names @plain, which is not a kernel of the plan");
+  /* the entry: a gpu.func of that module taking one argument per parameter */
+  read(ctx, "entry = @fuser_kernels_i64::@k__vector, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+       "launch 0 (k__vector): entry names @fuser_kernels_i64::@k__vector, which is not a gpu.func of that module");
+  read(ctx, "entry = @k::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+       "entry names @k, which is not a gpu.module or gpu.binary of the module");
+  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}, {ptr = 1 : i64}, {size = array<i64: 0, 0>}], conditions = []",
+       "launch 0 (k__scalar): the entry takes 2 arguments but the record has 3 parameters");
+  read(ctx, "entry = @k__vector, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+       "launch 0 (k__vector): the entry takes 1 arguments but the record has 2 parameters");
+  read(ctx, "entry = @k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+       "entry names @k__scalar, which is not a function of the module");
+  /* the kernel's arity: num_args its arguments, tensors among its arguments and results */
+  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 2 : i64, " GOOD_PARAMS ", conditions = []",
+       "launch 0 (k__scalar): num_args is 2 but kernel @k takes 1 arguments");
+  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}, {ptr = 2 : i64}], conditions = []",
+       "launch 0 (k__scalar): parameter 1 names tensor 2, but kernel @k has 2 arguments and results");
+  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}, {scalar = 1 : i64}], conditions = []",
+       "parameter 1 names tensor 1, but kernel @k has 1 arguments");
+  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [{bytes = 16 : i64, kind = \"align\", result = 1 : i64}]",
+       "launch 0 (k__scalar): condition 0 names tensor 2, but kernel @k has 2 arguments and results");
+  mlirContextDestroy(ctx);
+  UNIT_MAIN_END();
+}
