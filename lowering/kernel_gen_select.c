@@ -24,25 +24,7 @@
 
 #include "lowering/kernel_gen_internal.h"
 #include "mlir-c/BuiltinAttributes.h"
-
-static MlirAttribute get(MlirAttribute d, const char *name) {
-  return mlirDictionaryAttrGetElementByName(d, mlirStringRefCreateFromCString(name));
-}
-
-static bool kind_is(MlirAttribute d, const char *kind) {
-  MlirAttribute k = get(d, "kind");
-  if (mlirAttributeIsNull(k) || !mlirAttributeIsAString(k)) return false;
-  MlirStringRef s = mlirStringAttrGetValue(k);
-  return s.length == strlen(kind) && memcmp(s.data, kind, s.length) == 0;
-}
-
-/* The tensor number of a condition (`arg` or `result`), -1 when it names none. */
-static int tensor_of(gen *g, MlirAttribute d) {
-  MlirAttribute a = get(d, "arg"), r = get(d, "result");
-  if (!mlirAttributeIsNull(a)) return (int)mlirIntegerAttrGetValueInt(a);
-  if (!mlirAttributeIsNull(r)) return g->k->num_args + (int)mlirIntegerAttrGetValueInt(r);
-  return -1;
-}
+#include "passes/conditions.h"
 
 /* x mod m == 0, m a power of two: (x & (m - 1)) == 0 */
 static MlirValue multiple_of(gen *g, MlirValue x, int64_t m) {
@@ -55,18 +37,18 @@ void kg_access_checks(gen *g, MlirAttribute conditions) {
   fb_builder *b = &g->b;
   fb_ip save = kg_enter_prologue(g);
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(conditions); i++) {
-    MlirAttribute c = mlirArrayAttrGetElement(conditions, i);
-    int t = tensor_of(g, c);
+    fk_condition c;
+    if (!fk_condition_read(mlirArrayAttrGetElement(conditions, i), g->k->num_args, &c)) continue;
+    int t = c.tensor;
     if (t < 0 || t >= g->k->num_tensors || !g->k->t[t].is_tensor) continue;
     MlirValue ok;
-    if (kind_is(c, "align")) {
+    if (c.kind == FK_COND_ALIGN) {
       MlirValue p = kg_param(g, FK_PARAM_PTR, t, -1);
       MlirType idx = fb_index_type(b);
       MlirValue addr = fb_op1(b, "memref.extract_aligned_pointer_as_index", idx, 1, &p);
-      ok = multiple_of(g, addr, mlirIntegerAttrGetValueInt(get(c, "bytes")));
-    } else if (kind_is(c, "stride")) {
-      int dim = (int)mlirIntegerAttrGetValueInt(get(c, "dim"));
-      ok = multiple_of(g, kg_param(g, FK_PARAM_STRIDE, t, dim), mlirIntegerAttrGetValueInt(get(c, "multiple")));
+      ok = multiple_of(g, addr, c.value);
+    } else if (c.kind == FK_COND_STRIDE) {
+      ok = multiple_of(g, kg_param(g, FK_PARAM_STRIDE, t, c.dim), c.value);
     } else continue;
     g->access_ok[t] = mlirValueIsNull(g->access_ok[t]) ? ok : fb_andi(b, g->access_ok[t], ok);
   }

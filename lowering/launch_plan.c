@@ -174,43 +174,6 @@ static bool check_symbols(MlirOperation module, int i, const fuser_launch *l) {
   return true;
 }
 
-/* One entry of `conditions` (passes/conditions.h); false for a kind it
- * does not know (it used to be read as index32, so a typo dropped the
- * condition) or a dictionary without the tensor or numbers its kind needs. */
-static bool read_condition(MlirAttribute d, int num_args, fuser_launch_condition *c) {
-  static const struct {
-    const char *name;
-    fuser_condition_kind kind;
-    const char *value; /* the number it needs, if any */
-    bool tensor, dim;
-  } kinds[] = {
-      {"align", FUSER_COND_ALIGN, "bytes", true, false},     {"stride", FUSER_COND_STRIDE, "multiple", true, true},
-      {"extent", FUSER_COND_EXTENT, "multiple", true, true}, {"merge", FUSER_COND_MERGE, NULL, true, true},
-      {"points", FUSER_COND_POINTS, "at_least", true, false}, {"index32", FUSER_COND_INDEX32, NULL, false, false},
-      {"row_length", FUSER_COND_ROW_LENGTH, "at_least", true, true},
-  };
-  if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d)) return false;
-  MlirAttribute k = field(d, "kind");
-  if (mlirAttributeIsNull(k) || !mlirAttributeIsAString(k)) return false;
-  MlirStringRef s = mlirStringAttrGetValue(k);
-  int which = -1;
-  for (int i = 0; i < (int)(sizeof kinds / sizeof kinds[0]); i++)
-    if (s.length == strlen(kinds[i].name) && memcmp(s.data, kinds[i].name, s.length) == 0) which = i;
-  if (which < 0) return false;
-  int64_t arg = int_field(d, "arg", -1), res = int_field(d, "result", -1);
-  c->kind = kinds[which].kind;
-  c->tensor = arg >= 0 ? (int)arg : res >= 0 ? num_args + (int)res : -1;
-  c->dim = (int)int_field(d, "dim", -1);
-  c->inner = (int)int_field(d, "inner", -1);
-  c->value = kinds[which].value ? int_field(d, kinds[which].value, -1) : 0;
-  if (kinds[which].tensor && c->tensor < 0) return false;
-  if (kinds[which].dim && c->dim < 0) return false;
-  if (c->kind == FUSER_COND_MERGE && c->inner < 0) return false;
-  bool at_least = c->kind == FUSER_COND_POINTS || c->kind == FUSER_COND_ROW_LENGTH;
-  if (kinds[which].value && c->value < (at_least ? 0 : 1)) return false;
-  return true;
-}
-
 /* The PTX of gpu.binary @name, if present. */
 static char *find_ptx(MlirOperation module, const char *name, size_t *len) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
@@ -292,8 +255,8 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
       return -1;
     }
     for (intptr_t c = 0; c < nc; c++)
-      if (!read_condition(mlirArrayAttrGetElement(conds, c), l->num_args, &l->conditions[l->num_conditions++])) {
-        fuser_emit_error(module, "launch %d (%s): condition %d is not one of align, stride, extent, merge, points, index32, row_length with what its kind needs",
+      if (!fk_condition_read(mlirArrayAttrGetElement(conds, c), l->num_args, &l->conditions[l->num_conditions++])) {
+        fuser_emit_error(module, "launch %d (%s): condition %d is not one of {align = {...}}, {stride = ...}, {extent = ...}, {merge = ...}, {points = ...}, {row_length = ...}, {index32} with the fields its kind needs",
                          i, l->entry, (int)c);
         fuser_launch_plan_free(ls, n);
         return -1;
@@ -329,7 +292,7 @@ bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const 
                                   const int *elem_bytes) {
   for (int i = 0; i < l->num_conditions; i++) {
     const fuser_launch_condition *c = &l->conditions[i];
-    if (c->kind == FUSER_COND_INDEX32) {
+    if (c->kind == FK_COND_INDEX32) {
       for (int t = 0; t < num_tensors; t++) {
         int64_t span = 1;
         for (int d = 0; d < ranks[t]; d++) {
@@ -343,23 +306,23 @@ bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const 
     }
     if (c->tensor < 0 || c->tensor >= num_tensors) return false;
     switch (c->kind) {
-    case FUSER_COND_ALIGN:
+    case FK_COND_ALIGN:
       if (ptrs[c->tensor] % (uintptr_t)c->value) return false;
       break;
-    case FUSER_COND_STRIDE:
+    case FK_COND_STRIDE:
       if (c->dim >= ranks[c->tensor] || strides[c->tensor][c->dim] % c->value) return false;
       break;
-    case FUSER_COND_EXTENT:
+    case FK_COND_EXTENT:
       if (c->dim >= ranks[c->tensor] || sizes[c->tensor][c->dim] % c->value) return false;
       break;
-    case FUSER_COND_POINTS:
-    case FUSER_COND_ROW_LENGTH: { /* every dim, or the row's dims [dim, rank) */
+    case FK_COND_POINTS:
+    case FK_COND_ROW_LENGTH: { /* every dim, or the row's dims [dim, rank) */
       int64_t points = 1;
-      for (int d = c->kind == FUSER_COND_ROW_LENGTH ? c->dim : 0; d < ranks[c->tensor]; d++) points *= sizes[c->tensor][d];
+      for (int d = c->kind == FK_COND_ROW_LENGTH ? c->dim : 0; d < ranks[c->tensor]; d++) points *= sizes[c->tensor][d];
       if (points < c->value) return false;
       break;
     }
-    case FUSER_COND_MERGE:
+    case FK_COND_MERGE:
       if (c->dim >= ranks[c->tensor] || c->inner < 0 || c->inner >= ranks[c->tensor] ||
           strides[c->tensor][c->dim] != strides[c->tensor][c->inner] * sizes[c->tensor][c->inner])
         return false;
@@ -397,13 +360,13 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
     for (int c = 0; c < l->num_conditions; c++) {
       const fuser_launch_condition *k = &l->conditions[c];
       switch (k->kind) {
-      case FUSER_COND_ALIGN: fprintf(out, "condition align %d %lld\n", k->tensor, (long long)k->value); break;
-      case FUSER_COND_STRIDE: fprintf(out, "condition stride %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
-      case FUSER_COND_EXTENT: fprintf(out, "condition extent %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
-      case FUSER_COND_INDEX32: fprintf(out, "condition index32\n"); break;
-      case FUSER_COND_MERGE: fprintf(out, "condition merge %d %d %d\n", k->tensor, k->dim, k->inner); break;
-      case FUSER_COND_POINTS: fprintf(out, "condition points %d %lld\n", k->tensor, (long long)k->value); break;
-      case FUSER_COND_ROW_LENGTH: fprintf(out, "condition row_length %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
+      case FK_COND_ALIGN: fprintf(out, "condition align %d %lld\n", k->tensor, (long long)k->value); break;
+      case FK_COND_STRIDE: fprintf(out, "condition stride %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
+      case FK_COND_EXTENT: fprintf(out, "condition extent %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
+      case FK_COND_INDEX32: fprintf(out, "condition index32\n"); break;
+      case FK_COND_MERGE: fprintf(out, "condition merge %d %d %d\n", k->tensor, k->dim, k->inner); break;
+      case FK_COND_POINTS: fprintf(out, "condition points %d %lld\n", k->tensor, (long long)k->value); break;
+      case FK_COND_ROW_LENGTH: fprintf(out, "condition row_length %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
       }
     }
     if (l->ptx) {

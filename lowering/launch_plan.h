@@ -51,24 +51,10 @@
 
 #include "lowering/kernel_gen.h"
 #include "mlir-c/IR.h"
+#include "passes/conditions.h"
 
-typedef enum {
-  FUSER_COND_ALIGN,
-  FUSER_COND_STRIDE,
-  FUSER_COND_EXTENT,
-  FUSER_COND_INDEX32,
-  FUSER_COND_MERGE,
-  FUSER_COND_POINTS, /* the tensor (the first result: the iteration space) has at least `value` elements */
-  FUSER_COND_ROW_LENGTH /* the tensor's dims [dim, rank) (a row schedule's row) hold at least `value` elements */
-} fuser_condition_kind;
-
-typedef struct {
-  fuser_condition_kind kind;
-  int tensor;    /* -1 for INDEX32 */
-  int dim;       /* STRIDE/EXTENT/MERGE */
-  int inner;     /* MERGE: stride(tensor, dim) == stride(tensor, inner) * size(tensor, inner) */
-  int64_t value; /* ALIGN: bytes; STRIDE/EXTENT: multiple; POINTS: at least */
-} fuser_launch_condition;
+/* A condition of a variant: passes/conditions.h's, read by its reader. */
+typedef fk_condition fuser_launch_condition;
 
 #define FUSER_LAUNCH_MAX_CONDITIONS 64
 

@@ -192,7 +192,7 @@ static bool same_params(const fpm_kernel *k, const fuser_launch *l, const call_i
 static void add_conditions(const fuser_launch *l, const call_info *c, cond_list *v) {
   for (int i = 0; i < l->num_conditions; i++) {
     const fuser_launch_condition *k = &l->conditions[i];
-    if (k->kind == FUSER_COND_INDEX32) {
+    if (k->kind == FK_COND_INDEX32) {
       /* every tensor's span and the point count fit comfortably in 31 bits:
        * 1 + max(size - 1, 0) * stride summed over dims, and the product of sizes */
       for (int t = 0; t < c->num_tensors; t++) {
@@ -207,23 +207,23 @@ static void add_conditions(const fuser_launch *l, const call_info *c, cond_list 
     }
     const value_desc *d = &c->t[k->tensor];
     switch (k->kind) {
-    case FUSER_COND_ALIGN: /* (addr(i) + offset * esize) % bytes == 0 */
+    case FK_COND_ALIGN: /* (addr(i) + offset * esize) % bytes == 0 */
       if (d->buffer != FPM_INPUT) break; /* outputs and temps are 256-byte aligned */
       cond_push(v, op2(FPX_EQ, op2(FPX_MOD, op2(FPX_ADD, fpx_addr(d->index), op2(FPX_MUL, poly(&d->offset), num((int64_t)d->esize))),
                                    num(k->value)),
                        num(0)));
       break;
-    case FUSER_COND_STRIDE:
+    case FK_COND_STRIDE:
       cond_push(v, op2(FPX_EQ, op2(FPX_MOD, poly(&d->stride[k->dim]), num(k->value)), num(0)));
       break;
-    case FUSER_COND_EXTENT:
+    case FK_COND_EXTENT:
       cond_push(v, op2(FPX_EQ, op2(FPX_MOD, poly(&d->size[k->dim]), num(k->value)), num(0)));
       break;
-    case FUSER_COND_POINTS:     /* enough points for the unrolled variant to fill the GPU */
-    case FUSER_COND_ROW_LENGTH: /* a row long enough for the cluster variant: dims [dim, rank) */
-      cond_push(v, op2(FPX_GE, points_of(d, k->kind == FUSER_COND_ROW_LENGTH ? k->dim : 0, d->rank), num(k->value)));
+    case FK_COND_POINTS:     /* enough points for the unrolled variant to fill the GPU */
+    case FK_COND_ROW_LENGTH: /* a row long enough for the cluster variant: dims [dim, rank) */
+      cond_push(v, op2(FPX_GE, points_of(d, k->kind == FK_COND_ROW_LENGTH ? k->dim : 0, d->rank), num(k->value)));
       break;
-    case FUSER_COND_MERGE: /* dims dim and inner form one linear run */
+    case FK_COND_MERGE: /* dims dim and inner form one linear run */
       cond_push(v, op2(FPX_EQ, poly(&d->stride[k->dim]), op2(FPX_MUL, poly(&d->stride[k->inner]), poly(&d->size[k->inner]))));
       break;
     default:

@@ -33,6 +33,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
+#include "passes/conditions.h"
 #include "passes/ir_util.h"
 #include "passes/schedule_reduction.h"
 
@@ -362,16 +363,10 @@ static int find_space_tensor(rgen *g) {
   return -1;
 }
 
-static MlirAttribute condition(rgen *g, int t, const char *kind, const char *field, int64_t value, int dim) {
-  MlirContext c = rg_ctx_of(g);
-  MlirNamedAttribute e[4];
-  int n = 0;
-  bool res = t >= g->k->num_args;
-  e[n++] = fuser_named(c, res ? "result" : "arg", fuser_i64_attr(c, res ? t - g->k->num_args : t));
-  e[n++] = fuser_named(c, "kind", fuser_str_attr(c, kind));
-  e[n++] = fuser_named(c, field, fuser_i64_attr(c, value));
-  if (dim >= 0) e[n++] = fuser_named(c, "dim", fuser_i64_attr(c, dim));
-  return mlirDictionaryAttrGet(c, n, e);
+/* The attribute of a condition on tensor t (passes/conditions.h). */
+static MlirAttribute condition(rgen *g, fk_cond_kind kind, int t, int dim, int inner, int64_t value) {
+  fk_condition c = {.kind = kind, .tensor = t, .dim = dim, .inner = inner, .value = value};
+  return fk_condition_attr(rg_ctx_of(g), &c, g->k->num_args);
 }
 
 /* `merge` conditions for the dims a tensor walks contiguously along the
@@ -389,15 +384,7 @@ static int inner_merge_conditions(rgen *g, MlirAttribute *c, int n, int cap) {
       bool nested = ft->strides[d] != FK_DYN && ft->strides[d + 1] != FK_DYN && ft->shape[d + 1] != FK_DYN &&
                     ft->strides[d] == ft->strides[d + 1] * ft->shape[d + 1];
       if (nested) continue;
-      MlirContext cx = rg_ctx_of(g);
-      bool res = t >= k->num_args;
-      MlirNamedAttribute e[4] = {
-          fuser_named(cx, res ? "result" : "arg", fuser_i64_attr(cx, res ? t - k->num_args : t)),
-          fuser_named(cx, "kind", fuser_str_attr(cx, "merge")),
-          fuser_named(cx, "dim", fuser_i64_attr(cx, d)),
-          fuser_named(cx, "inner", fuser_i64_attr(cx, d + 1)),
-      };
-      c[n++] = mlirDictionaryAttrGet(cx, 4, e);
+      c[n++] = condition(g, FK_COND_MERGE, t, d, d + 1, 0);
     }
   }
   return n;
@@ -424,12 +411,12 @@ static MlirAttribute conditions(rgen *g) {
   if (g->W > 1) {
     for (int t = 0; t < k->num_tensors && n < FK_MAX_TENSORS * 3; t++) {
       if (!k->t[t].is_tensor || k->t[t].rank == 0 || per_row_tensor(g, t) || scalar_result(g, t)) continue;
-      c[n++] = condition(g, t, "align", "bytes", rg_align_of(g, t), -1);
+      c[n++] = condition(g, FK_COND_ALIGN, t, -1, -1, rg_align_of(g, t));
       for (int d = 0; d < k->t[t].rank; d++)
-        if (k->t[t].strides[d] == FK_DYN) c[n++] = condition(g, t, "stride", "multiple", g->W, d);
+        if (k->t[t].strides[d] == FK_DYN) c[n++] = condition(g, FK_COND_STRIDE, t, d, -1, g->W);
     }
     int st = g->space_tensor, last = k->t[st].rank - 1;
-    if (k->t[st].shape[last] == FK_DYN) c[n++] = condition(g, st, "extent", "multiple", g->W, last);
+    if (k->t[st].shape[last] == FK_DYN) c[n++] = condition(g, FK_COND_EXTENT, st, last, -1, g->W);
   }
   /* outer: every tensor walking the reduced dims merges them into one row
    * index: stride(d) == stride(d + 1) * size(d + 1), unless static */
@@ -440,15 +427,7 @@ static MlirAttribute conditions(rgen *g) {
       bool nested = ft->strides[d] != FK_DYN && ft->strides[d + 1] != FK_DYN && ft->shape[d + 1] != FK_DYN &&
                     ft->strides[d] == ft->strides[d + 1] * ft->shape[d + 1];
       if (!nested) {
-        MlirContext cx = rg_ctx_of(g);
-        bool res = t >= k->num_args;
-        MlirNamedAttribute e[4] = {
-            fuser_named(cx, res ? "result" : "arg", fuser_i64_attr(cx, res ? t - k->num_args : t)),
-            fuser_named(cx, "kind", fuser_str_attr(cx, "merge")),
-            fuser_named(cx, "dim", fuser_i64_attr(cx, d)),
-            fuser_named(cx, "inner", fuser_i64_attr(cx, d + 1)),
-        };
-        c[n++] = mlirDictionaryAttrGet(cx, 4, e);
+        c[n++] = condition(g, FK_COND_MERGE, t, d, d + 1, 0);
       }
     }
   }
@@ -456,20 +435,11 @@ static MlirAttribute conditions(rgen *g) {
   /* a variant for long rows (the symbolic rows' cluster): the row-space
    * tensor's reduced dims hold at least min_row_length elements */
   if (g->var->min_row_length > 0 && n < FK_MAX_TENSORS * 4) {
-    MlirContext cx = rg_ctx_of(g);
-    int st = g->space_tensor;
-    bool res = st >= k->num_args;
-    MlirNamedAttribute e[4] = {fuser_named(cx, res ? "result" : "arg", fuser_i64_attr(cx, res ? st - k->num_args : st)),
-                               fuser_named(cx, "kind", fuser_str_attr(cx, "row_length")), fuser_named(cx, "dim", fuser_i64_attr(cx, g->s->outer)),
-                               fuser_named(cx, "at_least", fuser_i64_attr(cx, g->var->min_row_length))};
-    c[n++] = mlirDictionaryAttrGet(cx, 4, e);
+    c[n++] = condition(g, FK_COND_ROW_LENGTH, g->space_tensor, g->s->outer, -1, g->var->min_row_length);
   }
   /* a variant for many columns (outer) or many rows (inner reduce): result 0 large enough */
   if (g->var->min_points > 0 && n < FK_MAX_TENSORS * 4) {
-    MlirContext cx = rg_ctx_of(g);
-    MlirNamedAttribute e[3] = {fuser_named(cx, "result", fuser_i64_attr(cx, 0)), fuser_named(cx, "kind", fuser_str_attr(cx, "points")),
-                               fuser_named(cx, "at_least", fuser_i64_attr(cx, g->var->min_points))};
-    c[n++] = mlirDictionaryAttrGet(cx, 3, e);
+    c[n++] = condition(g, FK_COND_POINTS, k->num_args, -1, -1, g->var->min_points);
   }
   return mlirArrayAttrGet(rg_ctx_of(g), n, c);
 }

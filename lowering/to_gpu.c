@@ -15,7 +15,7 @@
  *   {entry = @fuser_kernels_i32::@f_k0__vector, kernel = @f_k0, variant = "vector",
  *    vector_width = 8, unroll = 1, index_bits = 32, block_size = 128,
  *    num_args = 6, params = [{ptr = 0 : i64}, ..., {size = array<i64: 6, 0>}] (launch_param.h),
- *    conditions = [{arg = 0 : i64, kind = "align", bytes = 16 : i64}, ...]}
+ *    conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, ...]}
  * entry is the gpu.func in its gpu.module (gpu-module-to-binary keeps the
  * module's name for the gpu.binary), kernel the plan's kernel function; the
  * variant is the name messages, dumps and the CPU check's forced variant use.

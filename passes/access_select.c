@@ -1,12 +1,12 @@
 /* access_select.c: which conditions of a vector variant the kernel checks
  * itself, per tensor (access_select.h).
  *
- *   conditions = [{arg = 0, bytes = 16, kind = "align"}, {arg = 0, dim = 0, kind = "stride", multiple = 8},
- *                 {bytes = 16, kind = "align", result = 0}, {kind = "index32"}]
+ *   conditions = [{align = {arg = 0, bytes = 16}}, {stride = {arg = 0, dim = 0, multiple = 8}},
+ *                 {align = {bytes = 16, result = 0}}, {index32}]
  * splits into
- *   launch     = [{kind = "index32"}]
- *   in_kernel  = [{arg = 0, bytes = 16, kind = "align"}, {arg = 0, dim = 0, kind = "stride", multiple = 8},
- *                 {bytes = 16, kind = "align", result = 0}]
+ *   launch     = [{index32}]
+ *   in_kernel  = [{align = {arg = 0, bytes = 16}}, {stride = {arg = 0, dim = 0, multiple = 8}},
+ *                 {align = {bytes = 16, result = 0}}]
  * `extent`, `merge`, `points` and `index32` conditions shape the iteration
  * itself and stay at launch. */
 #include "passes/access_select.h"
@@ -15,12 +15,11 @@
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "passes/conditions.h"
 
 static bool is_per_tensor(MlirAttribute cond) {
-  MlirAttribute kind = mlirDictionaryAttrGetElementByName(cond, mlirStringRefCreateFromCString("kind"));
-  if (mlirAttributeIsNull(kind) || !mlirAttributeIsAString(kind)) return false;
-  MlirStringRef s = mlirStringAttrGetValue(kind);
-  return (s.length == 5 && memcmp(s.data, "align", 5) == 0) || (s.length == 6 && memcmp(s.data, "stride", 6) == 0);
+  fk_condition c;
+  return fk_condition_read(cond, 0, &c) && (c.kind == FK_COND_ALIGN || c.kind == FK_COND_STRIDE);
 }
 
 bool fuser_split_access_conditions(MlirContext ctx, MlirAttribute conditions, MlirAttribute *launch,

@@ -4,7 +4,7 @@
  *
  *   fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [
  *     {name = "vector", vector_width = 8 : i64, unroll = 1 : i64, index_bits = 32 : i64,
- *      tail = false, flat = true, conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, ...]},
+ *      tail = false, flat = true, conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, ...]},
  *     {name = "scalar", vector_width = 1 : i64, unroll = 1 : i64, index_bits = 64 : i64,
  *      tail = false, flat = false, conditions = []}]}
  *
@@ -66,7 +66,7 @@ MlirStringRef fuser_schedule_kind_name(MlirAttribute schedule);
 MlirAttribute fuser_schedule_get(MlirAttribute dict, const char *name);
 int64_t fuser_schedule_int(MlirAttribute dict, const char *name);
 bool fuser_schedule_bool(MlirAttribute dict, const char *name);
-/* conds with {at_least = n, kind = "points", result = 0} appended: the
+/* conds with {points = {at_least = n, result = 0}} appended: the
  * variant runs only when result 0 has at least n points (schedule_pointwise.c). */
 MlirAttribute fuser_schedule_with_points(MlirContext ctx, MlirAttribute conds, int64_t n);
 

@@ -21,6 +21,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "passes/access_select.h"
+#include "passes/conditions.h"
 #include "passes/schedule.h"
 
 static MlirAttribute fattr(MlirOperation op, const char *name) {
@@ -93,11 +94,9 @@ static bool needs_tail(const fk_kernel *k, MlirOperation func, int width) {
 }
 
 static bool has_index32(MlirAttribute conds) {
-  for (intptr_t i = 0; !mlirAttributeIsNull(conds) && i < mlirArrayAttrGetNumElements(conds); i++) {
-    MlirAttribute kind = mlirDictionaryAttrGetElementByName(mlirArrayAttrGetElement(conds, i), mlirStringRefCreateFromCString("kind"));
-    MlirStringRef s = mlirAttributeIsNull(kind) ? mlirStringRefCreate("", 0) : mlirStringAttrGetValue(kind);
-    if (s.length == 7 && memcmp(s.data, "index32", 7) == 0) return true;
-  }
+  fk_condition c;
+  for (intptr_t i = 0; !mlirAttributeIsNull(conds) && i < mlirArrayAttrGetNumElements(conds); i++)
+    if (fk_condition_read(mlirArrayAttrGetElement(conds, i), 0, &c) && c.kind == FK_COND_INDEX32) return true;
   return false;
 }
 
@@ -133,10 +132,8 @@ MlirAttribute fuser_schedule_with_points(MlirContext ctx, MlirAttribute conds, i
   intptr_t m = mlirAttributeIsNull(conds) ? 0 : mlirArrayAttrGetNumElements(conds);
   MlirAttribute *all = malloc((size_t)(m + 1) * sizeof *all);
   for (intptr_t i = 0; i < m; i++) all[i] = mlirArrayAttrGetElement(conds, i);
-  MlirNamedAttribute e[3] = {named(ctx, "at_least", i64(ctx, n)),
-                             named(ctx, "kind", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("points"))),
-                             named(ctx, "result", i64(ctx, 0))};
-  all[m] = mlirDictionaryAttrGet(ctx, 3, e);
+  /* result 0: tensor 0 past no arguments */
+  all[m] = fk_condition_attr(ctx, &(fk_condition){.kind = FK_COND_POINTS, .tensor = 0, .value = n}, 0);
   MlirAttribute a = mlirArrayAttrGet(ctx, m + 1, all);
   free(all);
   return a;
@@ -256,14 +253,16 @@ static bool verify(MlirOperation func, MlirAttribute s) {
     if (!is_bool(v, "tail") || !is_bool(v, "flat")) return bad(func, (int)i, "'tail' and 'flat' must be booleans");
     MlirAttribute c = mlirDictionaryAttrGetElementByName(v, mlirStringRefCreateFromCString("conditions"));
     if (mlirAttributeIsNull(c) || !mlirAttributeIsAArray(c)) return bad(func, (int)i, "'conditions' must be an array");
+    fk_condition cond; /* the shape only: num_args 0 reads every tensor as a number */
     for (intptr_t j = 0; j < mlirArrayAttrGetNumElements(c); j++)
-      if (!mlirAttributeIsADictionary(mlirArrayAttrGetElement(c, j))) return bad(func, (int)i, "each condition must be a dictionary");
+      if (!fk_condition_read(mlirArrayAttrGetElement(c, j), 0, &cond))
+        return bad(func, (int)i, "each condition must be one of passes/conditions.h's forms ({align = {arg = T, bytes = B}}, ..., {index32})");
     if (i == n - 1 && mlirArrayAttrGetNumElements(c) != 0) return bad(func, (int)i, "the last variant must have no conditions");
     MlirAttribute ac = mlirDictionaryAttrGetElementByName(v, mlirStringRefCreateFromCString("access_conditions"));
     if (!mlirAttributeIsNull(ac) && !mlirAttributeIsAArray(ac)) return bad(func, (int)i, "'access_conditions' must be an array");
     for (intptr_t j = 0; !mlirAttributeIsNull(ac) && j < mlirArrayAttrGetNumElements(ac); j++)
-      if (!mlirAttributeIsADictionary(mlirArrayAttrGetElement(ac, j)))
-        return bad(func, (int)i, "each access condition must be a dictionary");
+      if (!fk_condition_read(mlirArrayAttrGetElement(ac, j), 0, &cond))
+        return bad(func, (int)i, "each access condition must be one of passes/conditions.h's forms");
   }
   return true;
 }

@@ -15,8 +15,8 @@
  *
  *   fuser.schedule = {block_size = 128 : i64, kind = "transpose", narrow = array<i64>, threads = 128 : i64,
  *     tile = 64 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [
- *       {access_conditions = [{arg = 1 : i64, bytes = 16 : i64, kind = "align"}, ...],
- *        conditions = [{kind = "index32"}, {at_least = 262144 : i64, kind = "points", result = 0 : i64}],
+ *       {access_conditions = [{align = {arg = 1 : i64, bytes = 16 : i64}}, ...],
+ *        conditions = [{index32}, {points = {at_least = 262144 : i64, result = 0 : i64}}],
  *        flat = false, index_bits = 32 : i64, name = "tile",
  *        tail = false, unroll = 4 : i64, vector_width = 8 : i64},
  *       ... the pointwise variants ...]}
@@ -35,6 +35,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
+#include "passes/conditions.h"
 #include "passes/schedule.h"
 #include "passes/schedule_transpose.h"
 
@@ -154,24 +155,18 @@ static MlirAttribute access_conditions(MlirContext ctx, const fk_kernel *k, cons
     const fk_access *acc = &k->acc[a];
     int vd = vector_dim(k, p, a), t = acc->tensor;
     if (vd < 0 || p->narrow[t]) continue;
-    bool res = t >= k->num_args;
-    const char *key = res ? "result" : "arg";
-    int64_t num = res ? t - k->num_args : t;
     if (n + FK_R + 1 > cap) c = realloc(c, (size_t)(cap *= 2) * sizeof *c);
     if (!aligned[t]) {
       aligned[t] = true;
-      MlirNamedAttribute e[3] = {named(ctx, key, i64(ctx, num)),
-                                 named(ctx, "bytes", i64(ctx, p->width * (int64_t)fuser_dtype_size(k->t[t].dtype))),
-                                 named(ctx, "kind", str(ctx, "align"))};
-      c[n++] = mlirDictionaryAttrGet(ctx, 3, e);
+      fk_condition a = {.kind = FK_COND_ALIGN, .tensor = t, .value = p->width * (int64_t)fuser_dtype_size(k->t[t].dtype)};
+      c[n++] = fk_condition_attr(ctx, &a, k->num_args);
     }
     for (int j = 0; j < k->t[t].rank; j++)
       for (int d = 0; d < k->rank; d++)
         if (d != vd && acc->coef[j][d] && k->t[t].strides[j] == FK_DYN && !strided[t][j]) {
           strided[t][j] = true;
-          MlirNamedAttribute e[4] = {named(ctx, key, i64(ctx, num)), named(ctx, "dim", i64(ctx, j)),
-                                     named(ctx, "kind", str(ctx, "stride")), named(ctx, "multiple", i64(ctx, p->width))};
-          c[n++] = mlirDictionaryAttrGet(ctx, 4, e);
+          fk_condition s = {.kind = FK_COND_STRIDE, .tensor = t, .dim = j, .value = p->width};
+          c[n++] = fk_condition_attr(ctx, &s, k->num_args);
         }
   }
   MlirAttribute r = mlirArrayAttrGet(ctx, n, c);
@@ -206,8 +201,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   MlirAttribute pv = fuser_schedule_get(fallback, "variants");
   /* 32-bit index math, under index32 when the sizes are symbolic */
   bool wide = mlirIntegerAttrGetValueInt(fattr(func, "fuser.index_bits")) == 64;
-  MlirNamedAttribute idx32[1] = {named(ctx, "kind", str(ctx, "index32"))};
-  MlirAttribute cond = mlirDictionaryAttrGet(ctx, 1, idx32);
+  MlirAttribute cond = fk_condition_attr(ctx, &(fk_condition){.kind = FK_COND_INDEX32, .tensor = -1}, k->num_args);
   MlirAttribute conds = mlirArrayAttrGet(ctx, wide ? 1 : 0, &cond);
   if (static_points(k) < 0) conds = fuser_schedule_with_points(ctx, conds, TILE_MIN_POINTS);
   MlirNamedAttribute v[8] = {

@@ -26,8 +26,8 @@
  *                   fuser.flat_shape = array<i64: 64, 12>, fuser.flat_groups = [array<i64: 0>, array<i64: 1>],
  *                   fuser.access_widths = array<i64: 4, 4>, fuser.access_kinds = ["vector", "vector"],
  *                   fuser.index_bits = 32 : i64,
- *                   fuser.vector_conditions = [{arg = 0 : i64, bytes = 8 : i64, kind = "align"},
- *                                              {bytes = 8 : i64, kind = "align", result = 0 : i64}]}
+ *                   fuser.vector_conditions = [{align = {arg = 0 : i64, bytes = 8 : i64}},
+ *                                              {align = {bytes = 8 : i64, result = 0 : i64}}]}
  *
  * Options: max-bytes (default 16): the widest access in bytes; report
  * (default false): print fuser_vectorize_report to stdout. */

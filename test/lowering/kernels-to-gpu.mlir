@@ -3,7 +3,7 @@
 // Loop-level functions become kernels in one gpu.module per index width,
 // with the launch description on each gpu.func and on the module.
 
-// CHECK: module attributes {fuser.launches = [{block_size = 128 : i64, conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 1 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}], entry = @fuser_kernels_i32::@bias_k0__vector, index_bits = 32 : i64, kernel = @bias_k0, num_args = 3 : i64, param_bits = 64 : i64, params = [{ptr = 0 : i64}, {ptr = 1 : i64}, {ptr = 3 : i64}, {scalar = 2 : i64}], unroll = 1 : i64, variant = "vector", vector_width = 8 : i64}, {block_size = 128 : i64, conditions = [], entry = @fuser_kernels_i32::@bias_k0__mixed, {{.*}}kernel = @bias_k0, {{.*}}variant = "mixed", vector_width = 8 : i64}]
+// CHECK: module attributes {fuser.launches = [{block_size = 128 : i64, conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {arg = 1 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}], entry = @fuser_kernels_i32::@bias_k0__vector, index_bits = 32 : i64, kernel = @bias_k0, num_args = 3 : i64, param_bits = 64 : i64, params = [{ptr = 0 : i64}, {ptr = 1 : i64}, {ptr = 3 : i64}, {scalar = 2 : i64}], unroll = 1 : i64, variant = "vector", vector_width = 8 : i64}, {block_size = 128 : i64, conditions = [], entry = @fuser_kernels_i32::@bias_k0__mixed, {{.*}}kernel = @bias_k0, {{.*}}variant = "mixed", vector_width = 8 : i64}]
 // CHECK-SAME: gpu.container_module
 // The kernel function stays for the plan; the loop-level functions are gone.
 // CHECK: func.func private @bias_k0(

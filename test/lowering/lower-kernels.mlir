@@ -10,7 +10,7 @@
 // CHECK-SAME: fuser.kernel_name = "bias_k0", fuser.loops, fuser.num_args = 3 : i64
 // CHECK-SAME: fuser.params = [{ptr = 0 : i64}, {ptr = 1 : i64}, {ptr = 3 : i64}, {scalar = 2 : i64}]
 // CHECK-SAME: fuser.unroll = 1 : i64, fuser.variant = "vector"
-// CHECK-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}
+// CHECK-SAME: fuser.vector_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}
 // CHECK-SAME: fuser.vector_width = 8 : i64
 // CHECK-DAG: %[[MA:.*]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<1xbf16> to memref<?xbf16>
 // CHECK-DAG: %[[MB:.*]] = memref.reinterpret_cast %[[B]]
@@ -35,7 +35,7 @@
 // leaving the tensor's span) element loads. The store branches on the
 // output's own check.
 // CHECK-LABEL: func.func @bias_k0__mixed(
-// CHECK-SAME: fuser.access_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 1 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}]
+// CHECK-SAME: fuser.access_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {arg = 1 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}]
 // CHECK-SAME: fuser.variant = "mixed", fuser.vector_conditions = [], fuser.vector_width = 8 : i64
 // CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %arg0
 // CHECK: %[[LOW:.*]] = arith.andi %[[P]], %c15
@@ -122,7 +122,7 @@ func.func private @cat_k0(%a: tensor<64x16xbf16> {fuser.strides = array<i64: 16,
 // CHECK-SAME: %{{.*}}: memref<1xf32>, %{{.*}}: memref<1xf32>, %[[N0:.*]]: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK-SAME: fuser.index_bits = 32 : i64
 // CHECK-SAME: fuser.params = [{ptr = 0 : i64}, {ptr = 1 : i64}, {size = array<i64: 0, 0>}, {size = array<i64: 0, 1>}, {stride = array<i64: 0, 0>}, {size = array<i64: 1, 0>}, {size = array<i64: 1, 1>}, {stride = array<i64: 1, 0>}]
-// CHECK-SAME: {kind = "index32"}
+// CHECK-SAME: {index32}
 // CHECK: arith.index_cast %[[N0]] : i64 to index
 // CHECK-COUNT-4: memref.load %{{.*}} : memref<?xf32>
 // CHECK: vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
@@ -160,7 +160,7 @@ func.func private @sum_k0(%a: tensor<4x37x2xbf16> {fuser.strides = array<i64: 74
 // every access by the flat point index: no division or remainder per
 // thread. The `rows` variant (dims kept apart) delinearizes.
 // CHECK-LABEL: func.func @flat_k0__vector(
-// CHECK-SAME: kind = "merge"
+// CHECK-SAME: {merge = {
 // CHECK: scf.parallel
 // CHECK-NOT: arith.remui
 // CHECK: vector.load
@@ -215,10 +215,10 @@ func.func private @tanh_small_k0(%a: tensor<64x64xbf16> {fuser.strides = array<i
 // result (the iteration space), then the same variant with unroll 1.
 // CHECK-LABEL: func.func @tanh_dyn_k0__vector(
 // CHECK-SAME: fuser.unroll = 4 : i64
-// CHECK-SAME: {at_least = 8650752 : i64, kind = "points", result = 0 : i64}
+// CHECK-SAME: {points = {at_least = 8650752 : i64, result = 0 : i64}}
 // CHECK-LABEL: func.func @tanh_dyn_k0__vector_u1(
 // CHECK-SAME: fuser.unroll = 1 : i64
-// CHECK-NOT: kind = "points"
+// CHECK-NOT: {points = {
 // CHECK-LABEL: func.func @tanh_dyn_k0__rows(
 // CHECK-SAME: fuser.unroll = 1 : i64
 func.func private @tanh_dyn_k0(%a: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>})

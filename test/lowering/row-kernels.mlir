@@ -16,7 +16,7 @@
 // LOOPS-SAME: fuser.row_kernel
 // LOOPS-SAME: fuser.unroll = 2 : i64
 // LOOPS-SAME: fuser.variant = "persistent"
-// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 1 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}]
+// LOOPS-SAME: fuser.vector_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {arg = 1 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}]
 // LOOPS: gpu.thread_id x
 // LOOPS-COUNT-2: vector.load %reinterpret_cast[{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
 // LOOPS-COUNT-2: vector.load %reinterpret_cast_{{[0-9]+}}[{{.*}}] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
@@ -177,7 +177,7 @@ func.func private @sm_k0(%arg0: tensor<256x1000xbf16> {fuser.strides = array<i64
 // LOOPS-LABEL: func.func @vm_k0__looped_warp(
 // LOOPS-SAME: fuser.block_size = 256 : i64
 // LOOPS-SAME: fuser.row_grid = {dims = 1 : i64, first = 0 : i64, rows_per_block = 8 : i64, tensor = 0 : i64}
-// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 8 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 8 : i64}, {at_least = 2112 : i64, kind = "points", result = 0 : i64}]
+// LOOPS-SAME: fuser.vector_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {stride = {arg = 0 : i64, dim = 0 : i64, multiple = 8 : i64}}, {extent = {arg = 0 : i64, dim = 1 : i64, multiple = 8 : i64}}, {points = {at_least = 2112 : i64, result = 0 : i64}}]
 // LOOPS-SAME: fuser.workgroup_buffers = 0 : i64
 // LOOPS: scf.for {{.*}} step %c256 iter_args({{.*}}) -> (vector<8xf64>)
 // LOOPS: arith.extf {{.*}} : vector<8xbf16> to vector<8xf32>
@@ -186,7 +186,7 @@ func.func private @sm_k0(%arg0: tensor<256x1000xbf16> {fuser.strides = array<i64
 // LOOPS-NOT: gpu.barrier
 // LOOPS-LABEL: func.func @vm_k0__looped(
 // LOOPS-SAME: memref<16xf64, #gpu.address_space<workgroup>>, %{{.*}}: memref<16xf64, #gpu.address_space<workgroup>>
-// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 8 : i64}, {arg = 0 : i64, dim = 1 : i64, kind = "extent", multiple = 8 : i64}]
+// LOOPS-SAME: fuser.vector_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {stride = {arg = 0 : i64, dim = 0 : i64, multiple = 8 : i64}}, {extent = {arg = 0 : i64, dim = 1 : i64, multiple = 8 : i64}}]
 // LOOPS: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf64>)
 // LOOPS: arith.extf {{.*}} : vector<8xf32> to vector<8xf64>
 // LOOPS: gpu.barrier
@@ -222,7 +222,7 @@ func.func private @vm_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -92
 // LOOPS-SAME: memref<2048xf32, #gpu.address_space<workgroup>>
 // LOOPS-SAME: fuser.block_size = 256 : i64
 // LOOPS-SAME: fuser.row_grid = {dims = 1 : i64, first = 2 : i64, rows_per_block = 128 : i64, tensor = 0 : i64}
-// LOOPS-SAME: {at_least = 33792 : i64, kind = "points", result = 0 : i64}
+// LOOPS-SAME: {points = {at_least = 33792 : i64, result = 0 : i64}}
 // LOOPS: scf.for {{.*}} iter_args
 // LOOPS-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
 // LOOPS: scf.for {{.*}} iter_args
@@ -232,7 +232,7 @@ func.func private @vm_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -92
 // LOOPS-LABEL: func.func @bg_k0__columns(
 // LOOPS-SAME: memref<4096xf32, #gpu.address_space<workgroup>>
 // LOOPS-SAME: fuser.row_grid = {dims = 1 : i64, first = 2 : i64, rows_per_block = 32 : i64, tensor = 0 : i64}
-// LOOPS-SAME: {arg = 0 : i64, dim = 0 : i64, inner = 1 : i64, kind = "merge"}
+// LOOPS-SAME: {merge = {arg = 0 : i64, dim = 0 : i64, inner = 1 : i64}}
 // LOOPS: scf.for {{.*}} iter_args
 // LOOPS-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
 // LOOPS: scf.for {{.*}} iter_args
@@ -269,12 +269,12 @@ func.func private @bg_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -
 // tile first (its grid: 128 flat columns per block).
 // LOOPS-LABEL: func.func @bgs_k0__columns_wide(
 // LOOPS-SAME: fuser.row_grid = {dims = 2 : i64, first = 0 : i64, rows_per_block = 128 : i64, tensor = 1 : i64}
-// LOOPS-SAME: {at_least = 33792 : i64, kind = "points", result = 0 : i64}
+// LOOPS-SAME: {points = {at_least = 33792 : i64, result = 0 : i64}}
 // LOOPS-LABEL: func.func @bgs_k0__columns(
 // LOOPS-SAME: memref<4096xf32, #gpu.address_space<workgroup>>
 // LOOPS-SAME: fuser.row_grid = {dims = 2 : i64, first = 0 : i64, rows_per_block = 32 : i64, tensor = 1 : i64}
-// LOOPS-SAME: {bytes = 32 : i64, kind = "align", result = 0 : i64}
-// LOOPS-SAME: {arg = 0 : i64, dim = 2 : i64, kind = "extent", multiple = 8 : i64}
+// LOOPS-SAME: {align = {bytes = 32 : i64, result = 0 : i64}}
+// LOOPS-SAME: {extent = {arg = 0 : i64, dim = 2 : i64, multiple = 8 : i64}}
 // LOOPS: %[[F:.*]] = arith.select
 // LOOPS-NEXT: %[[B:.*]] = arith.divui %[[F]], %[[C:.*]] : index
 // LOOPS-NEXT: arith.remui %[[F]], %[[C]] : index
@@ -332,9 +332,9 @@ func.func private @vmo_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i64: -9
 // the two reduced dims merge into one row under a run-time `merge`
 // condition (stride(2) == stride(3) x size(3)), in both variants.
 // LOOPS-LABEL: func.func @bn_k0__looped(
-// LOOPS-SAME: {arg = 0 : i64, dim = 2 : i64, inner = 3 : i64, kind = "merge"}
+// LOOPS-SAME: {merge = {arg = 0 : i64, dim = 2 : i64, inner = 3 : i64}}
 // LOOPS-LABEL: func.func @bn_k0__looped_scalar(
-// LOOPS-SAME: fuser.vector_conditions = [{arg = 0 : i64, dim = 2 : i64, inner = 3 : i64, kind = "merge"}]
+// LOOPS-SAME: fuser.vector_conditions = [{merge = {arg = 0 : i64, dim = 2 : i64, inner = 3 : i64}}]
 // GPU: gpu.func @bn_k0__looped(
 func.func private @bn_k0(%arg0: tensor<?x?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}, tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<?x?x?x?xbf16>) -> tensor<?x?x?x?xf32>
@@ -400,7 +400,7 @@ func.func private @lr_k0(%arg0: tensor<8x524288xbf16> {fuser.strides = array<i64
 // clamped to N.
 // LOOPS-LABEL: func.func @sc_k0__looped_cluster(
 // LOOPS-SAME: fuser.cluster_size = 4 : i64
-// LOOPS-SAME: {arg = 0 : i64, at_least = 65536 : i64, dim = 1 : i64, kind = "row_length"}
+// LOOPS-SAME: {row_length = {arg = 0 : i64, at_least = 65536 : i64, dim = 1 : i64}}
 // LOOPS: %[[N:.*]] = arith.index_cast %arg3 : i64 to index
 // LOOPS: %[[RANK:.*]] = arith.remui %block_id_x, %c4 : index
 // LOOPS: %[[Q:.*]] = arith.ceildivui %[[N]], %c32 : index

@@ -4,7 +4,7 @@
  * gpu-module-to-binary, which lit's fuser-translate always runs), the
  * function of a CPU record, and the plan's kernel function. Each module
  * below is read with fuser_launch_plan_read; a bad one must be refused with
- * the error located at the module. */
+ * the error located at the module. The conditions' attributes round-trip. */
 #include <stdio.h>
 #include <string.h>
 
@@ -69,11 +69,37 @@ static void read(MlirContext ctx, const char *fields, const char *want) {
   mlirModuleDestroy(m);
 }
 
+/* Every kind of condition written by fk_condition_attr reads back the same
+ * (passes/conditions.h), the tensor as `arg` or `result` by num_args = 2. */
+static void conditions_round_trip(MlirContext ctx) {
+  const fk_condition all[] = {
+      {.kind = FK_COND_ALIGN, .tensor = 1, .dim = -1, .inner = -1, .value = 16},
+      {.kind = FK_COND_STRIDE, .tensor = 2, .dim = 1, .inner = -1, .value = 8},
+      {.kind = FK_COND_EXTENT, .tensor = 0, .dim = 3, .inner = -1, .value = 4},
+      {.kind = FK_COND_MERGE, .tensor = 3, .dim = 0, .inner = 1, .value = 0},
+      {.kind = FK_COND_INDEX32, .tensor = -1, .dim = -1, .inner = -1, .value = 0},
+      {.kind = FK_COND_POINTS, .tensor = 2, .dim = -1, .inner = -1, .value = 65536},
+      {.kind = FK_COND_ROW_LENGTH, .tensor = 2, .dim = 1, .inner = -1, .value = 4096},
+  };
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    fk_condition back = {0};
+    CHECK(fk_condition_read(fk_condition_attr(ctx, &all[i], 2), 2, &back));
+    CHECK(memcmp(&back, &all[i], sizeof back) == 0);
+  }
+  diag[0] = 0;
+  mlirAttributePrint(fk_condition_attr(ctx, &all[1], 2), append, NULL);
+  CHECK(unit_contains(diag, "{stride = {dim = 1 : i64, multiple = 8 : i64, result = 0 : i64}}"));
+  diag[0] = 0;
+  mlirAttributePrint(fk_condition_attr(ctx, &all[4], 2), append, NULL);
+  CHECK(unit_contains(diag, "{index32}"));
+}
+
 #define GOOD_PARAMS "params = [{ptr = 0 : i64}, {ptr = 1 : i64}]"
 
 int main(void) {
   MlirContext ctx = fuser_context_create();
   mlirContextAttachDiagnosticHandler(ctx, handler, NULL, NULL);
+  conditions_round_trip(ctx);
   /* a record whose symbols resolve: the names are read from them */
   char text[4096];
   MlirModule m = mlirModuleCreateParse(
@@ -117,7 +143,7 @@ int main(void) {
        "launch 0 (k__scalar): parameter 1 names tensor 2, but kernel @k has 2 arguments and results");
   read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}, {scalar = 1 : i64}], conditions = []",
        "parameter 1 names tensor 1, but kernel @k has 1 arguments");
-  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [{bytes = 16 : i64, kind = \"align\", result = 1 : i64}]",
+  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [{align = {bytes = 16 : i64, result = 1 : i64}}]",
        "launch 0 (k__scalar): condition 0 names tensor 2, but kernel @k has 2 arguments and results");
   mlirContextDestroy(ctx);
   UNIT_MAIN_END();

@@ -34,8 +34,26 @@ func.func private @width(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (
 
 // -----
 
+// A condition in the former form (the kind a string) or of no known kind is
+// refused where the schedule is read, not skipped by the kernel generator.
+// expected-error@+1 {{fuser.schedule (pointwise): variant #0: each condition must be one of passes/conditions.h's forms ({align = {arg = T, bytes = B}}, ..., {index32})}}
+func.func private @cond_string(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [{name = "vector", vector_width = 4 : i64, unroll = 1 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}]}, {name = "scalar", vector_width = 1 : i64, unroll = 1 : i64, index_bits = 64 : i64, tail = false, flat = false, conditions = []}]}} {
+  %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error@+1 {{fuser.schedule (pointwise): variant #0: each access condition must be one of passes/conditions.h's forms}}
+func.func private @access_kind(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [{name = "mixed", vector_width = 4 : i64, unroll = 1 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = [], access_conditions = [{alignment = {arg = 0 : i64, bytes = 16 : i64}}]}]}} {
+  %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+}
+
+// -----
+
 // expected-error@+1 {{fuser.schedule (pointwise): variant #0: the last variant must have no conditions}}
-func.func private @last(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [{name = "vector", vector_width = 4 : i64, unroll = 1 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = [{kind = "index32"}]}]}} {
+func.func private @last(%a: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [{name = "vector", vector_width = 4 : i64, unroll = 1 : i64, index_bits = 32 : i64, tail = false, flat = false, conditions = [{index32}]}]}} {
   %0 = "fuser.neg"(%a) : (tensor<8xf32>) -> tensor<8xf32>
   func.return %0 : tensor<8xf32>
 }

@@ -11,8 +11,8 @@
 // memory-bound, so unroll 1.
 // CHECK-LABEL: func.func private @copy
 // CHECK-SAME: fuser.schedule = {block_size = 128 : i64, kind = "pointwise", variants = [
-// CHECK-SAME: {conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}], flat = true, index_bits = 32 : i64, name = "vector", tail = false, unroll = 1 : i64, vector_width = 8 : i64},
-// CHECK-SAME: {access_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}], conditions = [], flat = true, index_bits = 32 : i64, name = "mixed", tail = false, unroll = 1 : i64, vector_width = 8 : i64}]}
+// CHECK-SAME: {conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}], flat = true, index_bits = 32 : i64, name = "vector", tail = false, unroll = 1 : i64, vector_width = 8 : i64},
+// CHECK-SAME: {access_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}], conditions = [], flat = true, index_bits = 32 : i64, name = "mixed", tail = false, unroll = 1 : i64, vector_width = 8 : i64}]}
 // OPTS-LABEL: func.func private @copy
 // OPTS-SAME: fuser.schedule = {block_size = 256 : i64, kind = "pointwise", variants = [
 // OPTS-SAME: name = "vector", tail = false, unroll = 2 : i64, vector_width = 8 : i64}
@@ -31,9 +31,9 @@ func.func private @copy(%a: tensor<64x16xbf16> {fuser.strides = array<i64: 16, 1
 // (index32 stays a launch condition), then scalar;
 // a scalar tail (the size need not be a multiple of 8), 64-bit scalar index math.
 // CHECK-LABEL: func.func private @tanh_dyn
-// CHECK-SAME: variants = [{conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {kind = "index32"}, {at_least = 8650752 : i64, kind = "points", result = 0 : i64}], flat = true, index_bits = 32 : i64, name = "vector", tail = true, unroll = 4 : i64, vector_width = 8 : i64},
-// CHECK-SAME: {conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {kind = "index32"}], flat = true, index_bits = 32 : i64, name = "vector_u1", tail = true, unroll = 1 : i64, vector_width = 8 : i64},
-// CHECK-SAME: {access_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}], conditions = [{kind = "index32"}], flat = true, index_bits = 32 : i64, name = "mixed", tail = true, unroll = 1 : i64, vector_width = 8 : i64},
+// CHECK-SAME: variants = [{conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}, {index32}, {points = {at_least = 8650752 : i64, result = 0 : i64}}], flat = true, index_bits = 32 : i64, name = "vector", tail = true, unroll = 4 : i64, vector_width = 8 : i64},
+// CHECK-SAME: {conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}, {index32}], flat = true, index_bits = 32 : i64, name = "vector_u1", tail = true, unroll = 1 : i64, vector_width = 8 : i64},
+// CHECK-SAME: {access_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}], conditions = [{index32}], flat = true, index_bits = 32 : i64, name = "mixed", tail = true, unroll = 1 : i64, vector_width = 8 : i64},
 // CHECK-SAME: {conditions = [], flat = false, index_bits = 64 : i64, name = "scalar", tail = false, unroll = 1 : i64, vector_width = 1 : i64}]}
 // OPTS-LABEL: func.func private @tanh_dyn
 // OPTS-SAME: name = "scalar", tail = false, unroll = 3 : i64, vector_width = 1 : i64}]}
@@ -47,7 +47,7 @@ func.func private @tanh_dyn(%a: tensor<?xbf16> {fuser.strides = array<i64: 1>}) 
 
 // The same tanh with a static size below the GPU's fill: unroll 1, no points variant.
 // CHECK-LABEL: func.func private @tanh_small
-// CHECK-SAME: variants = [{conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}], flat = true, index_bits = 32 : i64, name = "vector", tail = false, unroll = 1 : i64, vector_width = 8 : i64},
+// CHECK-SAME: variants = [{conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}], flat = true, index_bits = 32 : i64, name = "vector", tail = false, unroll = 1 : i64, vector_width = 8 : i64},
 // CHECK-SAME: name = "mixed"
 // CHECK-NOT: name = "scalar"
 func.func private @tanh_small(%a: tensor<4096xbf16> {fuser.strides = array<i64: 1>}) -> (tensor<4096xbf16> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {

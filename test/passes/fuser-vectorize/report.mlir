@@ -15,7 +15,7 @@
 // CHECK-NEXT:     flattened shape: array<i64: 8, 32>
 // CHECK-NEXT:     access widths: array<i64: 8, 8, 8>
 // CHECK-NEXT:     access kinds: ["vector", "vector", "vector"]
-// CHECK-NEXT:     conditions: [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 1 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}]
+// CHECK-NEXT:     conditions: [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {arg = 1 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}]
 
 // BYTES: error: fuser-vectorize: max-bytes must be a power of two
 

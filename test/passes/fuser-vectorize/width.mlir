@@ -77,7 +77,7 @@ func.func private @slice_offset_1(%a: tensor<64x32xbf16> {fuser.strides = array<
 // A row stride of 20 elements (40 bytes): only 4-element vectors stay aligned.
 // CHECK-LABEL: func.func private @stride_not_multiple_of_8
 // CHECK-SAME: fuser.access_widths = array<i64: 4, 4>
-// CHECK-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 8 : i64, kind = "align"}, {bytes = 8 : i64, kind = "align", result = 0 : i64}]
+// CHECK-SAME: fuser.vector_conditions = [{align = {arg = 0 : i64, bytes = 8 : i64}}, {align = {bytes = 8 : i64, result = 0 : i64}}]
 // CHECK-SAME: fuser.vector_width = 4 : i64
 func.func private @stride_not_multiple_of_8(%a: tensor<64x16xbf16> {fuser.strides = array<i64: 20, 1>})
     -> (tensor<64x16xbf16> {fuser.strides = array<i64: 16, 1>}) attributes {fuser.kernel} {
@@ -154,9 +154,9 @@ func.func private @cat_boundary_4(%a: tensor<64x4xbf16> {fuser.strides = array<i
 // CHECK-LABEL: func.func private @symbolic
 // CHECK-SAME: fuser.flat_groups = [array<i64: 0, 1>]
 // CHECK-SAME: fuser.index_bits = 64 : i64
-// CHECK-SAME: fuser.row_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {arg = 0 : i64, dim = 0 : i64, kind = "stride", multiple = 8 : i64}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {dim = 0 : i64, kind = "stride", multiple = 8 : i64, result = 0 : i64}, {dim = 1 : i64, kind = "extent", multiple = 8 : i64, result = 0 : i64}, {kind = "index32"}]
+// CHECK-SAME: fuser.row_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {stride = {arg = 0 : i64, dim = 0 : i64, multiple = 8 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}, {stride = {dim = 0 : i64, multiple = 8 : i64, result = 0 : i64}}, {extent = {dim = 1 : i64, multiple = 8 : i64, result = 0 : i64}}, {index32}]
 // CHECK-SAME: fuser.row_width = 8 : i64
-// CHECK-SAME: fuser.vector_conditions = [{arg = 0 : i64, bytes = 16 : i64, kind = "align"}, {bytes = 16 : i64, kind = "align", result = 0 : i64}, {arg = 0 : i64, dim = 0 : i64, inner = 1 : i64, kind = "merge"}, {dim = 0 : i64, inner = 1 : i64, kind = "merge", result = 0 : i64}, {kind = "index32"}]
+// CHECK-SAME: fuser.vector_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}, {merge = {arg = 0 : i64, dim = 0 : i64, inner = 1 : i64}}, {merge = {dim = 0 : i64, inner = 1 : i64, result = 0 : i64}}, {index32}]
 // CHECK-SAME: fuser.vector_width = 8 : i64
 func.func private @symbolic(%a: tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>})
     -> (tensor<?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
