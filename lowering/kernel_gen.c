@@ -135,7 +135,7 @@ static void set_attrs(gen *g, MlirOperation f, const fk_codegen_options *o) {
   snprintf(kernel, sizeof kernel, "%.*s", (int)k->name_len, k->name);
   MlirNamedAttribute attrs[] = {
       named(g, "fuser.loops", mlirUnitAttrGet(b->ctx)),
-      named(g, "fuser.kernel_name", fb_str_attr(b, kernel)),
+      named(g, "fuser.kernel_name", mlirFlatSymbolRefAttrGet(b->ctx, mlirStringRefCreateFromCString(kernel))),
       named(g, "fuser.variant", fb_str_attr(b, o->variant)),
       named(g, "fuser.vector_width", fb_i64_attr(b, o->width)),
       named(g, "fuser.unroll", fb_i64_attr(b, o->unroll)),

@@ -46,7 +46,7 @@ MlirAttribute fuser_launch_dict(MlirOperation f, const char *binary, const char 
   MlirAttribute kernel = fattr(f, "fuser.kernel_name"), variant = fattr(f, "fuser.variant");
   MlirNamedAttribute e[] = {
       named(ctx, "entry", entry_ref(ctx, binary, entry)),
-      named(ctx, "kernel", mlirFlatSymbolRefAttrGet(ctx, mlirStringAttrGetValue(kernel))),
+      named(ctx, "kernel", kernel),
       named(ctx, "variant", variant),
       named(ctx, "vector_width", int_or_zero(ctx, f, "fuser.vector_width")),
       named(ctx, "unroll", int_or_zero(ctx, f, "fuser.unroll")),

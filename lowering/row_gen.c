@@ -654,7 +654,7 @@ static bool emit_variant(fk_kernel *k, const fuser_reduction_schedule *s, const 
   } else {
     MlirAttribute pdesc[FK_MAX_PARAMS];
     for (int i = 0; i < g->nparams; i++) pdesc[i] = fk_param_attr(ctx, &g->params[i]);
-    MlirAttribute kn = mlirStringAttrGet(ctx, mlirStringRefCreate(k->name, k->name_len));
+    MlirAttribute kn = mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreate(k->name, k->name_len));
     set_attr(f, "fuser.loops", mlirUnitAttrGet(ctx));
     set_attr(f, "fuser.row_kernel", mlirUnitAttrGet(ctx));
     set_attr(f, "fuser.kernel_name", kn);

@@ -7,7 +7,7 @@
 // CHECK-SAME: fuser.kernel
 // CHECK-LABEL: func.func @bias_k0__vector(
 // CHECK-SAME: %[[A:.*]]: memref<1xbf16>, %[[B:.*]]: memref<1xbf16>, %[[O:.*]]: memref<1xbf16>, %[[S:.*]]: f64)
-// CHECK-SAME: fuser.kernel_name = "bias_k0", fuser.loops, fuser.num_args = 3 : i64
+// CHECK-SAME: fuser.kernel_name = @bias_k0, fuser.loops, fuser.num_args = 3 : i64
 // CHECK-SAME: fuser.params = [{ptr = 0 : i64}, {ptr = 1 : i64}, {ptr = 3 : i64}, {scalar = 2 : i64}]
 // CHECK-SAME: fuser.unroll = 1 : i64, fuser.variant = "vector"
 // CHECK-SAME: fuser.vector_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}
