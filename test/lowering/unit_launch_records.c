@@ -96,6 +96,40 @@ static void conditions_round_trip(MlirContext ctx) {
 
 #define GOOD_PARAMS "params = [{ptr = 0 : i64}, {ptr = 1 : i64}]"
 
+/* Each record's fields and the error it must give (NULL: it reads). */
+static const struct {
+  const char *fields, *want;
+} cases[] = {
+    /* a CPU record: the entry is a function of the module (one argument) */
+    {"entry = @k__vector, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}], conditions = []", NULL},
+    /* a CPU record may name a kernel fuser-kernels-to-cpu removed; a GPU record may not */
+    {"entry = @k__vector, kernel = @gone, num_args = 1 : i64, params = [{ptr = 0 : i64}], conditions = []", NULL},
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @gone, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+         "launch 0 (k__scalar): kernel names @gone, which is not a kernel of the plan (func.func with fuser.kernel)"},
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @plain, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+         "kernel names @plain, which is not a kernel of the plan"},
+    /* the entry: a gpu.func of that module taking one argument per parameter */
+    {"entry = @fuser_kernels_i64::@k__vector, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+         "launch 0 (k__vector): entry names @fuser_kernels_i64::@k__vector, which is not a gpu.func of that module"},
+    {"entry = @k::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+         "entry names @k, which is not a gpu.module or gpu.binary of the module"},
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}, {ptr = 1 : i64}, {size = array<i64: 0, 0>}], conditions = []",
+         "launch 0 (k__scalar): the entry takes 2 arguments but the record has 3 parameters"},
+    {"entry = @k__vector, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+         "launch 0 (k__vector): the entry takes 1 arguments but the record has 2 parameters"},
+    {"entry = @k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
+         "entry names @k__scalar, which is not a function of the module"},
+    /* the kernel's arity: num_args its arguments, tensors among its arguments and results */
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 2 : i64, " GOOD_PARAMS ", conditions = []",
+         "launch 0 (k__scalar): num_args is 2 but kernel @k takes 1 arguments"},
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}, {ptr = 2 : i64}], conditions = []",
+         "launch 0 (k__scalar): parameter 1 names tensor 2, but kernel @k has 2 arguments and results"},
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}, {scalar = 1 : i64}], conditions = []",
+         "parameter 1 names tensor 1, but kernel @k has 1 arguments"},
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [{align = {bytes = 16 : i64, result = 1 : i64}}]",
+         "launch 0 (k__scalar): condition 0 names tensor 2, but kernel @k has 2 arguments and results"},
+};
+
 int main(void) {
   MlirContext ctx = fuser_context_create();
   mlirContextAttachDiagnosticHandler(ctx, handler, NULL, NULL);
@@ -117,34 +151,7 @@ int main(void) {
     fuser_launch_plan_free(ls, 1);
   }
   mlirModuleDestroy(m);
-  /* a CPU record: the entry is a function of the module (one argument) */
-  read(ctx, "entry = @k__vector, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}], conditions = []", NULL);
-  /* a CPU record may name a kernel fuser-kernels-to-cpu removed; a GPU record may not */
-  read(ctx, "entry = @k__vector, kernel = @gone, num_args = 1 : i64, params = [{ptr = 0 : i64}], conditions = []", NULL);
-  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @gone, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
-       "launch 0 (k__scalar): kernel names @gone, which is not a kernel of the plan (func.func with fuser.kernel)");
-  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @plain, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
-       "kernel names @plain, which is not a kernel of the plan");
-  /* the entry: a gpu.func of that module taking one argument per parameter */
-  read(ctx, "entry = @fuser_kernels_i64::@k__vector, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
-       "launch 0 (k__vector): entry names @fuser_kernels_i64::@k__vector, which is not a gpu.func of that module");
-  read(ctx, "entry = @k::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
-       "entry names @k, which is not a gpu.module or gpu.binary of the module");
-  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}, {ptr = 1 : i64}, {size = array<i64: 0, 0>}], conditions = []",
-       "launch 0 (k__scalar): the entry takes 2 arguments but the record has 3 parameters");
-  read(ctx, "entry = @k__vector, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
-       "launch 0 (k__vector): the entry takes 1 arguments but the record has 2 parameters");
-  read(ctx, "entry = @k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = []",
-       "entry names @k__scalar, which is not a function of the module");
-  /* the kernel's arity: num_args its arguments, tensors among its arguments and results */
-  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 2 : i64, " GOOD_PARAMS ", conditions = []",
-       "launch 0 (k__scalar): num_args is 2 but kernel @k takes 1 arguments");
-  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}, {ptr = 2 : i64}], conditions = []",
-       "launch 0 (k__scalar): parameter 1 names tensor 2, but kernel @k has 2 arguments and results");
-  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, params = [{ptr = 0 : i64}, {scalar = 1 : i64}], conditions = []",
-       "parameter 1 names tensor 1, but kernel @k has 1 arguments");
-  read(ctx, "entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [{align = {bytes = 16 : i64, result = 1 : i64}}]",
-       "launch 0 (k__scalar): condition 0 names tensor 2, but kernel @k has 2 arguments and results");
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) read(ctx, cases[c].fields, cases[c].want);
   mlirContextDestroy(ctx);
   UNIT_MAIN_END();
 }
