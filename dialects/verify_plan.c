@@ -5,8 +5,8 @@
  *     known (static extents, every dim contiguous or a broadcast): the
  *     runtime builds it by pointer arithmetic, so a view past the end
  *     reads memory the caller never gave;
- *   - a func.call of the plan names a kernel (func.func with fuser.kernel);
- *     func.call's own verifier checks the arity and types.
+ *   - a func.call of the plan names a kernel (func.func with fuser.kernel)
+ *     that has a body; func.call's own verifier checks the arity and types.
  * What only the call can tell (`?` extents, run-time strides) is checked
  * there: the input checks every variant carries and the runtime's proof that
  * each alias output lies inside its input (docs/runtime.md).
@@ -75,17 +75,16 @@ static bool verify_view(MlirOperation op, char *err, size_t errlen) {
   return true;
 }
 
-static bool is_kernel(MlirOperation module, MlirAttribute callee) {
+static MlirOperation find_function(MlirOperation module, MlirAttribute callee) {
   MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
     MlirAttribute sym = mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("sym_name"));
     if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym)) continue;
     MlirStringRef s = mlirStringAttrGetValue(sym);
-    if (s.length == name.length && memcmp(s.data, name.data, s.length) == 0)
-      return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.kernel")));
+    if (s.length == name.length && memcmp(s.data, name.data, s.length) == 0) return f;
   }
-  return false;
+  return (MlirOperation){NULL};
 }
 
 static bool verify_call(MlirOperation op, char *err, size_t errlen) {
@@ -93,10 +92,19 @@ static bool verify_call(MlirOperation op, char *err, size_t errlen) {
   MlirOperation func = mlirOperationGetParentOperation(op);
   MlirOperation module = mlirOperationIsNull(func) ? func : mlirOperationGetParentOperation(func);
   if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee) || mlirOperationIsNull(module)) return true;
-  if (is_kernel(module, callee)) return true;
+  MlirOperation f = find_function(module, callee);
   MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
-  snprintf(err, errlen, "calls @%.*s, which is not a kernel of the plan (func.func with fuser.kernel)", (int)name.length, name.data);
-  return false;
+  if (mlirOperationIsNull(f) ||
+      mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(f, mlirStringRefCreateFromCString("fuser.kernel")))) {
+    snprintf(err, errlen, "calls @%.*s, which is not a kernel of the plan (func.func with fuser.kernel)", (int)name.length, name.data);
+    return false;
+  }
+  /* a declaration has nothing to run: every reader of the plan walks the callee's body */
+  if (mlirOperationGetNumRegions(f) == 0 || mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0)))) {
+    snprintf(err, errlen, "calls @%.*s, a kernel without a body (a declaration)", (int)name.length, name.data);
+    return false;
+  }
+  return true;
 }
 
 static bool in_plan(MlirOperation op) {

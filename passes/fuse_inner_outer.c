@@ -44,6 +44,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/dim_graph.h"
 #include "passes/ir_util.h"
+#include "passes/kernel_info.h"
 #include "passes/pass.h"
 #include "passes/ptr_map.h"
 #include "passes/schedule_reduction.h"
@@ -536,6 +537,7 @@ static bool fuse_plan(MlirOperation func, void *ud) {
 }
 
 static bool run(MlirOperation module, const fuser_pass_options *options) {
+  if (!fuser_check_kernel_bodies(module)) return false;
   run_state rs = {module, fuser_pass_option_int(options, "partial-rows")};
   return fuser_for_each_fusion(module, fuse_plan, &rs);
 }

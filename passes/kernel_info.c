@@ -188,8 +188,21 @@ bool fuser_is_matmul_kernel(MlirOperation op) {
   return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.matmul")));
 }
 
-bool fuser_check_segmented(MlirOperation module, const char *pass) {
+bool fuser_check_kernel_bodies(MlirOperation module) {
   bool ok = true;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    bool kernel = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.kernel")));
+    if (!kernel || mlirOperationGetNumRegions(op) == 0 || !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
+      continue;
+    mlirEmitError(mlirOperationGetLocation(op), "a fuser.kernel function has no body (a declaration): there is nothing to compile");
+    ok = false;
+  }
+  return ok;
+}
+
+bool fuser_check_segmented(MlirOperation module, const char *pass) {
+  bool ok = fuser_check_kernel_bodies(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     bool fusion = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.fusion")));

@@ -104,9 +104,16 @@ bool fuser_is_kernel(MlirOperation op); /* a kernel our code generation compiles
  * one fuser.matmul/linear the plan runs through cuBLASLt. */
 bool fuser_is_matmul_kernel(MlirOperation op);
 
-/* For the passes that work on kernels: a located error at each fusion
- * function of `module` that is not segmented yet (fuser.fusion without
- * fuser.plan), naming the pass. False if there is one. */
+/* A located error at each fuser.kernel function of `module` without a body
+ * (a declaration: nothing to compile; every kernel walker reads its first
+ * block, and a plan's call of one crashed fuser-report and
+ * fuser-fuse-inner-outer). False if there is one. */
+bool fuser_check_kernel_bodies(MlirOperation module);
+
+/* For the passes that work on kernels: fuser_check_kernel_bodies, and a
+ * located error at each fusion function of `module` that is not segmented
+ * yet (fuser.fusion without fuser.plan), naming the pass. False if there is
+ * one. */
 bool fuser_check_segmented(MlirOperation module, const char *pass);
 
 #endif

@@ -20,6 +20,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/ir_util.h"
+#include "passes/kernel_info.h"
 #include "passes/pass.h"
 #include "passes/schedule_reduction.h"
 #include "passes/schedule_transpose.h"
@@ -188,11 +189,13 @@ static bool report_fusion(MlirOperation func, void *ud) {
 }
 
 void fuser_report(MlirOperation module, FILE *out) {
+  if (!fuser_check_kernel_bodies(module)) return; /* located errors emitted */
   report_state st = {module, out};
   fuser_for_each_fusion(module, report_fusion, &st);
 }
 
 static bool run(MlirOperation op, const fuser_pass_options *options) {
+  if (!fuser_check_kernel_bodies(op)) return false;
   fuser_report(op, fuser_pass_option_bool(options, "stderr") ? stderr : stdout);
   fflush(stdout);
   return true;

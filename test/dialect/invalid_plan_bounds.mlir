@@ -1,7 +1,7 @@
 // The plan level's own rules (dialects/verify_plan.c): a view of a fusion
 // input with static extents, offset and strides stays inside the input's
 // storage when that storage is known statically (static extents, every dim
-// contiguous or a broadcast), and a plan's calls name kernels. Issue 14: a
+// contiguous or a broadcast), and a plan's calls name kernels that have bodies. Issue 14: a
 // slice with end 800 of a dim of 8 became a [4, 800] view of a 4x8 input.
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics
 
@@ -35,6 +35,17 @@ func.func private @helper(%a: tensor<8xf32>) -> tensor<8xf32>
 func.func @not_a_kernel(%arg0: tensor<8xf32>) -> tensor<8xf32> attributes {fuser.fusion, fuser.plan} {
   // expected-error@+1 {{'func.call' op calls @helper, which is not a kernel of the plan (func.func with fuser.kernel)}}
   %0 = call @helper(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// A kernel declaration: every reader of the plan walks the callee's body
+// (fuser-report, fuser-fuse-inner-outer and fuser-translate crashed on it).
+func.func private @k(tensor<8xf32>) -> tensor<8xf32> attributes {fuser.kernel, fuser.matmul}
+func.func @declared_kernel(%arg0: tensor<8xf32>) -> tensor<8xf32> attributes {fuser.fusion, fuser.plan} {
+  // expected-error@+1 {{'func.call' op calls @k, a kernel without a body (a declaration)}}
+  %0 = call @k(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
 
