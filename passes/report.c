@@ -188,17 +188,17 @@ static bool report_fusion(MlirOperation func, void *ud) {
   return true;
 }
 
-void fuser_report(MlirOperation module, FILE *out) {
-  if (!fuser_check_kernel_bodies(module)) return; /* located errors emitted */
+bool fuser_report(MlirOperation module, FILE *out) {
+  if (!fuser_check_kernel_bodies(module)) return false;
   report_state st = {module, out};
   fuser_for_each_fusion(module, report_fusion, &st);
+  return true;
 }
 
 static bool run(MlirOperation op, const fuser_pass_options *options) {
-  if (!fuser_check_kernel_bodies(op)) return false;
-  fuser_report(op, fuser_pass_option_bool(options, "stderr") ? stderr : stdout);
+  bool ok = fuser_report(op, fuser_pass_option_bool(options, "stderr") ? stderr : stdout);
   fflush(stdout);
-  return true;
+  return ok;
 }
 
 const fuser_pass_info fuser_report_pass = {

@@ -5,10 +5,14 @@
 #ifndef FUSER_PASSES_REPORT_H
 #define FUSER_PASSES_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "mlir-c/IR.h"
 
-void fuser_report(MlirOperation module, FILE *out);
+/* Prints each fusion's kernels and schedules to out. False, with located
+ * errors and nothing printed, for a module it cannot report on (a kernel
+ * declaration: fuser_check_kernel_bodies). */
+bool fuser_report(MlirOperation module, FILE *out);
 
 #endif

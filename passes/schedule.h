@@ -24,6 +24,12 @@
 #include "mlir-c/IR.h"
 #include "passes/kernel_info.h"
 
+/* The GPU the schedule heuristics fill (pointwise grids, row and outer
+ * reduction schedules, fuser-split-reductions): the H200's (and H100's)
+ * 132 SMs of 2048 resident threads each. */
+#define FUSER_TARGET_SMS 132
+#define FUSER_TARGET_THREADS_PER_SM 2048
+
 typedef struct {
   int unroll;        /* vectors per thread in the vector variant; 0: chosen per kernel */
   int scalar_unroll; /* elements per thread in the scalar variant */

@@ -33,8 +33,8 @@ static MlirAttribute fattr(MlirOperation op, const char *name) {
  * ~8 per byte at full bandwidth; lower, as the loads must also be issued). */
 #define COMPUTE_BOUND_COST_PER_BYTE 4
 
-/* Threads that fill the H100/H200: 132 SMs x 2048 resident threads. */
-#define FULL_GPU_THREADS (132 * 2048)
+/* Threads that fill the target GPU (schedule.h). */
+#define FULL_GPU_THREADS (FUSER_TARGET_SMS * FUSER_TARGET_THREADS_PER_SM)
 
 /* Rough f32 instruction counts per element of the libdevice/arith
  * expansions: what makes a kernel compute-bound. Everything else counts 1. */

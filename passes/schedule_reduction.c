@@ -212,8 +212,6 @@ static int vector_width_of(MlirOperation kernel, bool inputs_only, int rank, int
   return w > 8 ? 8 : w < 1 ? 1 : w;
 }
 
-/* SMs of the H200 (the heuristics fill them) */
-#define GPU_SMS 132
 /* Registers hold at most this many vectors of a row per thread. */
 #define MAX_VECTORS 16
 /* Threads per row of the looped variants. */
@@ -302,7 +300,7 @@ static bool prefetch_fits(int64_t rows, const fuser_row_variant *v) {
   if (rows == DYN || v->vectors == 0 || v->reload || v->cluster > 1) return false;
   int64_t block = (int64_t)v->threads * v->rows_per_block, blocks = (rows + v->rows_per_block - 1) / v->rows_per_block;
   int64_t regs = 65536 / block > 255 ? 255 : 65536 / block;
-  return blocks <= GPU_SMS && 2 * (int64_t)v->vectors * v->width + 24 <= regs;
+  return blocks <= FUSER_TARGET_SMS && 2 * (int64_t)v->vectors * v->width + 24 <= regs;
 }
 
 /* A re-read variant for a static row of N elements whose held variant
@@ -384,15 +382,15 @@ int64_t fuser_inner_outer_groups(const fuser_reduction_schedule *inner, int part
    * (103-128 per thread, ptxas); more groups only add partials to write and
    * read (measured, LayerNorm backward 16384 x 4096: 512 groups 118.3 us,
    * 256 groups 114.6 us, docs/lowering.md) */
-  int64_t cap = (int64_t)GPU_SMS * (512 / block > 1 ? 512 / block : 1);
+  int64_t cap = (int64_t)FUSER_TARGET_SMS * (512 / block > 1 ? 512 / block : 1);
   /* groups of 32 rows or more; of 16 where that leaves an SM without a block */
   for (int min_rows = 32; min_rows >= 16; min_rows /= 2)
     for (int64_t g = cap < n / min_rows ? cap : n / min_rows; g >= 1; g--)
       if (n % g == 0 && g % rpb == 0) {
-        if (g / rpb >= GPU_SMS) return g;
+        if (g / rpb >= FUSER_TARGET_SMS) return g;
         break;
       }
-  snprintf(why, whylen, "too few row groups of 16 rows or more to give each of the %d SMs a block (the two kernels fill them)", GPU_SMS);
+  snprintf(why, whylen, "too few row groups of 16 rows or more to give each of the %d SMs a block (the two kernels fill them)", FUSER_TARGET_SMS);
   return 0;
 }
 
@@ -445,7 +443,7 @@ static fuser_row_variant outer_variant(int w, int cw, int groups, int in_flight,
  * per-point kernel, appended by the lowering otherwise, has no var_mean). */
 static void outer_variants(MlirOperation kernel, fuser_reduction_schedule *s, int w, bool vectors_fit) {
   int passes = outer_tree_bytes(kernel);
-  int64_t wide_points = (int64_t)GPU_SMS * 2 * OUTER_WIDE_COLUMN_VECTORS * w;
+  int64_t wide_points = (int64_t)FUSER_TARGET_SMS * 2 * OUTER_WIDE_COLUMN_VECTORS * w;
   if (w > 1 && vectors_fit) {
     /* s->row_len: the kept points (batch included), when static: no wide tile below the threshold */
     if (s->row_len == DYN || s->row_len >= wide_points)
@@ -744,7 +742,7 @@ void fuser_schedule_reduction_kernel(MlirOperation kernel, fuser_reduction_sched
                                                          .cluster = SYMBOLIC_CLUSTER,
                                                          .min_row_length = SYMBOLIC_CLUSTER_ROW_BYTES / (16 / w)};
   /* symbolic rows reduced to a value each: a warp per row when there are many rows */
-  int64_t warp_rows = (int64_t)GPU_SMS * 2 * WARP_ROWS_PER_BLOCK;
+  int64_t warp_rows = (int64_t)FUSER_TARGET_SMS * 2 * WARP_ROWS_PER_BLOCK;
   if (w > 1 && s->row_len == DYN && s->kind == FUSER_SCHED_INNER_REDUCE && (s->rows == DYN || s->rows >= warp_rows))
     s->variants[s->num_variants++] =
         (fuser_row_variant){.width = w, .vectors = 0, .threads = 32, .rows_per_block = WARP_ROWS_PER_BLOCK, .min_points = warp_rows};

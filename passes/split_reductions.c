@@ -22,6 +22,7 @@
 #include "passes/dim_graph.h"
 #include "passes/ir_util.h"
 #include "passes/pass.h"
+#include "passes/schedule.h"
 #include "passes/schedule_reduction.h"
 
 /* The dtype the first stage keeps. */
@@ -102,12 +103,11 @@ static int64_t example_extent(fuser_dim_graph *g, MlirOperation func, MlirValue 
  * SMs), when the batch has at least 2 entries, and when the f32
  * intermediate (B x C x 4 bytes, written once and read once) is at most
  * 1/8 of the input (B x S x C x E): S x E >= 64. */
-#define SPLIT_SMS 132
 #define SPLIT_MIN_BLOCK_BYTES (1 << 20)
 static bool worth_splitting(int64_t batch, int64_t rows_per_batch, int64_t cols, int64_t elem) {
   if (batch < 2 || rows_per_batch < 1 || cols < 1) return false;
   int64_t blocks = (cols * elem + 63) / 64;
-  return blocks < 2 * SPLIT_SMS && batch * rows_per_batch * 64 >= SPLIT_MIN_BLOCK_BYTES && rows_per_batch * elem >= 64;
+  return blocks < 2 * FUSER_TARGET_SMS && batch * rows_per_batch * 64 >= SPLIT_MIN_BLOCK_BYTES && rows_per_batch * elem >= 64;
 }
 
 /* Whether the fusion also reduces the innermost dims [k, rank) of a value

@@ -106,7 +106,7 @@ static bool process_chunk(MlirContext ctx, const fuser_opt_options *o, const cha
       mlirPassManagerDestroy(pm);
     }
   }
-  if (ok && o->report) fuser_report(op, out);
+  if (ok && o->report) ok = fuser_report(op, out);
   if (ok && !o->verify_diagnostics) {
     if (o->emit_bytecode) mlirOperationWriteBytecode(op, fuser_print_to_file, out);
     else {
