@@ -20,17 +20,21 @@ struct fuser_cpu_module {
   int num_launches;
 };
 
-/* f64 -> bf16 (arith.truncf, a fusion's cast of a Double to BFloat16):
- * LLVM calls compiler-rt's __truncdfbf2, which libgcc 12 lacks, so the JIT
- * gets this one: the same single rounding as the reference (half.h). A
- * bfloat is returned in the low 16 bits of the first FP register (x86-64
- * xmm0, AArch64 v0), where a float's low bits are returned too. */
-static float truncdfbf2(double d) {
-  uint32_t bits = fuser_f64_to_bf16(d);
+/* f32/f64 -> bf16 (arith.truncf: a cast to BFloat16 that arith-expand
+ * leaves to LLVM, and a fusion's cast of a Double): LLVM calls
+ * compiler-rt's __truncsfbf2 / __truncdfbf2, which Debian 12's libgcc 12
+ * lacks (GCC 13 added them), so the JIT gets these: the same single
+ * rounding as the reference (half.h). A bfloat is returned in the low 16
+ * bits of the first FP register (x86-64 xmm0, AArch64 v0), where a float's
+ * low bits are returned too. */
+static float bf16_bits_as_float(uint16_t h) {
+  uint32_t bits = h;
   float f;
   memcpy(&f, &bits, sizeof f);
   return f;
 }
+static float truncsfbf2(float x) { return bf16_bits_as_float(fuser_f32_to_bf16(x)); }
+static float truncdfbf2(double d) { return bf16_bits_as_float(fuser_f64_to_bf16(d)); }
 
 fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen) {
   if (!fuser_run_pipeline(mlirModuleGetOperation(module), "builtin.module(fuser-vectorize, fuser-schedule, fuser-lower-kernels{target=cpu}, fuser-kernels-to-cpu)", err, errlen))
@@ -53,6 +57,7 @@ fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen)
     fuser_cpu_destroy(m);
     return NULL;
   }
+  mlirExecutionEngineRegisterSymbol(m->jit, mlirStringRefCreateFromCString("__truncsfbf2"), (void *)(uintptr_t)truncsfbf2);
   mlirExecutionEngineRegisterSymbol(m->jit, mlirStringRefCreateFromCString("__truncdfbf2"), (void *)(uintptr_t)truncdfbf2);
   fuser_special_fns_register(m->jit);
   return m;
