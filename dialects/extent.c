@@ -211,6 +211,9 @@ int fuser_extent_rules(const fuser_op_desc *d, fuser_extent *out) {
   case FUSER_KIND_SCALAR:
   case FUSER_KIND_QUERY:
   case FUSER_KIND_CHECK:
+  case FUSER_KIND_HOST:
+  case FUSER_KIND_ADDRESS:
+  case FUSER_KIND_LAUNCH:
   case FUSER_KIND_NONE: break;
   }
   return -1;

@@ -60,6 +60,9 @@ typedef enum {
   FUSER_KIND_VIEW,      /* (tensor, dynamic: i64...) -> strided view, attributes static_offset, static_strides */
   FUSER_KIND_QUERY,     /* (tensor) -> i64, attribute dim */
   FUSER_KIND_CHECK,     /* (cond: i1) -> (), attribute message: the plan refuses the call unless cond */
+  FUSER_KIND_HOST,      /* (i64, i64) -> i64: host integer math of the plan (ceildiv) */
+  FUSER_KIND_ADDRESS,   /* (tensor) -> i64: the byte address of a plan tensor */
+  FUSER_KIND_LAUNCH,    /* (grid, block, shared, conditions: i1..., params: i64...) -> (), attributes entry, kernel, variant */
   FUSER_KIND_IOTA,      /* (length, start, step) -> 1-D tensor */
   FUSER_KIND_RNG,       /* (a, b, rng_seed: i64, rng_offset: i64, shape: i64...) -> tensor (Philox) */
   FUSER_KIND_MATMUL,    /* matmul (a, b), linear (input, weight[, bias]) -> tensor of the operands' dtype */
@@ -101,6 +104,10 @@ bool fuser_triangle_keeps(fuser_op_id id, int64_t row, int64_t col, int64_t diag
 /* nvFuser's fd.ops.stride_order(arg, order): a `fuser.set` carrying its own
  * `fuser.stride_order` (a copy into that layout, never a view). */
 bool fuser_op_is_layout_set(MlirOperation op);
+/* Ops of the plan level that passes make and nvFuser scripts never spell
+ * (view, size, stride, check, ceildiv, address, launch): the importer,
+ * the exporter and libfuser's op list leave them out. */
+bool fuser_op_is_plan_level(fuser_op_id id);
 
 /* ---- dtypes ------------------------------------------------------------- */
 

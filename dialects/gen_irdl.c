@@ -19,7 +19,7 @@
  * Usage: gen_irdl OUTPUT.mlir */
 #include <stdio.h>
 
-typedef enum { C_NONE, C_ANY, C_TENSOR, C_I64, C_I1, C_ARRAY, C_INT, C_STRING } constraint;
+typedef enum { C_NONE, C_ANY, C_TENSOR, C_I64, C_I1, C_ARRAY, C_INT, C_STRING, C_SYMBOL } constraint;
 typedef enum { SINGLE, VARIADIC, OPTIONAL_ } variadicity;
 
 typedef struct {
@@ -30,7 +30,7 @@ typedef struct {
 
 typedef struct {
   const char *name;
-  item operands[8], results[3], attrs[4];
+  item operands[12], results[3], attrs[4];
 } op_signature;
 
 #define ANY C_ANY
@@ -40,6 +40,7 @@ typedef struct {
 #define INT C_INT
 #define I1 C_I1
 #define STRING C_STRING
+#define SYMBOL C_SYMBOL
 #define IN(n, c) {#n, c, SINGLE}
 #define IN_VARIADIC(n, c) {#n, c, VARIADIC}
 #define IN_OPTIONAL(n, c) {#n, c, OPTIONAL_}
@@ -65,6 +66,7 @@ static const char *constraint_text(constraint c) {
   case C_INT: return "irdl.base \"#builtin.integer\"";
   case C_I1: return "irdl.is i1";
   case C_STRING: return "irdl.base \"#builtin.string\"";
+  case C_SYMBOL: return "irdl.base \"#builtin.symbol_ref\"";
   case C_NONE: break;
   }
   return NULL;

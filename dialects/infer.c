@@ -548,7 +548,8 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   }
   fuser_op_kind kind = fuser_op_kind_of(desc->id);
   switch (kind) {
-  case FUSER_KIND_NONE: break; /* "unknown op kind" below */
+  case FUSER_KIND_NONE:
+  case FUSER_KIND_LAUNCH: break; /* "unknown op kind" below: a launch is the plan verifier's (verify_plan.c) */
   case FUSER_KIND_SCALAR: return infer_scalar(&s, results);
   case FUSER_KIND_UNARY:
   case FUSER_KIND_BINARY:
@@ -586,6 +587,10 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_VIEW: return infer_view(&s, results);
   case FUSER_KIND_QUERY: return infer_query(&s, results);
   case FUSER_KIND_CHECK: return infer_check(&s);
+  case FUSER_KIND_HOST:    /* ceildiv (i64, i64) -> i64 */
+  case FUSER_KIND_ADDRESS: /* address (tensor) -> i64: IRDL states both operand types */
+    results[0] = fuser_dtype_to_type(s.ctx, FUSER_DTYPE_I64);
+    return true;
   case FUSER_KIND_MATMUL: return infer_matmul(&s, results);
   case FUSER_KIND_INDEX: return infer_index(&s, results);
   }

@@ -29,6 +29,18 @@ bool fuser_op_is_layout_set(MlirOperation op) {
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.stride_order")));
 }
 
+bool fuser_op_is_plan_level(fuser_op_id id) {
+  switch (fuser_op_kind_of(id)) {
+  case FUSER_KIND_VIEW:
+  case FUSER_KIND_QUERY:
+  case FUSER_KIND_CHECK:
+  case FUSER_KIND_HOST:
+  case FUSER_KIND_ADDRESS:
+  case FUSER_KIND_LAUNCH: return true;
+  default: return false;
+  }
+}
+
 bool fuser_is_triangle_op(fuser_op_id id) { return id == FUSER_OP_triu || id == FUSER_OP_tril; }
 /* torch.triu keeps col - row >= diagonal, torch.tril col - row <= diagonal */
 bool fuser_triangle_keeps(fuser_op_id id, int64_t row, int64_t col, int64_t diagonal) {

@@ -37,7 +37,7 @@ static bool verify_order(MlirAttribute so, int rank, int64_t *order, const char 
 static bool expected_types(MlirOperation op, fuser_op_id id, MlirType *expect, char *err, size_t errlen) {
   intptr_t nres = mlirOperationGetNumResults(op);
   fuser_op_kind kind = fuser_op_kind_of(id);
-  intptr_t want_res = kind == FUSER_KIND_VAR_MEAN ? 2 : kind == FUSER_KIND_CHECK ? 0 : 1;
+  intptr_t want_res = kind == FUSER_KIND_VAR_MEAN ? 2 : kind == FUSER_KIND_CHECK || kind == FUSER_KIND_LAUNCH ? 0 : 1;
   if (nres != want_res) {
     snprintf(err, errlen, "expects %ld result(s)", (long)want_res);
     return false;
@@ -54,7 +54,9 @@ static bool expected_types(MlirOperation op, fuser_op_id id, MlirType *expect, c
 
 bool fuser_verify_op(MlirOperation op, char *err, size_t errlen) {
   fuser_op_id id = fuser_op_id_of(op);
-  if (id == FUSER_OP_NONE) return true;
+  /* a launch has no result types to infer; its symbols, operand groups and
+   * place are the plan verifier's (verify_plan.c) */
+  if (id == FUSER_OP_NONE || fuser_op_kind_of(id) == FUSER_KIND_LAUNCH) return true;
   MlirType expect[2];
   if (!expected_types(op, id, expect, err, errlen)) return false;
   /* the layout an op's result is written in (fd.ops.stride_order's set, and

@@ -6,7 +6,15 @@
  *     runtime builds it by pointer arithmetic, so a view past the end
  *     reads memory the caller never gave;
  *   - a func.call of the plan names a kernel (func.func with fuser.kernel)
- *     that has a body; func.call's own verifier checks the arity and types.
+ *     that has a body; func.call's own verifier checks the arity and types;
+ *   - a fuser.launch (IRDL checks its operand groups' types) stands in a
+ *     plan after a func.call of its kernel, a func.func with fuser.kernel;
+ *     its entry names a gpu.func of a gpu.module, a gpu.binary (the PTX,
+ *     its functions no longer IR) or a func.func of the module (the CPU's),
+ *     and a function found takes one argument per parameter; a pointer
+ *     parameter (fuser.address) addresses a tensor that call reads or
+ *     writes; the last launch of a call has no conditions, so some variant
+ *     always runs.
  * What only the call can tell (`?` extents, run-time strides) is checked
  * there: the input checks every variant carries and the runtime's proof that
  * each alias output lies inside its input (docs/runtime.md).
@@ -107,6 +115,131 @@ static bool verify_call(MlirOperation op, char *err, size_t errlen) {
   return true;
 }
 
+static bool op_is(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
+}
+
+/* The op named `name` in the symbol table of `table` (null if none). */
+static MlirOperation lookup(MlirOperation table, MlirStringRef name) {
+  MlirSymbolTable st = mlirSymbolTableCreate(table);
+  if (mlirSymbolTableIsNull(st)) return (MlirOperation){NULL};
+  MlirOperation op = mlirSymbolTableLookup(st, name);
+  mlirSymbolTableDestroy(st);
+  return op;
+}
+
+static bool same_callee(MlirOperation call, MlirStringRef kernel) {
+  MlirAttribute c = mlirOperationGetAttributeByName(call, mlirStringRefCreateFromCString("callee"));
+  return !mlirAttributeIsNull(c) && mlirAttributeIsAFlatSymbolRef(c) && mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(c), kernel);
+}
+
+static bool launches_kernel(MlirOperation op, MlirStringRef kernel) {
+  if (fuser_op_id_of(op) != FUSER_OP_launch) return false;
+  MlirAttribute k = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("kernel"));
+  return !mlirAttributeIsNull(k) && mlirAttributeIsAFlatSymbolRef(k) && mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(k), kernel);
+}
+
+/* The entry: @binary::@entry (a gpu.module holding gpu.func @entry, or the
+ * gpu.binary gpu-module-to-binary made of it) or @entry (a func.func of the
+ * module). *fn is the function when it is still IR (null for a binary). */
+static bool verify_entry(MlirOperation module, MlirAttribute entry, MlirOperation *fn, char *err, size_t errlen) {
+  *fn = (MlirOperation){NULL};
+  MlirStringRef leaf = mlirSymbolRefAttrGetLeafReference(entry), root = mlirSymbolRefAttrGetRootReference(entry);
+  intptr_t nested = mlirSymbolRefAttrGetNumNestedReferences(entry);
+  if (nested > 1) {
+    snprintf(err, errlen, "entry must be @binary::@entry or @entry");
+    return false;
+  }
+  if (nested == 0) {
+    *fn = lookup(module, leaf);
+    if (!mlirOperationIsNull(*fn) && op_is(*fn, "func.func")) return true;
+    snprintf(err, errlen, "entry names @%.*s, which is not a function of the module", (int)leaf.length, leaf.data);
+    return false;
+  }
+  MlirOperation bin = lookup(module, root);
+  if (mlirOperationIsNull(bin) || !(op_is(bin, "gpu.module") || op_is(bin, "gpu.binary"))) {
+    snprintf(err, errlen, "entry names @%.*s, which is not a gpu.module or gpu.binary of the module", (int)root.length, root.data);
+    return false;
+  }
+  if (op_is(bin, "gpu.binary")) return true;
+  *fn = lookup(bin, leaf);
+  if (!mlirOperationIsNull(*fn) && op_is(*fn, "gpu.func")) return true;
+  snprintf(err, errlen, "entry names @%.*s::@%.*s, which is not a gpu.func of that module", (int)root.length, root.data,
+           (int)leaf.length, leaf.data);
+  return false;
+}
+
+/* Whether v is an operand or a result of `call`. */
+static bool call_tensor(MlirOperation call, MlirValue v) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(call); i++)
+    if (mlirValueEqual(mlirOperationGetOperand(call, i), v)) return true;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(call); i++)
+    if (mlirValueEqual(mlirOperationGetResult(call, i), v)) return true;
+  return false;
+}
+
+/* The operand groups of a launch: 7 i64 (grid, block, shared), then the
+ * conditions and the parameters (operandSegmentSizes, checked by IRDL). */
+static int num_conditions(MlirOperation op) {
+  MlirAttribute seg = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("operandSegmentSizes"));
+  if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg) || mlirDenseArrayGetNumElements(seg) != 9) return -1;
+  return mlirDenseI32ArrayGetElement(seg, 7);
+}
+
+static bool verify_launch(MlirOperation op, MlirOperation func, char *err, size_t errlen) {
+  MlirOperation module = mlirOperationGetParentOperation(func);
+  MlirAttribute kernel = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("kernel"));
+  MlirAttribute entry = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("entry"));
+  int nconds = num_conditions(op);
+  if (mlirAttributeIsNull(kernel) || !mlirAttributeIsAFlatSymbolRef(kernel) || mlirAttributeIsNull(entry) ||
+      !mlirAttributeIsASymbolRef(entry) || nconds < 0) {
+    snprintf(err, errlen, "needs kernel = @kernel, entry = @binary::@entry (or @entry) and 9 operand segments");
+    return false;
+  }
+  MlirStringRef k = mlirFlatSymbolRefAttrGetValue(kernel);
+  MlirOperation kf = lookup(module, k);
+  if (mlirOperationIsNull(kf) || !op_is(kf, "func.func") ||
+      mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(kf, mlirStringRefCreateFromCString("fuser.kernel")))) {
+    snprintf(err, errlen, "launches @%.*s, which is not a kernel of the plan (func.func with fuser.kernel)", (int)k.length, k.data);
+    return false;
+  }
+  MlirOperation call = {NULL}; /* the last call of the kernel before the launch */
+  for (MlirOperation p = mlirBlockGetFirstOperation(mlirOperationGetBlock(op)); !mlirOperationEqual(p, op); p = mlirOperationGetNextInBlock(p))
+    if (op_is(p, "func.call") && same_callee(p, k)) call = p;
+  if (mlirOperationIsNull(call)) {
+    snprintf(err, errlen, "launches @%.*s, which no func.call before it calls", (int)k.length, k.data);
+    return false;
+  }
+  MlirOperation fn;
+  if (!verify_entry(module, entry, &fn, err, errlen)) return false;
+  int nparams = (int)mlirOperationGetNumOperands(op) - 7 - nconds;
+  MlirType ft = {NULL};
+  if (!mlirOperationIsNull(fn)) ft = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(fn, mlirStringRefCreateFromCString("function_type")));
+  if (!mlirTypeIsNull(ft) && mlirFunctionTypeGetNumInputs(ft) != nparams) {
+    snprintf(err, errlen, "passes %d parameters but its entry takes %d", nparams, (int)mlirFunctionTypeGetNumInputs(ft));
+    return false;
+  }
+  for (int i = 0; i < nparams; i++) {
+    MlirValue p = mlirOperationGetOperand(op, 7 + nconds + i);
+    if (!mlirValueIsAOpResult(p) || fuser_op_id_of(mlirOpResultGetOwner(p)) != FUSER_OP_address) continue;
+    if (!call_tensor(call, mlirOperationGetOperand(mlirOpResultGetOwner(p), 0))) {
+      snprintf(err, errlen, "parameter #%d is the address of a tensor the call of @%.*s neither reads nor writes", i, (int)k.length, k.data);
+      return false;
+    }
+  }
+  bool last = true;
+  for (MlirOperation n = mlirOperationGetNextInBlock(op); !mlirOperationIsNull(n) && last; n = mlirOperationGetNextInBlock(n)) {
+    if (op_is(n, "func.call") && same_callee(n, k)) break; /* the next call's launches are its own */
+    last = !launches_kernel(n, k);
+  }
+  if (last && nconds > 0) {
+    snprintf(err, errlen, "is the last launch of @%.*s but has conditions: when they fail no variant runs", (int)k.length, k.data);
+    return false;
+  }
+  return true;
+}
+
 static bool in_plan(MlirOperation op) {
   MlirOperation func = mlirOperationGetParentOperation(op);
   return !mlirOperationIsNull(func) &&
@@ -115,6 +248,11 @@ static bool in_plan(MlirOperation op) {
 
 bool fuser_verify_plan_op(MlirOperation op, char *err, size_t errlen) {
   if (fuser_op_id_of(op) == FUSER_OP_view) return verify_view(op, err, errlen);
+  if (fuser_op_id_of(op) == FUSER_OP_launch) {
+    if (in_plan(op)) return verify_launch(op, mlirOperationGetParentOperation(op), err, errlen);
+    snprintf(err, errlen, "is outside a plan function (func.func with fuser.plan)");
+    return false;
+  }
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   if (n.length == 9 && memcmp(n.data, "func.call", 9) == 0 && in_plan(op)) return verify_call(op, err, errlen);
   return true;

@@ -52,6 +52,9 @@ bool imp_fd_op(importer *imp, const py_stmt *s, const py_expr *call, py_str op_n
   case FUSER_KIND_VIEW:
   case FUSER_KIND_QUERY: /* made by passes: no fd.ops spelling */
   case FUSER_KIND_CHECK:
+  case FUSER_KIND_HOST:
+  case FUSER_KIND_ADDRESS:
+  case FUSER_KIND_LAUNCH:
   case FUSER_KIND_NONE:
     break;
   }

@@ -383,7 +383,7 @@ static bool export_op(exporter *e, int index) {
     put(&e->out, "    %s = fd.ops.size(%s, dim=%lld)\n", names[0], name_of(e, mlirOperationGetOperand(op, 0)), (long long)dim);
     return true;
   }
-  if (kind == FUSER_KIND_VIEW || kind == FUSER_KIND_QUERY || kind == FUSER_KIND_CHECK) /* made by passes: no nvFuser spelling */
+  if (fuser_op_is_plan_level(id)) /* made by passes: no nvFuser spelling */
     return exp_error(e, loc, "cannot export '%s' to an nvFuser script (a plan-level op; export before the passes)",
                      fuser_op_full_name(id));
   /* a set with its own stride order is fd.ops.stride_order */
@@ -412,6 +412,9 @@ static bool export_op(exporter *e, int index) {
   case FUSER_KIND_VIEW:
   case FUSER_KIND_QUERY:
   case FUSER_KIND_CHECK:
+  case FUSER_KIND_HOST:
+  case FUSER_KIND_ADDRESS:
+  case FUSER_KIND_LAUNCH:
   case FUSER_KIND_NONE:
     break;
   case FUSER_KIND_UNARY:

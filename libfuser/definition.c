@@ -130,7 +130,7 @@ int fuser_definition_value(const fuser_definition *d, int64_t id, fuser_def_valu
 const char *fuser_definition_op_name(size_t i) {
   for (int id = 0; id < FUSER_OP_COUNT; id++) {
     fuser_op_kind k = fuser_op_kind_of((fuser_op_id)id);
-    if (k == FUSER_KIND_SCALAR || k == FUSER_KIND_VIEW || k == FUSER_KIND_QUERY || k == FUSER_KIND_CHECK || k == FUSER_KIND_NONE) continue;
+    if (k == FUSER_KIND_SCALAR || k == FUSER_KIND_NONE || fuser_op_is_plan_level((fuser_op_id)id)) continue;
     if (i-- == 0) return fuser_op_mnemonic((fuser_op_id)id);
   }
   return NULL;

@@ -86,7 +86,9 @@ static bool fuser_value(program *p, MlirOperation op, fuser_op_id id) {
       {FUSER_OP_maximum, FUSER_OP_MAX}, {FUSER_OP_minimum, FUSER_OP_MIN}, {FUSER_OP_eq, FUSER_OP_EQ},
       {FUSER_OP_ne, FUSER_OP_NE}, {FUSER_OP_lt, FUSER_OP_LT}, {FUSER_OP_le, FUSER_OP_LE},
       {FUSER_OP_gt, FUSER_OP_GT}, {FUSER_OP_ge, FUSER_OP_GE}, {FUSER_OP_logical_and, FUSER_OP_AND},
-      {FUSER_OP_logical_or, FUSER_OP_OR},
+      {FUSER_OP_logical_or, FUSER_OP_OR}, {FUSER_OP_ceildiv, FUSER_OP_CEILDIV},
+      /* on integers both truncate (C, CUDA, the reference): the runtime's DIV and MOD */
+      {FUSER_OP_div, FUSER_OP_DIV}, {FUSER_OP_fmod, FUSER_OP_MOD},
   };
   MlirLocation loc = mlirOperationGetLocation(op);
   int64_t dim;
@@ -100,6 +102,9 @@ static bool fuser_value(program *p, MlirOperation op, fuser_op_id id) {
     if (!input_of(p, op, &in)) return false;
     if (!fuser_get_i64(op, "dim", &dim) || dim < 0) return fail_at(p, loc, "has no dim", op);
     return emit(p, id == FUSER_OP_size ? FUSER_OP_IN_SIZE : FUSER_OP_IN_STRIDE, in, dim, loc);
+  case FUSER_OP_address: /* a fusion input's: the call's pointer (outputs and temps the runtime allocates) */
+    if (!input_of(p, op, &in)) return false;
+    return emit(p, FUSER_OP_IN_ADDR, in, 0, loc);
   default: break;
   }
   for (size_t i = 0; i < sizeof binary / sizeof *binary; i++) {
@@ -110,8 +115,8 @@ static bool fuser_value(program *p, MlirOperation op, fuser_op_id id) {
         return fail_at(p, loc, "has an operand that is not an integer scalar", op);
     return operands_then(p, op, 2, binary[i].insn);
   }
-  return fail_at(p, loc, "is not a host expression (the plan's host values are sizes, strides, integer scalars and + - * min "
-                         "max, compares and logical and/or of them)", op);
+  return fail_at(p, loc, "is not a host expression (the plan's host values are sizes, strides, input addresses, integer "
+                         "scalars and + - * div fmod ceildiv min max, compares and logical and/or of them)", op);
 }
 
 /* arith.cmpi's predicates (mlir::arith::CmpIPredicate): eq ne slt sle sgt sge;
@@ -122,7 +127,7 @@ static bool arith_value(program *p, MlirOperation op) {
     fuser_op insn;
   } binary[] = {{"arith.addi", FUSER_OP_ADD}, {"arith.subi", FUSER_OP_SUB}, {"arith.muli", FUSER_OP_MUL},
                 {"arith.maxsi", FUSER_OP_MAX}, {"arith.minsi", FUSER_OP_MIN}, {"arith.andi", FUSER_OP_AND},
-                {"arith.ori", FUSER_OP_OR}};
+                {"arith.ori", FUSER_OP_OR}, {"arith.divsi", FUSER_OP_DIV}, {"arith.remsi", FUSER_OP_MOD}};
   static const fuser_op cmp[] = {FUSER_OP_EQ, FUSER_OP_NE, FUSER_OP_LT, FUSER_OP_LE, FUSER_OP_GT, FUSER_OP_GE};
   MlirLocation loc = mlirOperationGetLocation(op);
   MlirType rt = mlirValueGetType(mlirOperationGetResult(op, 0));

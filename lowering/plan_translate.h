@@ -14,13 +14,15 @@
  *   %4 = "fuser.eq"(%2, %3) : (i64, i64) -> i1         EQ
  *
  * What it reads: a scalar argument of the plan function (`scalar(i)`),
- * fuser.size / fuser.stride of a fusion input, fuser.scalar with an
- * integer value, the i64 fuser ops add, sub, mul, maximum, minimum, the
- * compares eq, ne, lt, le, gt, ge, logical_and / logical_or of i1; and,
- * where canonicalize or a later pass writes them, arith.constant,
- * arith.addi/subi/muli/maxsi/minsi, arith.cmpi (signed and equality
- * predicates) and arith.andi/ori. Anything else (a division, a float, a
- * tensor) is refused with an error located at the op. */
+ * fuser.size / fuser.stride / fuser.address of a fusion input (`addr(i)`,
+ * its byte address), fuser.scalar with an integer value, the i64 fuser
+ * ops add, sub, mul, div, fmod (both truncating), ceildiv, maximum,
+ * minimum, the compares eq, ne, lt, le, gt, ge, logical_and / logical_or
+ * of i1; and, where canonicalize or a later pass writes them,
+ * arith.constant, arith.addi/subi/muli/divsi/remsi/maxsi/minsi, arith.cmpi
+ * (signed and equality predicates) and arith.andi/ori. Anything else (a
+ * Python-style remainder, a float, a tensor, the address of a tensor the
+ * runtime allocates) is refused with an error located at the op. */
 #ifndef FUSER_LOWERING_PLAN_TRANSLATE_H
 #define FUSER_LOWERING_PLAN_TRANSLATE_H
 

@@ -107,11 +107,12 @@ bool fuser_is_fusion_func(MlirOperation op) {
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, S("fuser.fusion")));
 }
 
-/* fuser ops are pure, except fuser.check: it refuses the call, so it is
- * kept though it has no results. */
+/* fuser ops are pure, except fuser.check (it refuses the call) and
+ * fuser.launch (it runs a kernel): they are kept though they have no
+ * results. */
 static bool erasable(MlirOperation op) {
   fuser_op_id id = fuser_op_id_of(op);
-  if (id == FUSER_OP_check) return false;
+  if (id == FUSER_OP_check || id == FUSER_OP_launch) return false;
   if (id != FUSER_OP_NONE) return true;
   return fuser_op_is(op, "arith.constant");
 }

@@ -57,7 +57,7 @@ void seg_classify(seg_state *st) {
     st->next_position = pos;
     fuser_op_id id = fuser_op_id_of(op);
     if (id == FUSER_OP_NONE) continue;
-    bool host = id == FUSER_OP_view || id == FUSER_OP_check || !is_tensor(mlirOperationGetResult(op, 0));
+    bool host = id == FUSER_OP_view || mlirOperationGetNumResults(op) == 0 || !is_tensor(mlirOperationGetResult(op, 0));
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op); r++)
       fuser_ptr_map_put(&st->role, mlirOperationGetResult(op, r).ptr, host ? ROLE_HOST : ROLE_COMPUTE);
   }

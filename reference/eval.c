@@ -84,6 +84,9 @@ static ref_op_fn handler_of(fuser_op_id id) {
   case FUSER_KIND_VIEW: return ref_eval_view;
   case FUSER_KIND_QUERY: return ref_eval_query;
   case FUSER_KIND_CHECK: return ref_eval_check;
+  case FUSER_KIND_HOST: return ref_eval_host;
+  case FUSER_KIND_ADDRESS: return ref_eval_address;
+  case FUSER_KIND_LAUNCH: return ref_eval_launch;
   case FUSER_KIND_PAD: return ref_eval_pad;
   case FUSER_KIND_CAT: return ref_eval_cat;
   case FUSER_KIND_REDUCTION:
@@ -108,7 +111,9 @@ bool fuser_ref_supports_op(fuser_op_id id) {
   if (fn == ref_eval_factory || fn == ref_eval_scalar) return ref_factory_knows(id);
   if (fn == ref_eval_rng) return id == FUSER_OP_uniform || id == FUSER_OP_normal;
   if (fn == ref_eval_matmul) return ref_matmul_knows(id);
-  if (fn == ref_eval_index || fn == ref_eval_triangle || fn == ref_eval_check) return true;
+  if (fn == ref_eval_index || fn == ref_eval_triangle || fn == ref_eval_check || fn == ref_eval_host || fn == ref_eval_address ||
+      fn == ref_eval_launch)
+    return true;
   return false;
 }
 
@@ -351,6 +356,9 @@ static bool run_op(ref_ctx *c, value_map *m, MlirOperation op, int depth) {
   if (!fn && !call)
     return ref_fail(c, FUSER_REF_ERR_UNSUPPORTED, "the reference evaluator does not know the op '%.*s'",
                     (int)name.length, name.data);
+  /* a launch reads no operand here (its kernel runs through the call) and
+   * has more of them than the table below holds */
+  if (fn == ref_eval_launch) return fn(c, NULL, 0, NULL);
   int n = (int)mlirOperationGetNumOperands(op), nres = (int)mlirOperationGetNumResults(op);
   if (n > 16 || nres > (call ? 16 : 2) || (nres < 1 && !call && fn != ref_eval_check))
     return ref_fail(c, FUSER_REF_ERR_FUSION, "op has %d operands and %d results", n, nres);

@@ -20,6 +20,9 @@ bool ref_eval_elementwise(ref_ctx *c, const ref_tensor *operands, int n, ref_ten
 bool ref_eval_view(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);     /* SHAPED, META, VIEW */
 bool ref_eval_query(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);    /* size, stride */
 bool ref_eval_check(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);    /* check (no results) */
+bool ref_eval_host(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);     /* ceildiv */
+bool ref_eval_address(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);  /* address */
+bool ref_eval_launch(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);   /* launch (no results) */
 bool ref_eval_pad(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);
 bool ref_eval_cat(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results);
 bool ref_eval_reduction(ref_ctx *c, const ref_tensor *operands, int n, ref_tensor *results); /* + var_mean */

@@ -243,6 +243,34 @@ bool ref_eval_check(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   return ref_fail(c, FUSER_REF_ERR_SHAPE, "%.*s", (int)s.length, s.data);
 }
 
+/* fuser.ceildiv: ceil(x / y) for y > 0, as the runtime's CEILDIV computes
+ * it (x / y plus one when the remainder is positive, no x + y - 1 to
+ * overflow). */
+bool ref_eval_host(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
+  if (n != 2 || ops[0].rank != 0 || ops[1].rank != 0)
+    return ref_fail(c, FUSER_REF_ERR_FUSION, "'fuser.ceildiv' needs two i64 scalars");
+  int64_t x = ref_scalar_i64(&ops[0]), y = ref_scalar_i64(&ops[1]);
+  if (y <= 0) return ref_fail(c, FUSER_REF_ERR_SHAPE, "ceildiv by a non-positive divisor (%lld)", (long long)y);
+  int64_t r = x / y + (x % y > 0);
+  return ref_make_scalar(c, FUSER_DTYPE_I64, (double)r, r, &res[0]);
+}
+
+/* fuser.address: the byte address of the tensor's first element in the
+ * evaluator's memory (what an alignment condition of the plan reads). */
+bool ref_eval_address(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
+  if (n != 1 || !ops[0].buf) return ref_fail(c, FUSER_REF_ERR_FUSION, "'fuser.address' needs a tensor");
+  int64_t a = (int64_t)(uintptr_t)((char *)ops[0].buf->data + ops[0].offset * (int64_t)fuser_dtype_size(ops[0].dtype));
+  return ref_make_scalar(c, FUSER_DTYPE_I64, (double)a, a, &res[0]);
+}
+
+/* fuser.launch: how the compiled plan runs the kernel its func.call names;
+ * the evaluator runs the call's kernel function instead, so a launch does
+ * nothing here. */
+bool ref_eval_launch(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
+  (void)c, (void)ops, (void)n, (void)res;
+  return true;
+}
+
 bool ref_eval_view(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   fuser_op_id id = fuser_op_id_of(c->op);
   ref_type rt;

@@ -1,6 +1,8 @@
 // Round trip of the plan-level ops the passes make (view size stride
-// check): static and dynamic offsets, sizes and strides of a view; a
-// run-time check of a size.
+// check ceildiv address launch): static and dynamic offsets, sizes and
+// strides of a view; a run-time check of a size; a grid's ceildiv; two
+// launches of one kernel (a vector variant under an alignment condition on
+// an input's address, the scalar fallback without conditions).
 // RUN: fuser-opt %s | FileCheck %s
 // RUN: fuser-opt %s -o %t.1.mlir && fuser-opt %t.1.mlir -o %t.2.mlir && diff %t.1.mlir %t.2.mlir
 
@@ -28,4 +30,41 @@ func.func @check(%arg0: tensor<?xf32>) {
   %ge = "fuser.ge"(%n, %c) : (i64, i64) -> i1
   "fuser.check"(%ge) {message = "f.py:2:8: slice ends at 4 in dim 0"} : (i1) -> ()
   return
+}
+
+// CHECK-LABEL: func.func @launch
+// CHECK: %[[G:.*]] = "fuser.ceildiv"(%{{.*}}, %{{.*}}) : (i64, i64) -> i64
+// CHECK: %[[A:.*]] = "fuser.address"(%arg0) : (tensor<?xf32>) -> i64
+// CHECK: %[[R:.*]] = "fuser.address"(%[[OUT:.*]]) : (tensor<?xf32>) -> i64
+// CHECK: "fuser.launch"(%[[G]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[AL:.*]], %[[A]], %[[R]], %[[N:.*]]) {entry = @fuser_kernels_i32::@f_k0__vector, kernel = @f_k0, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 3>, variant = "vector"} : (i64, i64, i64, i64, i64, i64, i64, i1, i64, i64, i64) -> ()
+// CHECK: "fuser.launch"(%{{.*}}, %[[A]], %[[R]], %[[N]]) {entry = @fuser_kernels_i32::@f_k0__scalar, kernel = @f_k0, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 3>, variant = "scalar"} : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
+module {
+  func.func @launch(%arg0: tensor<?xf32>) -> tensor<?xf32> attributes {fuser.fusion, fuser.plan} {
+    %n = "fuser.size"(%arg0) {dim = 0 : i64} : (tensor<?xf32>) -> i64
+    %b = "fuser.scalar"() {value = 128 : i64} : () -> i64
+    %one = "fuser.scalar"() {value = 1 : i64} : () -> i64
+    %zero = "fuser.scalar"() {value = 0 : i64} : () -> i64
+    %sixteen = "fuser.scalar"() {value = 16 : i64} : () -> i64
+    %g = "fuser.ceildiv"(%n, %b) : (i64, i64) -> i64
+    %out = call @f_k0(%arg0) : (tensor<?xf32>) -> tensor<?xf32>
+    %a = "fuser.address"(%arg0) : (tensor<?xf32>) -> i64
+    %r = "fuser.address"(%out) : (tensor<?xf32>) -> i64
+    %m = "fuser.fmod"(%a, %sixteen) : (i64, i64) -> i64
+    %al = "fuser.eq"(%m, %zero) : (i64, i64) -> i1
+    "fuser.launch"(%g, %one, %one, %b, %one, %one, %zero, %al, %a, %r, %n) {entry = @fuser_kernels_i32::@f_k0__vector, kernel = @f_k0, variant = "vector", operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 3>} : (i64, i64, i64, i64, i64, i64, i64, i1, i64, i64, i64) -> ()
+    "fuser.launch"(%g, %one, %one, %b, %one, %one, %zero, %a, %r, %n) {entry = @fuser_kernels_i32::@f_k0__scalar, kernel = @f_k0, variant = "scalar", operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 3>} : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
+    return %out : tensor<?xf32>
+  }
+  func.func private @f_k0(%arg0: tensor<?xf32>) -> tensor<?xf32> attributes {fuser.kernel} {
+    %0 = "fuser.neg"(%arg0) : (tensor<?xf32>) -> tensor<?xf32>
+    return %0 : tensor<?xf32>
+  }
+  gpu.module @fuser_kernels_i32 {
+    gpu.func @f_k0__vector(%p0: memref<1xf32>, %p1: memref<1xf32>, %n: i64) kernel {
+      gpu.return
+    }
+    gpu.func @f_k0__scalar(%p0: memref<1xf32>, %p1: memref<1xf32>, %n: i64) kernel {
+      gpu.return
+    }
+  }
 }

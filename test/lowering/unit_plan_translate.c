@@ -13,7 +13,7 @@
 #include "unit.h"
 
 static const char *ir =
-    "func.func @f(%t: tensor<?x?xf32>, %s: i64, %x: f32) -> (i1, i64, i1, i64, i1, i64, i64, f32, i64) {\n"
+    "func.func @f(%t: tensor<?x?xf32>, %s: i64, %x: f32) -> (i1, i64, i1, i64, i1, i64, i64, f32, i64, i64, i64, i64, i64) {\n"
     "  %0 = \"fuser.size\"(%t) {dim = 0 : i64} : (tensor<?x?xf32>) -> i64\n"
     "  %1 = \"fuser.stride\"(%t) {dim = 0 : i64} : (tensor<?x?xf32>) -> i64\n"
     "  %2 = \"fuser.mul\"(%0, %1) : (i64, i64) -> i64\n"
@@ -32,7 +32,15 @@ static const char *ir =
     "  %14 = arith.extui %13 : i1 to i64 loc(\"t.py\":12:2)\n"
     "  %15 = \"fuser.add\"(%x, %x) : (f32, f32) -> f32 loc(\"t.py\":13:2)\n"
     "  %16 = \"fuser.size\"(%t) {dim = 1 : i64} : (tensor<?x?xf32>) -> i64\n"
-    "  return %4, %6, %8, %9, %10, %12, %14, %15, %16 : i1, i64, i1, i64, i1, i64, i64, f32, i64\n"
+    "  %17 = \"fuser.scalar\"() {value = 4 : i64} : () -> i64\n"
+    "  %18 = \"fuser.ceildiv\"(%0, %17) : (i64, i64) -> i64\n"
+    "  %19 = \"fuser.fmod\"(%18, %17) : (i64, i64) -> i64\n"
+    "  %20 = \"fuser.address\"(%t) : (tensor<?x?xf32>) -> i64\n"
+    "  %21 = arith.divsi %s, %c : i64\n"
+    "  %22 = arith.remsi %s, %c : i64\n"
+    "  %23 = arith.addi %21, %22 : i64\n"
+    "  %24 = \"fuser.remainder\"(%s, %0) : (i64, i64) -> i64 loc(\"t.py\":24:2)\n"
+    "  return %4, %6, %8, %9, %10, %12, %14, %15, %16, %19, %20, %23, %24 : i1, i64, i1, i64, i1, i64, i64, f32, i64, i64, i64, i64, i64\n"
     "}\n";
 
 static void translated(MlirValue v, const char *text, int64_t value, const fuser_arg *args) {
@@ -78,7 +86,12 @@ int main(void) {
   translated(mlirOperationGetOperand(ret, 3), "scalar(1) + 3", 10, args);
   translated(mlirOperationGetOperand(ret, 4), "(scalar(1) + 3) < (size(0, 0) * stride(0, 0))", 1, args);
   translated(mlirOperationGetOperand(ret, 8), "size(0, 1)", 4, args);
-  refused(mlirOperationGetOperand(ret, 5), "t.py:9:4: 'fuser.div' is not a host expression");
+  /* integer div and fmod truncate (C, CUDA, the runtime's DIV and MOD); ceildiv for a positive divisor */
+  translated(mlirOperationGetOperand(ret, 5), "(size(0, 0) / stride(0, 0)) + scalar(1)", 8, args);
+  translated(mlirOperationGetOperand(ret, 9), "ceildiv(size(0, 0), 4) % 4", 2, args);
+  translated(mlirOperationGetOperand(ret, 10), "addr(0)", 0, args); /* the DLTensor's data: NULL here */
+  translated(mlirOperationGetOperand(ret, 11), "(scalar(1) / 3) + (scalar(1) % 3)", 3, args);
+  refused(mlirOperationGetOperand(ret, 12), "t.py:24:2: 'fuser.remainder' is not a host expression");
   refused(mlirOperationGetOperand(ret, 6), "t.py:12:2: 'arith.extui' is not a host expression");
   refused(mlirOperationGetOperand(ret, 7), "t.py:13:2: 'fuser.add' is not an integer scalar");
   /* an unsigned compare has no instruction */
