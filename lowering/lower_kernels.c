@@ -18,7 +18,7 @@
  * (the plan calls it).
  *
  *   func.func private @f_k0(%a: tensor<16xbf16> {fuser.strides = array<i64: 1>}) -> ...
- *       attributes {fuser.kernel, fuser.schedule = {kind = "pointwise", variants = [{name = "vector", ...}]}, ...}
+ *       attributes {fuser.kernel, fuser.schedule = {pointwise = {variants = [{name = "vector", ...}]}}, ...}
  * gains
  *   func.func @f_k0__vector(%arg0: memref<1xbf16>, %arg1: memref<1xbf16>) attributes {fuser.loops, ...} {
  *     %reinterpret_cast = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%c1], strides: [1] ...
@@ -222,7 +222,7 @@ static const struct {
 bool fuser_lower_kernel_for(MlirOperation func, bool gpu) {
   MlirAttribute schedule = fuser_schedule_of(func);
   if (mlirAttributeIsNull(schedule)) return false;
-  MlirStringRef kind = fuser_schedule_kind_name(schedule);
+  MlirStringRef kind = fuser_schedule_kind_name(func);
   MlirOperation after = func;
   for (size_t i = 0; i < sizeof lowerings / sizeof lowerings[0]; i++)
     if (strlen(lowerings[i].kind) == kind.length && memcmp(lowerings[i].kind, kind.data, kind.length) == 0)

@@ -8,7 +8,7 @@
  * (chunks, loaded once), and every thread stores its rows of the result
  * (the inner epilogue of row_gen.c over the chunks).
  *
- * Before (kernel level): softmax over dim 1 of [B, C, W], kind = "outer_persistent",
+ * Before (kernel level): softmax over dim 1 of [B, C, W], kind outer_persistent,
  *   %2 = "fuser.max"(%1) {dims = array<i64: 1>} ... broadcast_in_dim ... sub, exp, sum, div
  * After (GPU form, held variant): thread t: cv = t mod CW, rg = t / CW;
  *   %x_u = vector.load %mem_t0[(b * C + rg + u * G) * W + col] {alignment = 16} (u < V)

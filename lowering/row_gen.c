@@ -2,7 +2,7 @@
  *
  * Before (kernel level, fuser.schedule from fuser-schedule):
  *   func.func private @f_k0(%arg0: tensor<16384x4096xbf16> {fuser.strides = array<i64: 4096, 1>}) -> ...
- *       attributes {fuser.kernel, fuser.schedule = {kind = "inner_persistent", ...}} {
+ *       attributes {fuser.kernel, fuser.schedule = {inner_persistent = {...}}} {
  *     %0 = "fuser.cast"(%arg0) ... %2 = "fuser.sum"(%1) {dims = array<i64: 1>} ... return %9
  * After (GPU form, one block of 256 threads per row, 2 vectors per thread):
  *   func.func @f_k0__persistent(%ptr_t0: memref<1xbf16>, %ptr_t1: memref<1xbf16>,

@@ -6,9 +6,9 @@
  *   func.func private @f_k0(...) attributes {fuser.kernel, fuser.vector_width = 8 : i64, ...}
  * becomes
  *   func.func private @f_k0(...) attributes {fuser.kernel, fuser.vector_width = 8 : i64, ...,
- *       fuser.schedule = {block_size = 128 : i64, kind = "pointwise", variants = [
+ *       fuser.schedule = {pointwise = {block_size = 128 : i64, variants = [
  *         {conditions = [...], flat = true, index_bits = 32 : i64, name = "vector", tail = false,
- *          unroll = 1 : i64, vector_width = 8 : i64}, {... name = "scalar" ...}]}}
+ *          unroll = 1 : i64, vector_width = 8 : i64}, {... name = "scalar" ...}]}}}
  *
  * Options: unroll (default 0 = chosen per kernel: 1, or 4 when its
  * arithmetic per byte moved makes it compute-bound), scalar-unroll
@@ -50,31 +50,39 @@ int64_t fuser_schedule_int(MlirAttribute dict, const char *name) {
 
 bool fuser_schedule_bool(MlirAttribute dict, const char *name) { return mlirBoolAttrGetValue(fuser_schedule_get(dict, name)); }
 
-MlirStringRef fuser_schedule_kind_name(MlirAttribute schedule) {
-  return mlirStringAttrGetValue(fuser_schedule_get(schedule, "kind"));
+/* The attribute's one entry {kind = fields}, false when it is not one. */
+static bool schedule_entry(MlirOperation func, MlirNamedAttribute *e) {
+  MlirAttribute s = mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.schedule"));
+  if (mlirAttributeIsNull(s) || !mlirAttributeIsADictionary(s) || mlirDictionaryAttrGetNumElements(s) != 1) return false;
+  *e = mlirDictionaryAttrGetElement(s, 0);
+  return true;
+}
+
+MlirStringRef fuser_schedule_kind_name(MlirOperation func) {
+  MlirNamedAttribute e;
+  return schedule_entry(func, &e) ? mlirIdentifierStr(e.name) : mlirStringRefCreate("", 0);
 }
 
 MlirAttribute fuser_schedule_of(MlirOperation func) {
   MlirLocation loc = mlirOperationGetLocation(func);
-  MlirAttribute s = mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.schedule"));
-  if (mlirAttributeIsNull(s)) {
+  if (mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.schedule")))) {
     mlirEmitError(loc, "kernel has no fuser.schedule: run fuser-vectorize and fuser-schedule first");
     return mlirAttributeGetNull();
   }
-  MlirAttribute kind = mlirAttributeIsADictionary(s) ? fuser_schedule_get(s, "kind") : mlirAttributeGetNull();
-  if (mlirAttributeIsNull(kind) || !mlirAttributeIsAString(kind)) {
-    mlirEmitError(loc, "fuser.schedule must be a dictionary with a string 'kind'");
+  MlirNamedAttribute e;
+  if (!schedule_entry(func, &e) || !mlirAttributeIsADictionary(e.attribute)) {
+    mlirEmitError(loc, "fuser.schedule must be a dictionary of one entry, the kind's fields under its name: {pointwise = {...}}");
     return mlirAttributeGetNull();
   }
-  const fuser_schedule_kind *k = kind_named(mlirStringAttrGetValue(kind));
+  const fuser_schedule_kind *k = kind_named(mlirIdentifierStr(e.name));
   if (!k) {
-    MlirStringRef n = mlirStringAttrGetValue(kind);
+    MlirStringRef n = mlirIdentifierStr(e.name);
     char msg[160];
     snprintf(msg, sizeof msg, "fuser.schedule: unknown kind '%.*s'", (int)n.length, n.data);
     mlirEmitError(loc, msg);
     return mlirAttributeGetNull();
   }
-  return k->verify(func, s) ? s : mlirAttributeGetNull();
+  return k->verify(func, e.attribute) ? e.attribute : mlirAttributeGetNull();
 }
 
 bool fuser_schedule_kernel(MlirOperation func, const fuser_schedule_options *o) {
@@ -98,10 +106,12 @@ bool fuser_schedule_kernel(MlirOperation func, const fuser_schedule_options *o) 
     mlirEmitError(mlirOperationGetLocation(func), "fuser-schedule: kernel has no fuser.vector_width: run fuser-vectorize first");
     ok = false;
   }
-  if (ok) {
-    MlirAttribute s = kind->choose(kind->analyzed ? k : NULL, func, o);
-    ok = !mlirAttributeIsNull(s);
-    if (ok) mlirOperationSetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.schedule"), s);
+  if (ok) { /* the kind's fields under its name */
+    MlirAttribute fields = kind->choose(kind->analyzed ? k : NULL, func, o);
+    ok = !mlirAttributeIsNull(fields);
+    MlirContext ctx = mlirOperationGetContext(func);
+    MlirNamedAttribute e = {mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(kind->kind)), fields};
+    if (ok) mlirOperationSetDiscardableAttributeByName(func, mlirStringRefCreateFromCString("fuser.schedule"), mlirDictionaryAttrGet(ctx, 1, &e));
   }
   if (read) fk_kernel_free(k);
   free(k);

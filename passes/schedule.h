@@ -2,11 +2,15 @@
  * attaches to every kernel function a `fuser.schedule` dictionary that
  * fuser-lower-kernels follows instead of deciding anything itself:
  *
- *   fuser.schedule = {kind = "pointwise", block_size = 128 : i64, variants = [
+ *   fuser.schedule = {pointwise = {block_size = 128 : i64, variants = [
  *     {name = "vector", vector_width = 8 : i64, unroll = 1 : i64, index_bits = 32 : i64,
  *      tail = false, flat = true, conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, ...]},
  *     {name = "scalar", vector_width = 1 : i64, unroll = 1 : i64, index_bits = 64 : i64,
- *      tail = false, flat = false, conditions = []}]}
+ *      tail = false, flat = false, conditions = []}]}}
+ *
+ * The kind is the dictionary's one key (as a condition's, conditions.h),
+ * its fields the value: fuser_schedule_kernel writes it, fuser_schedule_of
+ * and fuser_schedule_kind_name read it, nothing else spells it.
  *
  * Variants are tried in order at launch; the last has no conditions. Each
  * kind of schedule (the reductions' inner_persistent, inner_reduce and
@@ -37,15 +41,16 @@ typedef struct {
 } fuser_schedule_options;
 
 typedef struct {
-  const char *kind; /* the `kind` entry */
+  const char *kind; /* the schedule's key */
   /* Whether applies/choose read the analyzed fk_kernel (else k is NULL:
    * the row kinds read the IR, whose var_mean fk_kernel_read refuses). */
   bool analyzed;
   /* Whether this kind schedules kernel k (analyzed, vectorized). */
   bool (*applies)(const fk_kernel *k, MlirOperation func);
-  /* The schedule dictionary; null (and a located error) on failure. */
+  /* The schedule's fields (the value under the kind's key); null (and a
+   * located error) on failure. */
   MlirAttribute (*choose)(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o);
-  /* Located errors at func for a malformed schedule of this kind. */
+  /* Located errors at func for malformed fields of this kind. */
   bool (*verify)(MlirOperation func, MlirAttribute schedule);
 } fuser_schedule_kind;
 
@@ -62,11 +67,12 @@ extern const fuser_schedule_kind fuser_schedule_outer;
 extern const fuser_schedule_kind fuser_schedule_outer_persistent;
 extern const fuser_schedule_kind fuser_schedule_inner_outer;
 
-/* The schedule of a kernel function: its verified `fuser.schedule`, or a
- * null attribute after a located error (missing, unknown kind, malformed). */
+/* The schedule of a kernel function: the verified fields of its
+ * `fuser.schedule` (the value under the kind's key), or a null attribute
+ * after a located error (missing, not one key, unknown kind, malformed). */
 MlirAttribute fuser_schedule_of(MlirOperation func);
-/* The kind name of a verified schedule. */
-MlirStringRef fuser_schedule_kind_name(MlirAttribute schedule);
+/* The kind of func's schedule (its key; empty when it has none). */
+MlirStringRef fuser_schedule_kind_name(MlirOperation func);
 
 /* Accessors for the entries of a schedule or of one variant (verified: present and typed). */
 MlirAttribute fuser_schedule_get(MlirAttribute dict, const char *name);

@@ -203,10 +203,8 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
     vs[n++] = (variant){"scalar", 1, o->scalar_unroll, index_bits, false, false, mlirArrayAttrGet(ctx, 0, NULL), {NULL}};
   MlirAttribute all[5];
   for (int i = 0; i < n; i++) all[i] = variant_attr(ctx, &vs[i]);
-  MlirNamedAttribute e[3] = {named(ctx, "kind", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("pointwise"))),
-                             named(ctx, "block_size", i64(ctx, o->block_size)),
-                             named(ctx, "variants", mlirArrayAttrGet(ctx, n, all))};
-  return mlirDictionaryAttrGet(ctx, 3, e);
+  MlirNamedAttribute e[2] = {named(ctx, "block_size", i64(ctx, o->block_size)), named(ctx, "variants", mlirArrayAttrGet(ctx, n, all))};
+  return mlirDictionaryAttrGet(ctx, 2, e);
 }
 
 /* ---- the C verifier -------------------------------------------------------- */

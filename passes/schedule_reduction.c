@@ -9,9 +9,9 @@
  *       attributes {fuser.kernel} {
  *     %0 = "fuser.cast"(%arg0) ... %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} ...
  * After: the same, with
- *       attributes {fuser.kernel, fuser.schedule = {kind = "inner_persistent", rows = 16384 : i64,
+ *       attributes {fuser.kernel, fuser.schedule = {inner_persistent = {rows = 16384 : i64,
  *         row_length = 4096 : i64, variants = [{rows_per_block = 1 : i64, threads = 256 : i64,
- *         vectors = 2 : i64, width = 8 : i64}, ...]}} */
+ *         vectors = 2 : i64, width = 8 : i64}, ...]}}} */
 #include "passes/schedule_reduction.h"
 
 #include <stdio.h>

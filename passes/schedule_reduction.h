@@ -268,8 +268,9 @@ const char *fuser_sched_kind_name(fuser_sched_kind k);
 /* Whether `op` is a reduction (sum, prod, max, min) or var_mean. */
 bool fuser_is_reduction_op(MlirOperation op);
 
-/* The schedule as the typed `fuser.schedule` dictionary of its kind:
- *   {kind = "inner_persistent", outer_dims = 1, rows = 16384, row_length = 4096,
+/* The schedule's fields, what `fuser.schedule` holds under the kind's name
+ * (fuser_schedule_kernel writes the key):
+ *   {outer_dims = 1, rows = 16384, row_length = 4096,
  *    variants = [{width = 8, vectors = 2, threads = 256, rows_per_block = 1}, ...]}
  * (rows / row_length absent when symbolic). */
 MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reduction_schedule *s);

@@ -9,9 +9,9 @@
  *   func.func private @f_k0(%arg0: tensor<16384x4096xbf16> ...) attributes {fuser.kernel} {
  *     ... %2 = "fuser.sum"(%1) {dims = array<i64: 1>, keepdim = false} ...
  * After: the same, with
- *       attributes {fuser.kernel, fuser.schedule = {kind = "inner_persistent", rows = 16384 : i64,
+ *       attributes {fuser.kernel, fuser.schedule = {inner_persistent = {rows = 16384 : i64,
  *         row_length = 4096 : i64, variants = [{rows_per_block = 1 : i64, threads = 256 : i64,
- *         vectors = 2 : i64, width = 8 : i64}, ...]}} */
+ *         vectors = 2 : i64, width = 8 : i64}, ...]}}} */
 #include <stdio.h>
 #include <string.h>
 
@@ -31,7 +31,6 @@ static bool pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 MlirAttribute fuser_reduction_schedule_attr(MlirContext ctx, const fuser_reduction_schedule *s) {
   MlirNamedAttribute e[8];
   int n = 0;
-  e[n++] = fuser_named(ctx, "kind", fuser_str_attr(ctx, fuser_sched_kind_name(s->kind)));
   e[n++] = fuser_named(ctx, "outer_dims", fuser_i64_attr(ctx, s->outer));
   if (s->batch > 0) e[n++] = fuser_named(ctx, "batch_dims", fuser_i64_attr(ctx, s->batch));
   if (s->rows != DYN) e[n++] = fuser_named(ctx, "rows", fuser_i64_attr(ctx, s->rows));
@@ -82,7 +81,7 @@ static int space_rank(MlirOperation kernel) {
 
 void fuser_reduction_schedule_read(MlirOperation kernel, MlirAttribute schedule, fuser_reduction_schedule *s) {
   memset(s, 0, sizeof *s);
-  MlirStringRef kind = mlirStringAttrGetValue(entry(schedule, "kind"));
+  MlirStringRef kind = fuser_schedule_kind_name(kernel);
   for (fuser_sched_kind k = FUSER_SCHED_INNER_PERSISTENT; k <= FUSER_SCHED_LAST; k++)
     if (strlen(fuser_sched_kind_name(k)) == kind.length && memcmp(fuser_sched_kind_name(k), kind.data, kind.length) == 0) s->kind = k;
   s->rank = space_rank(kernel);
@@ -141,8 +140,8 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   return fuser_reduction_schedule_attr(mlirOperationGetContext(func), &s);
 }
 
-static bool bad(MlirOperation func, MlirAttribute schedule, int variant_index, const char *what) {
-  MlirStringRef kind = mlirStringAttrGetValue(entry(schedule, "kind"));
+static bool bad(MlirOperation func, int variant_index, const char *what) {
+  MlirStringRef kind = fuser_schedule_kind_name(func);
   char msg[200];
   if (variant_index < 0) snprintf(msg, sizeof msg, "fuser.schedule (%.*s): %s", (int)kind.length, kind.data, what);
   else snprintf(msg, sizeof msg, "fuser.schedule (%.*s): variant #%d: %s", (int)kind.length, kind.data, variant_index, what);
@@ -159,56 +158,56 @@ static bool int_in(MlirAttribute d, const char *name, int64_t lo, int64_t hi) {
 
 static bool verify(MlirOperation func, MlirAttribute s) {
   int rank = space_rank(func);
-  if (rank < 1) return bad(func, s, -1, "the kernel has no reduction");
-  if (!int_in(s, "outer_dims", 0, rank)) return bad(func, s, -1, "'outer_dims' must be an integer in [0, the reduction input's rank]");
+  if (rank < 1) return bad(func, -1, "the kernel has no reduction");
+  if (!int_in(s, "outer_dims", 0, rank)) return bad(func, -1, "'outer_dims' must be an integer in [0, the reduction input's rank]");
   if (!mlirAttributeIsNull(entry(s, "batch_dims")) && !int_in(s, "batch_dims", 1, rank - 1 - int_or(s, "outer_dims", 0)))
-    return bad(func, s, -1, "'batch_dims' must be an integer in [1, rank - outer_dims - 1]");
-  if (!mlirAttributeIsNull(entry(s, "rows")) && !int_in(s, "rows", 0, INT64_MAX)) return bad(func, s, -1, "'rows' must be a non-negative integer");
+    return bad(func, -1, "'batch_dims' must be an integer in [1, rank - outer_dims - 1]");
+  if (!mlirAttributeIsNull(entry(s, "rows")) && !int_in(s, "rows", 0, INT64_MAX)) return bad(func, -1, "'rows' must be a non-negative integer");
   if (!mlirAttributeIsNull(entry(s, "row_length")) && !int_in(s, "row_length", 0, INT64_MAX))
-    return bad(func, s, -1, "'row_length' must be a non-negative integer");
-  MlirStringRef kind = mlirStringAttrGetValue(entry(s, "kind"));
+    return bad(func, -1, "'row_length' must be a non-negative integer");
+  MlirStringRef kind = fuser_schedule_kind_name(func);
   bool io = kind.length == strlen("inner_outer") && memcmp(kind.data, "inner_outer", kind.length) == 0;
   if (io != !mlirAttributeIsNull(entry(s, "partials")) || (io && !int_in(s, "partials", 1, INT64_MAX)))
-    return bad(func, s, -1, "'partials' (the row groups, a positive integer) is required by inner_outer and only there");
+    return bad(func, -1, "'partials' (the row groups, a positive integer) is required by inner_outer and only there");
   if (io && (!int_in(s, "rows", 1, INT64_MAX) || int_or(s, "rows", 1) % int_or(s, "partials", 1) != 0))
-    return bad(func, s, -1, "inner_outer: 'rows' must be static and a multiple of 'partials'");
+    return bad(func, -1, "inner_outer: 'rows' must be static and a multiple of 'partials'");
   MlirAttribute vs = entry(s, "variants");
   if (mlirAttributeIsNull(vs) || !mlirAttributeIsAArray(vs) || mlirArrayAttrGetNumElements(vs) == 0 ||
       mlirArrayAttrGetNumElements(vs) > FUSER_SCHED_MAX_VARIANTS)
-    return bad(func, s, -1, "'variants' must be an array of 1 to 4 dictionaries");
+    return bad(func, -1, "'variants' must be an array of 1 to 4 dictionaries");
   for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(vs); i++) {
     MlirAttribute v = mlirArrayAttrGetElement(vs, i);
-    if (!mlirAttributeIsADictionary(v)) return bad(func, s, (int)i, "must be a dictionary");
-    if (!int_in(v, "width", 1, 8)) return bad(func, s, (int)i, "'width' must be an integer in [1, 8]");
-    if (!int_in(v, "vectors", 0, 16)) return bad(func, s, (int)i, "'vectors' must be an integer in [0, 16] (0: looped)");
+    if (!mlirAttributeIsADictionary(v)) return bad(func, (int)i, "must be a dictionary");
+    if (!int_in(v, "width", 1, 8)) return bad(func, (int)i, "'width' must be an integer in [1, 8]");
+    if (!int_in(v, "vectors", 0, 16)) return bad(func, (int)i, "'vectors' must be an integer in [0, 16] (0: looped)");
     if (!int_in(v, "threads", 1, 1024) || !pow2(int_or(v, "threads", 0)))
-      return bad(func, s, (int)i, "'threads' must be a power of two in [1, 1024]");
+      return bad(func, (int)i, "'threads' must be a power of two in [1, 1024]");
     if (!int_in(v, "rows_per_block", 1, 1024) || int_or(v, "threads", 0) * int_or(v, "rows_per_block", 0) > 1024)
-      return bad(func, s, (int)i, "'rows_per_block' must be at least 1, with threads x rows_per_block at most 1024");
+      return bad(func, (int)i, "'rows_per_block' must be at least 1, with threads x rows_per_block at most 1024");
     if (!mlirAttributeIsNull(entry(v, "cluster")) &&
         (!int_in(v, "cluster", 1, FUSER_SCHED_MAX_CLUSTER) || !pow2(int_or(v, "cluster", 0)) || int_or(v, "rows_per_block", 0) != 1 ||
          int_or(v, "threads", 0) < 32))
-      return bad(func, s, (int)i, "'cluster' must be a power of two in [1, 8], on a variant of one row per block and at least 32 threads");
+      return bad(func, (int)i, "'cluster' must be a power of two in [1, 8], on a variant of one row per block and at least 32 threads");
     /* a persistent cluster's blocks hold chunks of T x V x W of a static row */
     if (int_or(v, "cluster", 1) > 1 && int_or(v, "vectors", 0) > 0 &&
         (mlirAttributeIsNull(entry(s, "row_length")) ||
          int_or(v, "cluster", 1) * int_or(v, "threads", 0) * int_or(v, "vectors", 0) * int_or(v, "width", 1) < int_or(s, "row_length", 0)))
-      return bad(func, s, (int)i, "a persistent 'cluster' variant (vectors > 0) needs a static 'row_length' of at most cluster x threads x vectors x width");
+      return bad(func, (int)i, "a persistent 'cluster' variant (vectors > 0) needs a static 'row_length' of at most cluster x threads x vectors x width");
     if (!mlirAttributeIsNull(entry(v, "reload")) &&
         (!mlirAttributeIsABool(entry(v, "reload")) || (mlirBoolAttrGetValue(entry(v, "reload")) && int_or(v, "vectors", 0) == 0)))
-      return bad(func, s, (int)i, "'reload' must be a bool, true only on a persistent variant (vectors > 0)");
+      return bad(func, (int)i, "'reload' must be a bool, true only on a persistent variant (vectors > 0)");
     if (!mlirAttributeIsNull(entry(v, "prefetch")) &&
         (!mlirAttributeIsABool(entry(v, "prefetch")) ||
          (mlirBoolAttrGetValue(entry(v, "prefetch")) &&
           (int_or(v, "vectors", 0) == 0 || (!mlirAttributeIsNull(entry(v, "reload")) && mlirBoolAttrGetValue(entry(v, "reload"))) ||
            int_or(v, "cluster", 1) > 1))))
-      return bad(func, s, (int)i, "'prefetch' must be a bool, true only on a held persistent variant (vectors > 0, no reload, no cluster)");
+      return bad(func, (int)i, "'prefetch' must be a bool, true only on a held persistent variant (vectors > 0, no reload, no cluster)");
     if (!mlirAttributeIsNull(entry(v, "min_points")) && !int_in(v, "min_points", 0, INT64_MAX))
-      return bad(func, s, (int)i, "'min_points' must be a non-negative integer");
+      return bad(func, (int)i, "'min_points' must be a non-negative integer");
     if (!mlirAttributeIsNull(entry(v, "min_row_length")) && !int_in(v, "min_row_length", 0, INT64_MAX))
-      return bad(func, s, (int)i, "'min_row_length' must be a non-negative integer");
+      return bad(func, (int)i, "'min_row_length' must be a non-negative integer");
     if (io && (int_or(v, "vectors", 0) == 0 || int_or(s, "partials", 1) % int_or(v, "rows_per_block", 1) != 0))
-      return bad(func, s, (int)i, "inner_outer: a persistent variant (vectors > 0) whose rows per block divide 'partials'");
+      return bad(func, (int)i, "inner_outer: a persistent variant (vectors > 0) whose rows per block divide 'partials'");
   }
   return true;
 }

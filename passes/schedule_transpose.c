@@ -13,7 +13,7 @@
  * TILE_MIN_POINTS points: a small transpose runs faster per point, or the
  * lowering is asked for them):
  *
- *   fuser.schedule = {block_size = 128 : i64, kind = "transpose", narrow = array<i64>, threads = 128 : i64,
+ *   fuser.schedule = {transpose = {block_size = 128 : i64, narrow = array<i64>, threads = 128 : i64,
  *     tile = 64 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [
  *       {access_conditions = [{align = {arg = 1 : i64, bytes = 16 : i64}}, ...],
  *        conditions = [{index32}, {points = {at_least = 262144 : i64, result = 0 : i64}}],
@@ -223,9 +223,8 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   for (int i = 0; i < p.ntiled; i++) tiled[i] = p.tiled[i];
   for (int t = 0; t < k->num_tensors; t++)
     if (p.narrow[t]) narrow[nn++] = t;
-  MlirNamedAttribute e[8] = {
+  MlirNamedAttribute e[7] = {
       named(ctx, "block_size", i64(ctx, o->block_size)),
-      named(ctx, "kind", str(ctx, "transpose")),
       named(ctx, "narrow", mlirDenseI64ArrayGet(ctx, nn, narrow)),
       named(ctx, "threads", i64(ctx, p.threads)),
       named(ctx, "tile", i64(ctx, p.tile)),
@@ -234,7 +233,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
       named(ctx, "variants", mlirArrayAttrGet(ctx, n + 1, all)),
   };
   free(all);
-  return mlirDictionaryAttrGet(ctx, 8, e);
+  return mlirDictionaryAttrGet(ctx, 7, e);
 }
 
 /* ---- the C verifier -------------------------------------------------------- */

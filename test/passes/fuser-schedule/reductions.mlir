@@ -4,7 +4,7 @@
 // RMSNorm of 16384 x 4096 bf16: inner persistent, 256 threads x 2 vectors
 // of 8 per row, then the variant without conditions (W = 1, looped).
 // CHECK-LABEL: func.func private @rmsnorm_k0
-// CHECK-SAME: fuser.schedule = {kind = "inner_persistent", outer_dims = 1 : i64, row_length = 4096 : i64, rows = 16384 : i64,
+// CHECK-SAME: fuser.schedule = {inner_persistent = {outer_dims = 1 : i64, row_length = 4096 : i64, rows = 16384 : i64,
 // CHECK-SAME: variants = [{rows_per_block = 1 : i64, threads = 256 : i64, vectors = 2 : i64, width = 8 : i64},
 // CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 1 : i64}]}
 func.func private @rmsnorm_k0(%arg0: tensor<16384x4096xbf16> {fuser.strides = array<i64: 4096, 1>}) -> (tensor<16384x4096xbf16> {fuser.strides = array<i64: 4096, 1>}) attributes {fuser.kernel} {
@@ -75,7 +75,7 @@ func.func private @rmsnorm_133_blocks_k0(%arg0: tensor<266x1024xbf16> {fuser.str
 // then 512 threads striding over the row (16-byte vectors of the bf16 rows:
 // the width follows the rows read), then W = 1.
 // CHECK-LABEL: func.func private @var_mean_k0
-// CHECK-SAME: fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64,
+// CHECK-SAME: fuser.schedule = {inner_reduce = {outer_dims = 1 : i64,
 // CHECK-SAME: variants = [{min_points = 2112 : i64, rows_per_block = 8 : i64, threads = 32 : i64, vectors = 0 : i64, width = 8 : i64},
 // CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 8 : i64},
 // CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 1 : i64}]}
@@ -92,7 +92,7 @@ func.func private @var_mean_k0(%arg0: tensor<?x?xbf16> {fuser.strides = array<i6
 // 2 x 132 x 16 x 8 points, else the narrow one (4 column vectors per block,
 // 128 row groups, 4 rows in flight).
 // CHECK-LABEL: func.func private @bias_grad_k0
-// CHECK-SAME: fuser.schedule = {kind = "outer", outer_dims = 2 : i64,
+// CHECK-SAME: fuser.schedule = {outer = {outer_dims = 2 : i64,
 // CHECK-SAME: variants = [{min_points = 33792 : i64, rows_per_block = 16 : i64, threads = 16 : i64, vectors = 4 : i64, width = 8 : i64}, {rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 8 : i64}]}
 func.func private @bias_grad_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?xbf16> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
@@ -107,7 +107,7 @@ func.func private @bias_grad_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array
 // dim 1; columns = 8 x 128), 4-element vectors of f32; 1024 static columns:
 // no wide tile (it needs 2 x 132 x 16 x 4).
 // CHECK-LABEL: func.func private @middle_k0
-// CHECK-SAME: fuser.schedule = {batch_dims = 1 : i64, kind = "outer", outer_dims = 1 : i64, row_length = 1024 : i64, rows = 64 : i64, variants = [{rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 4 : i64}]}
+// CHECK-SAME: fuser.schedule = {outer = {batch_dims = 1 : i64, outer_dims = 1 : i64, row_length = 1024 : i64, rows = 64 : i64, variants = [{rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 4 : i64}]}
 func.func private @middle_k0(%arg0: tensor<8x64x128xf32> {fuser.strides = array<i64: 8192, 128, 1>}) -> (tensor<8x128xf32> {fuser.strides = array<i64: 128, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.sum"(%arg0) {dims = array<i64: 1>, keepdim = false} : (tensor<8x64x128xf32>) -> tensor<8x128xf32>
   return %0 : tensor<8x128xf32>
@@ -117,7 +117,7 @@ func.func private @middle_k0(%arg0: tensor<8x64x128xf32> {fuser.strides = array<
 
 // A bf16 first stage writing f32 partials: the width follows the reads (8).
 // CHECK-LABEL: func.func private @stage_k0
-// CHECK-SAME: fuser.schedule = {batch_dims = 1 : i64, kind = "outer", outer_dims = 1 : i64, variants = [{min_points = 33792 : i64, rows_per_block = 16 : i64, threads = 16 : i64, vectors = 4 : i64, width = 8 : i64}, {rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 8 : i64}]}
+// CHECK-SAME: fuser.schedule = {outer = {batch_dims = 1 : i64, outer_dims = 1 : i64, variants = [{min_points = 33792 : i64, rows_per_block = 16 : i64, threads = 16 : i64, vectors = 4 : i64, width = 8 : i64}, {rows_per_block = 4 : i64, threads = 128 : i64, vectors = 4 : i64, width = 8 : i64}]}
 func.func private @stage_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64: -9223372036854775808, -9223372036854775808, 1>}) -> (tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
   %1 = "fuser.sum"(%0) {dims = array<i64: 1>, keepdim = false} : (tensor<?x?x?xf32>) -> tensor<?x?xf32>
@@ -128,7 +128,7 @@ func.func private @stage_k0(%arg0: tensor<?x?x?xbf16> {fuser.strides = array<i64
 
 // Scattered dims (0 and 2): no row schedule, the pointwise one (the per-point kernel).
 // CHECK-LABEL: func.func private @scattered_k0
-// CHECK-SAME: fuser.schedule = {block_size = 128 : i64, kind = "pointwise"
+// CHECK-SAME: fuser.schedule = {pointwise = {block_size = 128 : i64, 
 func.func private @scattered_k0(%arg0: tensor<8x64x128xf32> {fuser.strides = array<i64: 8192, 128, 1>}) -> (tensor<64xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.sum"(%arg0) {dims = array<i64: 0, 2>, keepdim = false} : (tensor<8x64x128xf32>) -> tensor<64xf32>
   return %0 : tensor<64xf32>
@@ -138,7 +138,7 @@ func.func private @scattered_k0(%arg0: tensor<8x64x128xf32> {fuser.strides = arr
 
 // Pointwise kernels get the pointwise schedule, after fuser-vectorize's plan.
 // CHECK-LABEL: func.func private @pointwise_k0
-// CHECK-SAME: fuser.schedule = {block_size = 128 : i64, kind = "pointwise"
+// CHECK-SAME: fuser.schedule = {pointwise = {block_size = 128 : i64, 
 func.func private @pointwise_k0(%arg0: tensor<8xf32> {fuser.strides = array<i64: 1>}) -> (tensor<8xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.neg"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
@@ -151,7 +151,7 @@ func.func private @pointwise_k0(%arg0: tensor<8xf32> {fuser.strides = array<i64:
 // 1024 threads x 4 vectors (64 KB each), re-read for each pass (reload), then
 // the variant without conditions.
 // CHECK-LABEL: func.func private @long_k0
-// CHECK-SAME: fuser.schedule = {kind = "inner_persistent", outer_dims = 1 : i64, row_length = 65536 : i64, rows = 8 : i64,
+// CHECK-SAME: fuser.schedule = {inner_persistent = {outer_dims = 1 : i64, row_length = 65536 : i64, rows = 8 : i64,
 // CHECK-SAME: variants = [{cluster = 2 : i64, reload = true, rows_per_block = 1 : i64, threads = 1024 : i64, vectors = 4 : i64, width = 8 : i64},
 // CHECK-SAME: {rows_per_block = 1 : i64, threads = 512 : i64, vectors = 0 : i64, width = 1 : i64}]}
 func.func private @long_k0(%arg0: tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) -> (tensor<8x65536xbf16> {fuser.strides = array<i64: 65536, 1>}) attributes {fuser.kernel} {
@@ -169,7 +169,7 @@ func.func private @long_k0(%arg0: tensor<8x65536xbf16> {fuser.strides = array<i6
 // at most 64 KB); its f32 results (one per row) are not walked along the row, so
 // the bf16 reads keep 16-byte vectors (width 8).
 // CHECK-LABEL: func.func private @lse_k0
-// CHECK-SAME: fuser.schedule = {kind = "inner_reduce", outer_dims = 1 : i64, row_length = 128256 : i64, rows = 16 : i64,
+// CHECK-SAME: fuser.schedule = {inner_reduce = {outer_dims = 1 : i64, row_length = 128256 : i64, rows = 16 : i64,
 // CHECK-SAME: variants = [{cluster = 4 : i64, reload = true, rows_per_block = 1 : i64, threads = 1024 : i64, vectors = 4 : i64, width = 8 : i64},
 func.func private @lse_k0(%arg0: tensor<16x128256xbf16> {fuser.strides = array<i64: 128256, 1>}) -> (tensor<16xf32> {fuser.strides = array<i64: 1>}) attributes {fuser.kernel} {
   %0 = "fuser.cast"(%arg0) : (tensor<16x128256xbf16>) -> tensor<16x128256xf32>

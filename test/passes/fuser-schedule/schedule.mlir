@@ -10,11 +10,11 @@
 // tensor), which has no launch condition left, so no scalar variant;
 // memory-bound, so unroll 1.
 // CHECK-LABEL: func.func private @copy
-// CHECK-SAME: fuser.schedule = {block_size = 128 : i64, kind = "pointwise", variants = [
+// CHECK-SAME: fuser.schedule = {pointwise = {block_size = 128 : i64, variants = [
 // CHECK-SAME: {conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}], flat = true, index_bits = 32 : i64, name = "vector", tail = false, unroll = 1 : i64, vector_width = 8 : i64},
 // CHECK-SAME: {access_conditions = [{align = {arg = 0 : i64, bytes = 16 : i64}}, {align = {bytes = 16 : i64, result = 0 : i64}}], conditions = [], flat = true, index_bits = 32 : i64, name = "mixed", tail = false, unroll = 1 : i64, vector_width = 8 : i64}]}
 // OPTS-LABEL: func.func private @copy
-// OPTS-SAME: fuser.schedule = {block_size = 256 : i64, kind = "pointwise", variants = [
+// OPTS-SAME: fuser.schedule = {pointwise = {block_size = 256 : i64, variants = [
 // OPTS-SAME: name = "vector", tail = false, unroll = 2 : i64, vector_width = 8 : i64}
 // OPTS-SAME: name = "mixed", tail = false, unroll = 2 : i64, vector_width = 8 : i64}]}
 func.func private @copy(%a: tensor<64x16xbf16> {fuser.strides = array<i64: 16, 1>}) -> (tensor<64x16xbf16> {fuser.strides = array<i64: 16, 1>}) attributes {fuser.kernel} {
@@ -61,7 +61,7 @@ func.func private @tanh_small(%a: tensor<4096xbf16> {fuser.strides = array<i64: 
 // Transposed bool inputs: W = 16, tile 128, a 16 KiB buffer each. Three fit
 // a block's 48 KiB of static shared memory and take the tiles.
 // CHECK-LABEL: func.func private @three_bool
-// CHECK-SAME: kind = "transpose"
+// CHECK-SAME: fuser.schedule = {transpose = {
 // CHECK-SAME: tile = 128 : i64, tile_dim = 0 : i64, tiled = array<i64: 0, 1, 2>
 func.func private @three_bool(%a: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}, %b: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}, %c: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}) -> (tensor<?x?xi1> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.logical_and"(%a, %b) : (tensor<?x?xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
@@ -74,7 +74,7 @@ func.func private @three_bool(%a: tensor<?x?xi1> {fuser.strides = array<i64: 1, 
 // Four would take 64 KiB (ptxas refused the kernel: "uses too much shared
 // data"; the CPU form would put it on the stack): the pointwise schedule.
 // CHECK-LABEL: func.func private @four_bool
-// CHECK-SAME: kind = "pointwise"
+// CHECK-SAME: fuser.schedule = {pointwise = {
 func.func private @four_bool(%a: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}, %b: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}, %c: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}, %d: tensor<?x?xi1> {fuser.strides = array<i64: 1, -9223372036854775808>}) -> (tensor<?x?xi1> {fuser.strides = array<i64: -9223372036854775808, 1>}) attributes {fuser.kernel} {
   %0 = "fuser.logical_and"(%a, %b) : (tensor<?x?xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
   %1 = "fuser.logical_and"(%c, %d) : (tensor<?x?xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
