@@ -61,7 +61,7 @@ typedef enum {
   FUSER_KIND_QUERY,     /* (tensor) -> i64, attribute dim */
   FUSER_KIND_CHECK,     /* (cond: i1) -> (), attribute message: the plan refuses the call unless cond */
   FUSER_KIND_HOST,      /* (i64, i64) -> i64: host integer math of the plan (ceildiv) */
-  FUSER_KIND_ADDRESS,   /* (tensor) -> i64: the byte address of a plan tensor */
+  FUSER_KIND_ADDRESS,   /* (tensor or scalar or nothing) -> i64: a kernel parameter word (address, bits, index_flag) */
   FUSER_KIND_LAUNCH,    /* (grid, block, shared, conditions: i1..., params: i64...) -> (), attributes entry, kernel, variant */
   FUSER_KIND_IOTA,      /* (length, start, step) -> 1-D tensor */
   FUSER_KIND_RNG,       /* (a, b, rng_seed: i64, rng_offset: i64, shape: i64...) -> tensor (Philox) */

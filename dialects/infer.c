@@ -588,7 +588,9 @@ bool fuser_infer_result_types(MlirContext ctx, const fuser_op_desc *desc, MlirTy
   case FUSER_KIND_QUERY: return infer_query(&s, results);
   case FUSER_KIND_CHECK: return infer_check(&s);
   case FUSER_KIND_HOST:    /* ceildiv (i64, i64) -> i64 */
-  case FUSER_KIND_ADDRESS: /* address (tensor) -> i64: IRDL states both operand types */
+  case FUSER_KIND_ADDRESS: /* address (tensor), bits (scalar), index_flag () -> i64: IRDL states the operands */
+    if (desc->id == FUSER_OP_bits && s.ops[0].tensor)
+      return fuser_message(s.err, s.errlen, "bits is a scalar's parameter word: the operand must be a scalar (a tensor's is its address)");
     results[0] = fuser_dtype_to_type(s.ctx, FUSER_DTYPE_I64);
     return true;
   case FUSER_KIND_MATMUL: return infer_matmul(&s, results);

@@ -174,8 +174,7 @@ static bool check_symbols(MlirOperation module, int i, const fuser_launch *l) {
   return true;
 }
 
-/* The PTX of gpu.binary @name, if present. */
-static char *find_ptx(MlirOperation module, const char *name, size_t *len) {
+char *fuser_binary_ptx(MlirOperation module, const char *name, size_t *len) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
@@ -265,7 +264,7 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
       fuser_launch_plan_free(ls, n);
       return -1;
     }
-    l->ptx = l->binary[0] ? find_ptx(module, l->binary, &l->ptx_len) : NULL;
+    l->ptx = l->binary[0] ? fuser_binary_ptx(module, l->binary, &l->ptx_len) : NULL;
   }
   *out = ls;
   return n;
@@ -274,17 +273,6 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
 void fuser_launch_plan_free(fuser_launch *launches, int n) {
   for (int i = 0; i < n; i++) free(launches[i].ptx);
   free(launches);
-}
-
-uint64_t fuser_launch_threads(const fuser_launch *l, uint64_t points) {
-  uint64_t W = (uint64_t)l->vector_width, U = (uint64_t)l->unroll;
-  uint64_t nvec = points / W, vec_threads = (nvec + U - 1) / U, tail = points % W;
-  return vec_threads > tail ? vec_threads : tail;
-}
-
-uint64_t fuser_launch_blocks(const fuser_launch *l, uint64_t points) {
-  uint64_t t = fuser_launch_threads(l, points), b = (uint64_t)l->block_size;
-  return (t + b - 1) / b;
 }
 
 bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const uintptr_t *ptrs,

@@ -1,7 +1,10 @@
-/* launch_plan.h: what the runtime needs to launch the compiled kernels,
+/* launch_plan.h: the kernel lowering's launch records, in kernel terms,
  * read from a module after the PTX pipeline (fuser-kernels-to-gpu puts the
  * module attribute `fuser.launches`; gpu-module-to-binary the PTX) and
- * written in a plain text form the driver reads without MLIR.
+ * written in a plain text form the driver reads without MLIR. For the plan
+ * they are an interchange: fuser-plan-launches (plan_launch_ops.c) turns
+ * them into the plan's fuser.launch ops and removes them; the CPU JIT,
+ * --emit-ptx/--launch-plan and ptx_text read them before that.
  *
  * Per kernel variant:
  *   entry      the PTX entry name, e.g. "rope_k0__vector", and
@@ -84,10 +87,6 @@ typedef struct {
 int fuser_launch_plan_read(MlirOperation module, fuser_launch **out);
 void fuser_launch_plan_free(fuser_launch *launches, int n);
 
-/* Threads and blocks for n points. */
-uint64_t fuser_launch_threads(const fuser_launch *l, uint64_t points);
-uint64_t fuser_launch_blocks(const fuser_launch *l, uint64_t points);
-
 /* Whether the variant's conditions hold for concrete tensors: ptrs[t]
  * (addresses), sizes[t][d] and strides[t][d] (elements) for t in
  * [0, num_tensors). `elem_bytes[t]` is each tensor's element size. */
@@ -96,6 +95,10 @@ bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const 
                                   const int *elem_bytes);
 
 void fuser_launch_plan_write(FILE *out, const fuser_launch *launches, int n);
+
+/* The PTX of gpu.binary @name of the module (malloc'ed, NUL-terminated,
+ * *len bytes), NULL when there is none. */
+char *fuser_binary_ptx(MlirOperation module, const char *name, size_t *len);
 
 /* The launch dictionary (an entry of `fuser.launches`) of one loop-level
  * function: entry (@binary::@entry; @entry when binary is NULL), kernel, variant, vector_width, unroll, index_bits,

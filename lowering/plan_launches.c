@@ -1,12 +1,14 @@
 /* plan_launches.c: the second half of the plan model (plan_model_build.h):
- * after the PTX pipeline, each kernel call's launches (variants, grids,
- * parameters resolved to the call's tensors, run-time conditions), its
- * index flag, and matmul segments as typed batched products. */
+ * after the PTX pipeline, each kernel call's launches read from the plan's
+ * fuser.launch ops (variants, grids and conditions through the one
+ * translator, parameters resolved to buffers), its index flag, and matmul
+ * segments as typed batched products. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lowering/launch_plan.h"
+#include "lowering/lowering.h"
 #include "lowering/plan_model_build.h"
 #include "lowering/plan_model_internal.h"
 #include "lowering/plan_translate.h"
@@ -78,33 +80,27 @@ static bool cond_pack(cond_list *l, program **out, int *n) {
 /* The extents a kernel assumes equal (call_info.checks), but those the
  * call's checks (fpm_check) already make before any kernel. */
 static void cond_push_call_checks(cond_list *l, const call_info *c, const fuser_plan_model *m) {
-  const model_state *st = m->internal;
-  for (int q = 0; q < c->nchecks; q++) {
-    bool made = false;
-    for (int i = 0; i < m->num_checks && !made; i++) made = fpm_relation_equal(&st->check_keys[i], &c->checks[q]);
-    if (!made) cond_push(l, op2(c->checks[q].rel == FPM_REL_LE ? FPX_LE : FPX_EQ, poly(&c->checks[q].a), poly(&c->checks[q].b)));
-  }
+  for (int q = 0; q < c->nchecks; q++)
+    if (fpm_relation_unchecked(m, &c->checks[q]))
+      cond_push(l, op2(c->checks[q].rel == FPM_REL_LE ? FPX_LE : FPX_EQ, poly(&c->checks[q].a), poly(&c->checks[q].b)));
 }
 
-/* The product of dims [from, rank) of d's sizes, starting from 1 (as the
- * text form wrote it: 1 * (s0) * (s1) ...). */
-static program *points_of(const value_desc *d, int from, int to) {
-  program *p = num(1);
-  for (int q = from; q < to && q < d->rank; q++) p = op2(FPX_MUL, p, poly(&d->size[q]));
-  return p;
-}
-
-static int module_for(fuser_plan_model *m, const fuser_launch *l, char names[][64]) {
+/* The index of gpu.binary @binary among the model's PTX modules (added on
+ * first use), -1 when the module has no such binary. */
+static int module_for(fuser_plan_model *m, MlirOperation module, MlirStringRef binary, char names[][64]) {
+  char name[64];
+  snprintf(name, sizeof name, "%.*s", (int)binary.length, binary.data);
   for (int i = 0; i < m->num_modules; i++)
-    if (strcmp(names[i], l->binary) == 0) return i;
+    if (strcmp(names[i], name) == 0) return i;
+  size_t len;
+  char *ptx = fuser_binary_ptx(module, name, &len);
+  if (!ptx) return -1;
   int i = m->num_modules++;
   m->modules = realloc(m->modules, sizeof *m->modules * m->num_modules);
   m->module_sizes = realloc(m->module_sizes, sizeof *m->module_sizes * m->num_modules);
-  m->modules[i] = malloc(l->ptx_len + 1);
-  memcpy(m->modules[i], l->ptx, l->ptx_len);
-  m->modules[i][l->ptx_len] = 0;
-  m->module_sizes[i] = l->ptx_len;
-  snprintf(names[i], 64, "%s", l->binary);
+  m->modules[i] = ptx;
+  m->module_sizes[i] = len;
+  snprintf(names[i], 64, "%s", name);
   return i;
 }
 
@@ -130,106 +126,6 @@ void fpm_add_index_flag(fuser_plan_model *m, MlirOperation kernel, call_info *c)
   fuser_poly four = fuser_poly_const(4);
   m->temps[m->num_temps].bytes = fuser_poly_program(&four);
   m->temps[m->num_temps++].index_sites = text;
-}
-
-/* The parameters of a launch, resolved against the call's tensors. */
-static bool resolve_params(const fuser_launch *l, const call_info *c, fpm_kernel *k, char *err, size_t errlen) {
-  k->num_params = l->num_params;
-  int ibits = l->param_bits; /* sizes and strides are passed at this width in every variant */
-  for (int i = 0; i < l->num_params; i++) {
-    const fk_param *p = &l->params[i];
-    fpm_param *q = &k->params[i];
-    if (p->kind == FK_PARAM_CHECK) { /* the index flag (add_index_flag) */
-      if (c->flag_temp < 0) return fpm_fail(c->call, err, errlen, "kernel %s takes an index flag but has no index op", c->callee);
-      *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = FPM_TEMP, .index = c->flag_temp, .expr = num(0)};
-      continue;
-    }
-    if (p->tensor < 0 || p->tensor >= c->num_tensors) return fpm_fail(c->call, err, errlen, "launch parameter %d of %s names tensor %d", i, c->callee, p->tensor);
-    const value_desc *d = &c->t[p->tensor];
-    switch (p->kind) {
-    case FK_PARAM_PTR:
-      q->kind = FPM_PARAM_PTR;
-      q->buffer = d->buffer;
-      q->index = d->index;
-      q->expr = poly(&d->offset);
-      break;
-    case FK_PARAM_SIZE:
-    case FK_PARAM_STRIDE:
-      q->kind = ibits == 32 ? FPM_PARAM_I32 : FPM_PARAM_I64;
-      q->expr = poly(p->kind == FK_PARAM_SIZE ? &d->size[p->dim] : &d->stride[p->dim]);
-      break;
-    case FK_PARAM_CHECK: break; /* above */
-    case FK_PARAM_SCALAR:
-      if (fuser_dtype_is_float(d->dtype)) {
-        if (d->index < 0) return fpm_fail(c->call, err, errlen, "a floating scalar computed on the host is not supported");
-        q->kind = d->dtype == FUSER_DTYPE_F64 ? FPM_PARAM_F64 : FPM_PARAM_F32;
-        q->index = d->index;
-      } else {
-        q->kind = d->dtype == FUSER_DTYPE_I64 ? FPM_PARAM_I64 : FPM_PARAM_I32;
-        q->expr = poly(&d->value);
-      }
-      break;
-    }
-  }
-  return true;
-}
-
-static bool same_params(const fpm_kernel *k, const fuser_launch *l, const call_info *c) {
-  fpm_kernel tmp = {0};
-  char e[64];
-  if (!resolve_params(l, c, &tmp, e, sizeof e) || tmp.num_params != k->num_params) return false;
-  bool same = true;
-  for (int i = 0; i < k->num_params; i++) {
-    same &= tmp.params[i].kind == k->params[i].kind && tmp.params[i].buffer == k->params[i].buffer &&
-            tmp.params[i].index == k->params[i].index &&
-            ((!tmp.params[i].expr && !k->params[i].expr) || fpx_equal(tmp.params[i].expr, k->params[i].expr));
-    fuser_plan_program_free(tmp.params[i].expr);
-  }
-  return same;
-}
-
-/* The run-time conditions of a variant, as programs. */
-static void add_conditions(const fuser_launch *l, const call_info *c, cond_list *v) {
-  for (int i = 0; i < l->num_conditions; i++) {
-    const fuser_launch_condition *k = &l->conditions[i];
-    if (k->kind == FK_COND_INDEX32) {
-      /* every tensor's span and the point count fit comfortably in 31 bits:
-       * 1 + max(size - 1, 0) * stride summed over dims, and the product of sizes */
-      for (int t = 0; t < c->num_tensors; t++) {
-        const value_desc *d = &c->t[t];
-        if (!d->tensor) continue;
-        program *span = num(1);
-        for (int q = 0; q < d->rank; q++)
-          span = op2(FPX_ADD, span, op2(FPX_MUL, op2(FPX_MAX, op2(FPX_SUB, poly(&d->size[q]), num(1)), num(0)), poly(&d->stride[q])));
-        cond_push(v, op2(FPX_AND, op2(FPX_LT, span, num(2147418112)), op2(FPX_LT, points_of(d, 0, d->rank), num(2147418112))));
-      }
-      continue;
-    }
-    const value_desc *d = &c->t[k->tensor];
-    switch (k->kind) {
-    case FK_COND_ALIGN: /* (addr(i) + offset * esize) % bytes == 0 */
-      if (d->buffer != FPM_INPUT) break; /* outputs and temps are 256-byte aligned */
-      cond_push(v, op2(FPX_EQ, op2(FPX_MOD, op2(FPX_ADD, fpx_addr(d->index), op2(FPX_MUL, poly(&d->offset), num((int64_t)d->esize))),
-                                   num(k->value)),
-                       num(0)));
-      break;
-    case FK_COND_STRIDE:
-      cond_push(v, op2(FPX_EQ, op2(FPX_MOD, poly(&d->stride[k->dim]), num(k->value)), num(0)));
-      break;
-    case FK_COND_EXTENT:
-      cond_push(v, op2(FPX_EQ, op2(FPX_MOD, poly(&d->size[k->dim]), num(k->value)), num(0)));
-      break;
-    case FK_COND_POINTS:     /* enough points for the unrolled variant to fill the GPU */
-    case FK_COND_ROW_LENGTH: /* a row long enough for the cluster variant: dims [dim, rank) */
-      cond_push(v, op2(FPX_GE, points_of(d, k->kind == FK_COND_ROW_LENGTH ? k->dim : 0, d->rank), num(k->value)));
-      break;
-    case FK_COND_MERGE: /* dims dim and inner form one linear run */
-      cond_push(v, op2(FPX_EQ, poly(&d->stride[k->dim]), op2(FPX_MUL, poly(&d->stride[k->inner]), poly(&d->size[k->inner]))));
-      break;
-    default:
-      break;
-    }
-  }
 }
 
 /* ---- matmul segments ---------------------------------------------------------- */
@@ -304,12 +200,128 @@ void fpm_matmul_free(fpm_matmul *mm) {
   free(mm);
 }
 
+/* ---- launches: the plan's fuser.launch ops ------------------------------------ */
+
+/* The value of an i64 operand that must be a constant (block sizes, the
+ * 1-D grid's other dims, dynamic shared memory), or -1. */
+static int64_t constant_of(MlirValue v) {
+  int64_t x;
+  if (!mlirValueIsAOpResult(v) || fuser_op_id_of(mlirOpResultGetOwner(v)) != FUSER_OP_scalar ||
+      !fuser_get_i64(mlirOpResultGetOwner(v), "value", &x))
+    return -1;
+  return x;
+}
+
+/* A parameter word of a launch as the artifact's parameter: fuser.address
+ * of a plan tensor (its buffer, index and element offset), the call's
+ * index flag, fuser.bits of a scalar at its own width (a float argument:
+ * the runtime passes input i as given), else an i64 host value. */
+static bool read_param(model_state *st, const call_info *c, MlirOperation launch, MlirValue w, fpm_param *q, char *err,
+                       size_t errlen) {
+  MlirOperation def = mlirValueIsAOpResult(w) ? mlirOpResultGetOwner(w) : (MlirOperation){NULL};
+  fuser_op_id id = mlirOperationIsNull(def) ? FUSER_OP_NONE : fuser_op_id_of(def);
+  *q = (fpm_param){.kind = FPM_PARAM_I64};
+  if (id == FUSER_OP_address) {
+    const value_desc *d = fpm_desc_of(st, mlirOperationGetOperand(def, 0));
+    if (!d || !d->tensor) return fpm_fail(def, err, errlen, "the address of a tensor the plan does not define");
+    *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = d->buffer, .index = d->index, .expr = poly(&d->offset)};
+  } else if (id == FUSER_OP_index_flag) {
+    if (c->flag_temp < 0) return fpm_fail(launch, err, errlen, "kernel %s takes an index flag but has no index op", c->callee);
+    *q = (fpm_param){.kind = FPM_PARAM_PTR, .buffer = FPM_TEMP, .index = c->flag_temp, .expr = num(0)};
+  } else if (id == FUSER_OP_bits) {
+    MlirValue x = mlirOperationGetOperand(def, 0);
+    fuser_dtype dt = fuser_dtype_of_type(mlirValueGetType(x));
+    if (!fuser_dtype_is_float(dt)) {
+      q->kind = FPM_PARAM_I32;
+      return (q->expr = fuser_plan_translate(x, err, errlen)) != NULL;
+    }
+    if (!mlirValueIsABlockArgument(x)) return fpm_fail(def, err, errlen, "a floating scalar computed on the host is not supported");
+    *q = (fpm_param){.kind = dt == FUSER_DTYPE_F64 ? FPM_PARAM_F64 : FPM_PARAM_F32, .index = (int)mlirBlockArgumentGetArgNumber(x)};
+  } else {
+    return (q->expr = fuser_plan_translate(w, err, errlen)) != NULL;
+  }
+  return q->expr || q->kind == FPM_PARAM_F32 || q->kind == FPM_PARAM_F64 || fuser_message(err, errlen, "out of memory");
+}
+
+static bool same_param(const fpm_param *x, const fpm_param *y) {
+  return x->kind == y->kind && x->buffer == y->buffer && x->index == y->index && ((!x->expr && !y->expr) || fpx_equal(x->expr, y->expr));
+}
+
+/* One fuser.launch of call c as the next variant of kernel k: its PTX
+ * module, grid, block, conditions (packed into the runtime's 64) and
+ * parameters (the first variant's; every later one must pass the same). */
+static bool read_launch(fuser_plan_model *m, MlirOperation module, const call_info *c, MlirOperation launch, fpm_kernel *k,
+                        char names[][64], char *err, size_t errlen) {
+  model_state *st = m->internal;
+  MlirAttribute entry = mlirOperationGetDiscardableAttributeByName(launch, mlirStringRefCreateFromCString("entry"));
+  MlirAttribute seg = mlirOperationGetAttributeByName(launch, mlirStringRefCreateFromCString("operandSegmentSizes"));
+  if (mlirAttributeIsNull(entry) || mlirSymbolRefAttrGetNumNestedReferences(entry) != 1 || mlirAttributeIsNull(seg) ||
+      mlirDenseArrayGetNumElements(seg) != 9)
+    return fpm_fail(launch, err, errlen, "a launch of the artifact names @binary::@entry and has 9 operand segments");
+  if (k->num_variants == FPM_MAX_VARIANTS) /* never drop one: the last is the fallback that always applies */
+    return fpm_fail(c->call, err, errlen, "%s has more than %d variants", c->callee, FPM_MAX_VARIANTS);
+  MlirStringRef leaf = mlirSymbolRefAttrGetLeafReference(entry);
+  int module_index = module_for(m, module, mlirSymbolRefAttrGetRootReference(entry), names);
+  if (module_index < 0) return fpm_fail(launch, err, errlen, "no PTX for %.*s: run the PTX pipeline first", (int)leaf.length, leaf.data);
+  int64_t block = constant_of(mlirOperationGetOperand(launch, 3));
+  if (block < 1 || constant_of(mlirOperationGetOperand(launch, 1)) != 1 || constant_of(mlirOperationGetOperand(launch, 2)) != 1 ||
+      constant_of(mlirOperationGetOperand(launch, 4)) != 1 || constant_of(mlirOperationGetOperand(launch, 5)) != 1 ||
+      constant_of(mlirOperationGetOperand(launch, 6)) != 0)
+    return fpm_fail(launch, err, errlen, "the artifact's launches are 1-D (grid (x, 1, 1), a constant block (b, 1, 1)) without "
+                                         "dynamic shared memory");
+  int nconds = mlirDenseI32ArrayGetElement(seg, 7), nparams = mlirDenseI32ArrayGetElement(seg, 8);
+  if (nparams > FPM_MAX_PARAMS) return fpm_fail(launch, err, errlen, "more than %d parameters", FPM_MAX_PARAMS);
+  fpm_param params[FPM_MAX_PARAMS];
+  int np = 0;
+  bool ok = true, first = k->num_variants == 0;
+  for (; ok && np < nparams; np++) ok = read_param(st, c, launch, mlirOperationGetOperand(launch, 7 + nconds + np), &params[np], err, errlen);
+  if (!ok) np--;
+  if (ok && !first && nparams != k->num_params) ok = fpm_fail(c->call, err, errlen, "variants of %s take different parameters", c->callee);
+  for (int i = 0; ok && !first && i < nparams; i++)
+    if (!same_param(&params[i], &k->params[i])) ok = fpm_fail(c->call, err, errlen, "variants of %s take different parameters", c->callee);
+  if (ok && first) {
+    memcpy(k->params, params, sizeof *params * (size_t)nparams);
+    k->num_params = nparams;
+  } else {
+    for (int i = 0; i < np; i++) fuser_plan_program_free(params[i].expr);
+  }
+  if (!ok) return false;
+  fpm_variant *v = &k->variants[k->num_variants++];
+  snprintf(v->entry, sizeof v->entry, "%.*s", (int)leaf.length, leaf.data);
+  v->module = module_index;
+  v->block = (int)block;
+  if (!(v->grid = fuser_plan_translate(mlirOperationGetOperand(launch, 0), err, errlen))) return false;
+  cond_list conds = {0};
+  for (int i = 0; i < nconds; i++) {
+    program *p = fuser_plan_translate(mlirOperationGetOperand(launch, 7 + i), err, errlen);
+    if (!p) {
+      for (int j = 0; j < conds.n; j++) fuser_plan_program_free(conds.items[j]);
+      free(conds.items);
+      return false;
+    }
+    cond_push(&conds, p);
+  }
+  return cond_pack(&conds, v->conditions, &v->num_conditions) || fuser_message(err, errlen, "out of memory");
+}
+
+static bool launches_kernel(MlirOperation op, const char *callee) {
+  if (fuser_op_id_of(op) != FUSER_OP_launch) return false;
+  MlirAttribute k = mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("kernel"));
+  return !mlirAttributeIsNull(k) && mlirAttributeIsAFlatSymbolRef(k) &&
+         mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(k), mlirStringRefCreateFromCString(callee));
+}
+
+static bool calls_kernel(MlirOperation op, const char *callee) {
+  MlirAttribute k = fuser_op_is(op, "func.call") ? mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee"))
+                                                 : mlirAttributeGetNull();
+  return !mlirAttributeIsNull(k) && mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(k), mlirStringRefCreateFromCString(callee));
+}
+
 bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, char *err, size_t errlen) {
   model_state *st = m->internal;
-  fuser_launch *launches;
-  int n = fuser_launch_plan_read(module, &launches);
-  if (n < 0) return fuser_message(err, errlen, "the launch plan does not read (the error above)");
-  char (*names)[64] = calloc(n + 1, 64);
+  /* the PTX pipeline's launch records become the plan's launch ops */
+  if (!fuser_run_pipeline(module, "builtin.module(fuser-plan-launches)", err, errlen)) return false;
+  char (*names)[64] = calloc((size_t)st->ncalls * FPM_MAX_VARIANTS + 1, 64);
   m->kernels = calloc(st->ncalls + 1, sizeof *m->kernels);
   bool ok = true;
   for (int ci = 0; ok && ci < st->ncalls; ci++) {
@@ -320,57 +332,12 @@ bool fuser_plan_model_add_launches(fuser_plan_model *m, MlirOperation module, ch
       ok = matmul_segment(m, c, k, err, errlen);
       continue;
     }
-    for (int li = 0; ok && li < n; li++) {
-      fuser_launch *l = &launches[li];
-      if (strcmp(l->kernel, c->callee) != 0) continue;
-      if (!l->ptx) {
-        ok = fpm_fail(c->call, err, errlen, "no PTX for %s: run the PTX pipeline first", l->entry);
-        break;
-      }
-      if (k->num_variants == 0) ok = resolve_params(l, c, k, err, errlen);
-      else if (!same_params(k, l, c)) ok = fpm_fail(c->call, err, errlen, "variants of %s take different parameters", c->callee);
-      if (!ok) break;
-      if (k->num_variants == FPM_MAX_VARIANTS) { /* never drop one: the last is the fallback that always applies */
-        ok = fpm_fail(c->call, err, errlen, "%s has more than %d variants", c->callee, FPM_MAX_VARIANTS);
-        break;
-      }
-      fpm_variant *v = &k->variants[k->num_variants++];
-      snprintf(v->entry, sizeof v->entry, "%s", l->entry);
-      v->module = module_for(m, l, names);
-      v->block = l->block_size;
-      v->vector_width = l->vector_width;
-      const value_desc *r0 = &c->t[c->num_args];
-      if (l->grid_tensor >= 0 && l->grid_tensor < c->num_tensors) {
-        /* a row kernel: a block per rows_per_block rows, the product of the
-         * row dims' sizes (a transpose tile counts ceil(size / tile)) */
-        const value_desc *gt = &c->t[l->grid_tensor];
-        program *rows = num(1);
-        for (int q = l->grid_first; q < l->grid_first + l->grid_dims && q < gt->rank; q++) {
-          if (q >= l->grid_skip[0] && q < l->grid_skip[1]) continue; /* the reduced dims of a held slab */
-          bool tile = l->grid_tile > 0 && (q == l->grid_tile_dims[0] || q == l->grid_tile_dims[1]);
-          rows = op2(FPX_MUL, rows, tile ? op2(FPX_CEILDIV, poly(&gt->size[q]), num(l->grid_tile)) : poly(&gt->size[q]));
-        }
-        v->grid = op2(FPX_MAX, op2(FPX_CEILDIV, rows, num(l->rows_per_block)), num(1));
-        /* the cluster variant: blocks_per_row blocks (one cluster) per row */
-        if (l->blocks_per_row > 1) v->grid = op2(FPX_MUL, v->grid, num(l->blocks_per_row));
-      } else { /* threads as fuser_launch_threads over the iteration space (result 0) */
-        program *vec = op2(FPX_CEILDIV, op2(FPX_DIV, points_of(r0, 0, r0->rank), num(l->vector_width)), num(l->unroll));
-        program *threads = op2(FPX_MAX, vec, op2(FPX_MOD, points_of(r0, 0, r0->rank), num(l->vector_width)));
-        v->grid = op2(FPX_MAX, op2(FPX_CEILDIV, threads, num(l->block_size)), num(1));
-      }
-      if (!v->grid) {
-        ok = fuser_message(err, errlen, "out of memory");
-        break;
-      }
-      cond_list conds = {0};
-      add_conditions(l, c, &conds);
-      cond_push_call_checks(&conds, c, m);
-      if (!cond_pack(&conds, v->conditions, &v->num_conditions)) ok = fuser_message(err, errlen, "out of memory");
-    }
+    /* its launches: the fuser.launch ops of its kernel after it, up to the next call of the kernel */
+    for (MlirOperation op = mlirOperationGetNextInBlock(c->call); ok && !mlirOperationIsNull(op) && !calls_kernel(op, c->callee);
+         op = mlirOperationGetNextInBlock(op))
+      if (launches_kernel(op, c->callee)) ok = read_launch(m, module, c, op, k, names, err, errlen);
     if (ok && k->num_variants == 0) ok = fpm_fail(c->call, err, errlen, "no launch for kernel %s", c->callee);
   }
   free(names);
-  fuser_launch_plan_free(launches, n);
   return ok;
 }
-

@@ -46,6 +46,13 @@ bool fpm_relation_equal(const fpm_relation *x, const fpm_relation *y) {
   return x->rel == y->rel && x->rel != FPM_REL_NONE && fuser_poly_equal(&x->a, &y->a) && fuser_poly_equal(&x->b, &y->b);
 }
 
+bool fpm_relation_unchecked(const fuser_plan_model *m, const fpm_relation *r) {
+  const model_state *st = m->internal;
+  for (int i = 0; i < m->num_checks; i++)
+    if (fpm_relation_equal(&st->check_keys[i], r)) return false;
+  return true;
+}
+
 static void add_relation(call_info *c, int rel, const fuser_poly *a, const fuser_poly *b) {
   c->checks = realloc(c->checks, sizeof *c->checks * (c->nchecks + 1));
   c->checks[c->nchecks++] = (fpm_relation){rel, *a, *b};
@@ -61,7 +68,7 @@ static value_desc *new_desc(model_state *st, MlirValue v) {
   return d;
 }
 
-static value_desc *desc_of(model_state *st, MlirValue v) {
+value_desc *fpm_desc_of(model_state *st, MlirValue v) {
   intptr_t i;
   return fuser_ptr_map_get(&st->index, v.ptr, &i) ? &st->descs[i] : NULL;
 }
@@ -274,7 +281,7 @@ static MlirAttribute temp_order(MlirOperation kernel, int r) {
  * k's strides, the output is k itself, and the launch is refused unless
  * the result's extents are k's. */
 static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k, fpm_output *o, char *err, size_t errlen) {
-  value_desc *in = desc_of(st, mlirBlockGetArgument(fuser_func_body(st->func), k));
+  value_desc *in = fpm_desc_of(st, mlirBlockGetArgument(fuser_func_body(st->func), k));
   if (!in || !in->tensor || in->rank != d->rank) return fpm_fail(c->call, err, errlen, "output aliased to input %d: not a tensor of its rank", k);
   for (int j = 0; j < d->rank; j++)
     if (!fuser_poly_equal(&d->size[j], &in->size[j])) add_relation(c, FPM_REL_EQ, &d->size[j], &in->size[j]);
@@ -358,7 +365,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
     c->t = calloc(c->num_tensors + 1, sizeof *c->t);
     for (int i = 0; i < c->num_args; i++) {
       MlirValue a = mlirOperationGetOperand(op, i);
-      value_desc *d = desc_of(st, a);
+      value_desc *d = fpm_desc_of(st, a);
       if (d) c->t[i] = *d;
       else if (!mlirTypeIsARankedTensor(mlirValueGetType(a))) { /* a scalar computed on the host */
         c->t[i].index = -1;
@@ -405,7 +412,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
   }
   /* outputs that are inputs or views of them */
   for (int i = 0; i < m->num_outputs; i++) {
-    value_desc *d = desc_of(st, mlirOperationGetOperand(ret, i));
+    value_desc *d = fpm_desc_of(st, mlirOperationGetOperand(ret, i));
     /* errors point at the op that made the output (the return's location is the fusion's) */
     MlirValue ov = mlirOperationGetOperand(ret, i);
     MlirOperation at = mlirValueIsAOpResult(ov) ? mlirOpResultGetOwner(ov) : ret;

@@ -3,16 +3,17 @@
  *
  * fuser_plan_model_build reads the plan-level fusion (views, kernel calls,
  * outputs; after fuser-segment) and, once the kernels are lowered to PTX,
- * fuser_plan_model_add_launches reads the launch plan (lowering/launch_plan.h)
- * and resolves every kernel parameter, grid and variant condition into the
- * runtime's expression language (docs/runtime.md): `size(i, d)`,
- * `stride(i, d)`, `addr(i)`, `scalar(i)` of the fusion's inputs.
- * plan_artifact.c turns the model into an artifact. This header includes
- * no MLIR header so both sides can use it. Every expression is a program
- * of the runtime (driver/expr.h), made by lowering/plan_translate.h: from
- * the plan's host SSA (the call's checks, views that are outputs), or from
- * the model's polynomials and the launch records (parameters, grids,
- * variant conditions) until those are host SSA too (issue 14). */
+ * fuser_plan_model_add_launches reads the plan's fuser.launch ops (made by
+ * fuser-plan-launches, lowering/plan_launch_ops.c): every kernel parameter,
+ * grid and variant condition in the runtime's expression language
+ * (docs/runtime.md): `size(i, d)`, `stride(i, d)`, `addr(i)`, `scalar(i)` of
+ * the fusion's inputs. plan_artifact.c turns the model into an artifact.
+ * This header includes no MLIR header so both sides can use it. Every
+ * expression is a program of the runtime (driver/expr.h), made by
+ * lowering/plan_translate.h: from the plan's host SSA (the call's checks,
+ * views that are outputs, the launches), or from the model's polynomials
+ * where the plan has no host SSA yet (output sizes, temps, a pointer's
+ * element offset, matmul segments). */
 #ifndef FUSER_LOWERING_PLAN_MODEL_H
 #define FUSER_LOWERING_PLAN_MODEL_H
 
@@ -78,7 +79,6 @@ typedef struct {
   int block;
   int num_conditions;
   struct fuser_expr *conditions[FPM_MAX_CONDITIONS];
-  int vector_width;
 } fpm_variant;
 
 /* A matmul segment (fuser.matmul / fuser.linear): out = a @ b (+ bias) over

@@ -2,8 +2,11 @@
  *
  *   fuser_plan_model_build(module)         after fuser-segment: inputs, outputs,
  *                                          temps, and each kernel call's tensors
- *   fuser_plan_model_add_launches(module)  after the PTX pipeline: PTX modules,
- *                                          parameters, grids, variants */
+ *   fuser_plan_model_add_launches(module)  after the PTX pipeline: runs
+ *                                          fuser-plan-launches (the records become
+ *                                          the plan's fuser.launch ops), then reads
+ *                                          PTX modules, parameters, grids, variants
+ *                                          from those ops */
 #ifndef FUSER_LOWERING_PLAN_MODEL_BUILD_H
 #define FUSER_LOWERING_PLAN_MODEL_BUILD_H
 

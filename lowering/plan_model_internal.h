@@ -62,10 +62,15 @@ typedef struct {
 } model_state;
 
 char *fpm_dup_str(const char *s);
+/* The description of a plan value (an input, a view, a call's result), NULL if none. */
+value_desc *fpm_desc_of(model_state *st, MlirValue v);
 /* The model's errors: "file:line:col: message" (op's location) into
  * err[errlen]; returns false. */
 bool fpm_fail(MlirOperation op, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 bool fpm_relation_equal(const fpm_relation *x, const fpm_relation *y);
+/* Whether a kernel's relation still needs checking at its launch: none of
+ * the call's checks (fpm_check, made once before any kernel) is it. */
+bool fpm_relation_unchecked(const fuser_plan_model *m, const fpm_relation *r);
 /* the zero-initialised index-flag temp of a call whose kernel has index ops */
 void fpm_add_index_flag(fuser_plan_model *m, MlirOperation kernel, call_info *c);
 void fpm_matmul_free(fpm_matmul *mm);

@@ -280,19 +280,11 @@ fuser_expr *fpx_const(int64_t v) {
   return program_of(c, 1);
 }
 
-fuser_expr *fpx_addr(int input) {
-  fuser_insn *c = malloc(sizeof *c);
-  if (!c) return NULL;
-  *c = (fuser_insn){.op = FUSER_OP_IN_ADDR, .a = (uint32_t)input};
-  return program_of(c, 1);
-}
-
 /* x's code, y's code, op: the postfix of x op y. */
 fuser_expr *fpx_binary(fpx_op op, fuser_expr *x, fuser_expr *y) {
   static const fuser_op insn[] = {
-      [FPX_ADD] = FUSER_OP_ADD, [FPX_SUB] = FUSER_OP_SUB, [FPX_MUL] = FUSER_OP_MUL, [FPX_DIV] = FUSER_OP_DIV,
-      [FPX_MOD] = FUSER_OP_MOD, [FPX_CEILDIV] = FUSER_OP_CEILDIV, [FPX_MIN] = FUSER_OP_MIN, [FPX_MAX] = FUSER_OP_MAX,
-      [FPX_EQ] = FUSER_OP_EQ, [FPX_LT] = FUSER_OP_LT, [FPX_LE] = FUSER_OP_LE, [FPX_GE] = FUSER_OP_GE, [FPX_AND] = FUSER_OP_AND,
+      [FPX_SUB] = FUSER_OP_SUB, [FPX_MUL] = FUSER_OP_MUL, [FPX_MIN] = FUSER_OP_MIN,
+      [FPX_EQ] = FUSER_OP_EQ,   [FPX_LE] = FUSER_OP_LE,  [FPX_AND] = FUSER_OP_AND,
   };
   fuser_insn *c = x && y ? malloc(sizeof *c * ((size_t)x->n + y->n + 1)) : NULL;
   fuser_expr *e = NULL;
@@ -304,12 +296,6 @@ fuser_expr *fpx_binary(fpx_op op, fuser_expr *x, fuser_expr *y) {
   }
   fuser_plan_program_free(x);
   fuser_plan_program_free(y);
-  return e;
-}
-
-fuser_expr *fpx_copy(const fuser_expr *from) {
-  fuser_expr *e = from ? malloc(sizeof *e) : NULL;
-  if (e && fuser_expr_copy(from, e) != 0) free(e), e = NULL;
   return e;
 }
 

@@ -55,21 +55,19 @@ bool fuser_plan_view_programs(MlirOperation view, struct fuser_expr **offset, st
 /* A polynomial of the plan model (passes/symbolic.h: what a kernel's
  * result extents and dense strides are, derived through the kernel's ops)
  * as a program: the terms' products summed, as fuser_poly_emit writes it
- * in SSA. NULL when out of memory. Goes when the model's polynomials are
- * host SSA of the plan (issue 14). */
+ * in SSA (so a launch's host SSA translates to the same instructions).
+ * NULL when out of memory. The model's outputs, temps, pointer offsets and
+ * matmul extents come from it. */
 struct fuser_expr *fuser_poly_program(const fuser_poly *p);
 
-/* Programs the plan model composes from those (grids, variant conditions,
- * matmul strides: lowering/plan_launches.c) until they are host SSA ops
- * of the plan too (issue 14, step 2). Each takes ownership of its program
- * operands and returns NULL when one is NULL or memory runs out. */
-typedef enum {
-  FPX_ADD, FPX_SUB, FPX_MUL, FPX_DIV, FPX_MOD, FPX_CEILDIV, FPX_MIN, FPX_MAX, FPX_EQ, FPX_LT, FPX_LE, FPX_GE, FPX_AND
-} fpx_op;
+/* Programs the plan model composes from those where the plan has no host
+ * SSA yet (a matmul segment's batch strides and extent checks) and to pack
+ * a variant's conditions into the runtime's 64 (&&). Each takes ownership
+ * of its program operands and returns NULL when one is NULL or memory runs
+ * out. */
+typedef enum { FPX_SUB, FPX_MUL, FPX_MIN, FPX_EQ, FPX_LE, FPX_AND } fpx_op;
 struct fuser_expr *fpx_const(int64_t v);
-struct fuser_expr *fpx_addr(int input); /* the byte address of input `input`'s first element */
 struct fuser_expr *fpx_binary(fpx_op op, struct fuser_expr *x, struct fuser_expr *y);
-struct fuser_expr *fpx_copy(const struct fuser_expr *e);
 bool fpx_equal(const struct fuser_expr *x, const struct fuser_expr *y);
 
 #endif

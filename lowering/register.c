@@ -6,6 +6,7 @@
 extern const fuser_pass_info fuser_lower_kernels_pass;
 extern const fuser_pass_info fuser_kernels_to_gpu_pass;
 extern const fuser_pass_info fuser_kernels_to_cpu_pass;
+extern const fuser_pass_info fuser_plan_launches_pass;
 
 void fuser_lowering_register_passes(void) {
   static bool done;
@@ -13,6 +14,7 @@ void fuser_lowering_register_passes(void) {
   fuser_pass_register(&fuser_lower_kernels_pass);
   fuser_pass_register(&fuser_kernels_to_gpu_pass);
   fuser_pass_register(&fuser_kernels_to_cpu_pass);
+  fuser_pass_register(&fuser_plan_launches_pass);
   fuser_lowering_register_pipelines();
   done = true;
 }

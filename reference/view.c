@@ -255,11 +255,24 @@ bool ref_eval_host(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
   return ref_make_scalar(c, FUSER_DTYPE_I64, (double)r, r, &res[0]);
 }
 
-/* fuser.address: the byte address of the tensor's first element in the
- * evaluator's memory (what an alignment condition of the plan reads). */
+/* The parameter words: fuser.address, the byte address of the tensor's
+ * first element in the evaluator's memory (what an alignment condition of
+ * the plan reads); fuser.bits, an integer scalar's value (a float's words
+ * only a launch reads, and the evaluator skips launches: 0); fuser.index_flag,
+ * 0 (the evaluator reports an index out of range itself). */
 bool ref_eval_address(ref_ctx *c, const ref_tensor *ops, int n, ref_tensor *res) {
-  if (n != 1 || !ops[0].buf) return ref_fail(c, FUSER_REF_ERR_FUSION, "'fuser.address' needs a tensor");
-  int64_t a = (int64_t)(uintptr_t)((char *)ops[0].buf->data + ops[0].offset * (int64_t)fuser_dtype_size(ops[0].dtype));
+  int64_t a = 0;
+  switch (fuser_op_id_of(c->op)) {
+  case FUSER_OP_address:
+    if (n != 1 || !ops[0].buf) return ref_fail(c, FUSER_REF_ERR_FUSION, "'fuser.address' needs a tensor");
+    a = (int64_t)(uintptr_t)((char *)ops[0].buf->data + ops[0].offset * (int64_t)fuser_dtype_size(ops[0].dtype));
+    break;
+  case FUSER_OP_bits:
+    if (n != 1 || ops[0].rank != 0) return ref_fail(c, FUSER_REF_ERR_FUSION, "'fuser.bits' needs a scalar");
+    if (!fuser_dtype_is_float(ops[0].dtype)) a = ref_scalar_i64(&ops[0]);
+    break;
+  default: break;
+  }
   return ref_make_scalar(c, FUSER_DTYPE_I64, (double)a, a, &res[0]);
 }
 

@@ -222,3 +222,11 @@ func.func @address_type(%n: i64) {
   %0 = "fuser.address"(%n) : (i64) -> i64
   return
 }
+
+// -----
+
+func.func @bits_of_tensor(%t: tensor<4xf32>) {
+  // expected-error@+1 {{'fuser.bits' op bits is a scalar's parameter word: the operand must be a scalar (a tensor's is its address)}}
+  %0 = "fuser.bits"(%t) : (tensor<4xf32>) -> i64
+  return
+}

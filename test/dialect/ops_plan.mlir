@@ -1,5 +1,5 @@
 // Round trip of the plan-level ops the passes make (view size stride
-// check ceildiv address launch): static and dynamic offsets, sizes and
+// check ceildiv address bits index_flag launch): static and dynamic offsets, sizes and
 // strides of a view; a run-time check of a size; a grid's ceildiv; two
 // launches of one kernel (a vector variant under an alignment condition on
 // an input's address, the scalar fallback without conditions).
@@ -67,4 +67,16 @@ module {
       gpu.return
     }
   }
+}
+
+// The other parameter words: a scalar at its own width, the index flag.
+// CHECK-LABEL: func.func @words
+// CHECK: "fuser.bits"(%arg0) : (f32) -> i64
+// CHECK: "fuser.bits"(%arg1) : (i32) -> i64
+// CHECK: "fuser.index_flag"() : () -> i64
+func.func @words(%x: f32, %i: i32) {
+  %0 = "fuser.bits"(%x) : (f32) -> i64
+  %1 = "fuser.bits"(%i) : (i32) -> i64
+  %2 = "fuser.index_flag"() : () -> i64
+  return
 }
