@@ -1,0 +1,20 @@
+import torch
+from nvfuser import FusionDefinition, DataType
+
+# x + permute(y, [0, 2, 1]): a batched true transpose (y read across its rows).
+def fusion_t021_add_f32(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False, stride_order=[2, 1, 0])
+    T1 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False, stride_order=[2, 1, 0])
+    T2 = fd.ops.permute(T1, dims=[0, 2, 1])
+    T3 = fd.ops.add(T0, T2)
+    T4 = fd.ops.cast(T3, dtype=DataType.Float)
+    fd.add_output(T4)
+
+with FusionDefinition() as fd:
+    fusion_t021_add_f32(fd)
+
+inputs = [
+    torch.randn((3, 70, 130), dtype=torch.float32, device='cuda:0'),
+    torch.randn((3, 130, 70), dtype=torch.float32, device='cuda:0'),
+]
+fd.execute(inputs)

@@ -1,0 +1,20 @@
+import torch
+from nvfuser import FusionDefinition, DataType
+
+# (x - y)^2 with y at a pointer 6 elements off its 16-byte block.
+def fusion_two_mis6_f16(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Half, is_cpu=False, stride_order=[1, 0])
+    T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Half, is_cpu=False, stride_order=[1, 0])
+    T2 = fd.ops.sub(T0, T1)
+    T3 = fd.ops.mul(T2, T2)
+    T4 = fd.ops.cast(T3, dtype=DataType.Half)
+    fd.add_output(T4)
+
+with FusionDefinition() as fd:
+    fusion_two_mis6_f16(fd)
+
+inputs = [
+    torch.randn((16384, 8192), dtype=torch.float16, device='cuda:0'),
+    torch.randn((134217734,), dtype=torch.float16, device='cuda:0').as_strided((16384, 8192), (8192, 1), 6),
+]
+fd.execute(inputs)
