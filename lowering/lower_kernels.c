@@ -160,8 +160,9 @@ static bool lower_rows(MlirOperation func, MlirAttribute schedule, bool gpu, Mli
   return !conditional || lower_pointwise_fallback(func, after);
 }
 
-/* The transpose schedule: its tile variant (lowering/transpose_gen.c), then
- * the pointwise variants after it as the fallback. */
+/* The transpose schedule: its tile variants (lowering/transpose_gen.c:
+ * `tile`, and `tile_dims` after a `tile` that merges dims under run-time
+ * conditions), then the pointwise variants after them as the fallback. */
 static bool lower_transpose(MlirOperation func, MlirAttribute schedule, bool gpu, MlirOperation *after) {
   MlirContext ctx = mlirOperationGetContext(func);
   fk_kernel *k = malloc(sizeof *k);
@@ -171,37 +172,51 @@ static bool lower_transpose(MlirOperation func, MlirAttribute schedule, bool gpu
     mlirEmitError(mlirOperationGetLocation(func), "fuser-lower-kernels: the transpose schedule does not apply to this kernel");
     ok = false;
   }
-  MlirAttribute variants = entry(schedule, "variants"), tile = mlirArrayAttrGetElement(variants, 0);
+  MlirAttribute variants = entry(schedule, "variants");
+  intptr_t ntile = fuser_tile_variants(schedule);
   if (ok) { /* the schedule's tile fields, as verified */
     p.tile = (int)fuser_schedule_int(schedule, "tile");
     p.tile_dim = (int)fuser_schedule_int(schedule, "tile_dim");
     p.threads = (int)fuser_schedule_int(schedule, "threads");
-    p.width = (int)fuser_schedule_int(tile, "vector_width");
-    p.vectors = (int)fuser_schedule_int(tile, "unroll");
     MlirAttribute tiled = entry(schedule, "tiled"), narrow = entry(schedule, "narrow");
     p.ntiled = (int)mlirDenseArrayGetNumElements(tiled);
     for (int i = 0; i < p.ntiled; i++) p.tiled[i] = (int)mlirDenseI64ArrayGetElement(tiled, i);
     memset(p.narrow, 0, sizeof p.narrow);
     for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(narrow); i++) p.narrow[mlirDenseI64ArrayGetElement(narrow, i)] = true;
   }
-  fk_codegen_options o = {.width = p.width, .unroll = p.vectors, .index_bits = (int)fuser_schedule_int(tile, "index_bits"),
-                          .variant = "tile", .conditions = entry(tile, "conditions"),
-                          .access_conditions = entry(tile, "access_conditions"), .block_size = p.threads};
-  if (ok) ok = fits_launch_plan(func, k, "tile", o.conditions);
-  if (ok) {
-    MlirOperation f = fk_transpose_codegen(k, &o, &p, gpu, *after);
-    ok = !mlirOperationIsNull(f);
-    if (ok) *after = f;
+  for (intptr_t i = 0; ok && i < ntile; i++) {
+    MlirAttribute tile = mlirArrayAttrGetElement(variants, i), groups = entry(tile, "groups");
+    p.width = (int)fuser_schedule_int(tile, "vector_width");
+    p.vectors = (int)fuser_schedule_int(tile, "unroll");
+    p.a_lo = mlirAttributeIsNull(groups) ? p.tile_dim : (int)mlirDenseI64ArrayGetElement(groups, 0);
+    p.b_lo = mlirAttributeIsNull(groups) ? k->rank - 1 : (int)mlirDenseI64ArrayGetElement(groups, 1);
+    if (p.b_lo >= k->rank) {
+      mlirEmitError(mlirOperationGetLocation(func), "fuser-lower-kernels: a tile variant's groups lie outside the iteration space");
+      ok = false;
+      break;
+    }
+    MlirStringRef nm = mlirStringAttrGetValue(entry(tile, "name"));
+    char name[32];
+    snprintf(name, sizeof name, "%.*s", (int)nm.length, nm.data);
+    fk_codegen_options o = {.width = p.width, .unroll = p.vectors, .index_bits = (int)fuser_schedule_int(tile, "index_bits"),
+                            .variant = name, .conditions = entry(tile, "conditions"),
+                            .access_conditions = entry(tile, "access_conditions"), .block_size = p.threads};
+    ok = fits_launch_plan(func, k, name, o.conditions);
+    if (ok) {
+      MlirOperation f = fk_transpose_codegen(k, &o, &p, gpu, *after);
+      ok = !mlirOperationIsNull(f);
+      if (ok) *after = f;
+    }
   }
   fk_kernel_free(k);
   free(k);
   if (!ok) return false;
   intptr_t n = mlirArrayAttrGetNumElements(variants);
   MlirAttribute *rest = malloc((size_t)n * sizeof *rest);
-  for (intptr_t i = 1; i < n; i++) rest[i - 1] = mlirArrayAttrGetElement(variants, i);
+  for (intptr_t i = ntile; i < n; i++) rest[i - ntile] = mlirArrayAttrGetElement(variants, i);
   MlirNamedAttribute e[2] = {
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("block_size")), entry(schedule, "block_size")),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("variants")), mlirArrayAttrGet(ctx, n - 1, rest))};
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("variants")), mlirArrayAttrGet(ctx, n - ntile, rest))};
   free(rest);
   return fuser_lower_pointwise(func, mlirDictionaryAttrGet(ctx, 2, e), after);
 }

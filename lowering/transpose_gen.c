@@ -18,7 +18,12 @@
  *   }
  *
  * Tiles: tile x tile points of the iteration dims (tile_dim, innermost),
- * the other dims fixed per tile; a block per tile (fuser.row_grid with
+ * the other dims fixed per tile; with `groups` (a_lo, b_lo), of the groups
+ * [a_lo, tile_dim] and [b_lo, innermost], each walked as one dim under the
+ * variant's `merge` conditions: its index on its innermost dim, 0 on the
+ * others (NCHW to NHWC: C x HW tiles, not C x W ones that a W of 7..56
+ * leaves mostly idle). The host's grid counts the tiles of single dims, at
+ * least as many as the merged tiles: the blocks past them exit at once; a block per tile (fuser.row_grid with
  * `tile` and `tile_dims`: ceil(A / tile) ceil(B / tile) x the other
  * extents), and the blocks stride over the tiles, so any grid covers them.
  * Phase 1: thread t loads vectors v = t + k x threads: buffer row v / 8 (the
@@ -55,6 +60,14 @@
 static MlirValue extent(gen *g, int d) {
   fk_kernel *k = g->k;
   return k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
+}
+
+/* The extent of tile group [lo, hi]: the product of its dims' extents (one
+ * dim walked as one under the variant's `merge` conditions). */
+static MlirValue group_extent(gen *g, int lo, int hi) {
+  MlirValue e = extent(g, hi);
+  for (int d = hi - 1; d >= lo; d--) e = fb_muli(&g->b, e, extent(g, d));
+  return e;
 }
 
 static MlirValue xori(gen *g, MlirValue x, MlirValue y) { return fb_binary(&g->b, "arith.xori", x, y); }
@@ -282,8 +295,9 @@ static void prefetch_outputs_inputs(gen *g, const fuser_tile_plan *p, idx_t *it,
   }
 }
 
-/* Phase 2: the outputs, W-wide along the innermost dim. */
-static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_out_vec *ov) {
+/* Phase 2: the outputs, W-wide along the innermost dim (of extent B: its
+ * group's). */
+static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_out_vec *ov, MlirValue B) {
   fb_builder *b = &g->b;
   fk_kernel *k = g->k;
   int W = p->width, a = p->tile_dim, R = k->rank;
@@ -300,7 +314,6 @@ static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, const til
     fb_set_ip(b, fb_ip_in(fb_else(branch)));
     for (int j = 0; j < W && !g->failed; j++) {
       fb_ip e = fb_get_ip(b);
-      MlirValue B = extent(g, R - 1);
       MlirValue bj = fb_addi_const(b, ov[q].bv, j);
       open_if(g, fb_cmpi(b, FB_CMPI_ULT, bj, B));
       it->v[R - 1] = bj;
@@ -365,11 +378,17 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
     first = kg_cidx(&g, 0);
     step = kg_cidx(&g, 1);
   }
-  MlirValue A = extent(&g, a), B = extent(&g, R - 1), cT = kg_cidx(&g, T);
+  /* the tile's sides: the groups [a_lo, a] and [b_lo, R - 1], each indexed
+   * on its innermost dim (0 on the others: under the merge conditions the
+   * offsets are the same) */
+  MlirValue A = group_extent(&g, p->a_lo, a), B = group_extent(&g, p->b_lo, R - 1), cT = kg_cidx(&g, T);
   MlirValue ta = fb_ceildivui(b, A, cT), tbn = fb_ceildivui(b, B, cT);
   MlirValue ntiles = fb_muli(b, ta, tbn);
+  bool in_tile[FK_R] = {false};
+  for (int d = p->a_lo; d <= a; d++) in_tile[d] = true;
+  for (int d = p->b_lo; d < R; d++) in_tile[d] = true;
   for (int d = 0; d < R - 1; d++)
-    if (d != a) ntiles = fb_muli(b, ntiles, extent(&g, d));
+    if (!in_tile[d]) ntiles = fb_muli(b, ntiles, extent(&g, d));
   MlirOperation loop = fb_for(b, first, ntiles, step, 0, NULL);
   g.pro = fb_ip_before(loop);
   fb_move_const_ip(b, g.pro);
@@ -383,7 +402,7 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
   idx_t it = {.rank = R};
   for (int d = R - 2; d >= 0; d--) {
     if (d == a) continue;
-    if (k->extent[d] == 1) {
+    if (k->extent[d] == 1 || in_tile[d]) {
       it.v[d] = kg_cidx(&g, 0);
       continue;
     }
@@ -415,7 +434,7 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
     tile_out_vectors(&g, p, t, a0, b0, A, B, ov);
     prefetch_outputs_inputs(&g, p, &it, ov);
   }
-  store_results(&g, p, &it, ov);
+  store_results(&g, p, &it, ov, B);
   fb_set_ip(b, body);
   /* the next tile overwrites the buffers */
   if (gpu) fb_barrier(b);

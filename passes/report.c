@@ -144,10 +144,21 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
     /* the transpose schedule (passes/schedule_transpose.h) */
     fk_kernel *k = malloc(sizeof *k);
     fuser_tile_plan tp;
-    if (fk_kernel_read(kernel, k) && fk_kernel_analyze(k) && fuser_tile_plan_of(k, &tp))
-      fprintf(out, "    schedule: transpose, %d x %d tiles of iteration dims %d and %d through shared memory, %d tiled input%s, "
-                   "%d threads x %d vectors of %d per phase; then the per-point kernel\n",
-              tp.tile, tp.tile, tp.tile_dim, k->rank - 1, tp.ntiled, tp.ntiled == 1 ? "" : "s", tp.threads, tp.vectors, tp.width);
+    if (fk_kernel_read(kernel, k) && fk_kernel_analyze(k) && fuser_tile_plan_of(k, &tp)) {
+      fk_condition_list mc = {0};
+      if (fuser_tile_groups(k, &tp, &mc))
+        fprintf(out, "    schedule: transpose, %d x %d tiles of iteration dims %d..%d and %d..%d, each group merged into one "
+                     "dim%s, through shared memory, %d tiled input%s, %d threads x %d vectors of %d per phase; %sthen the "
+                     "per-point kernel\n",
+                tp.tile, tp.tile, tp.a_lo, tp.tile_dim, tp.b_lo, k->rank - 1, mc.n ? " where the strides allow" : "", tp.ntiled,
+                tp.ntiled == 1 ? "" : "s", tp.threads, tp.vectors, tp.width,
+                mc.n ? "else tiles of the single dims (tile_dims); " : "");
+      else
+        fprintf(out, "    schedule: transpose, %d x %d tiles of iteration dims %d and %d through shared memory, %d tiled input%s, "
+                     "%d threads x %d vectors of %d per phase; then the per-point kernel\n",
+                tp.tile, tp.tile, tp.tile_dim, k->rank - 1, tp.ntiled, tp.ntiled == 1 ? "" : "s", tp.threads, tp.vectors, tp.width);
+      fk_conditions_free(&mc);
+    }
     fk_kernel_free(k);
     free(k);
   }

@@ -38,6 +38,7 @@
 #include "passes/conditions.h"
 #include "passes/schedule.h"
 #include "passes/schedule_transpose.h"
+#include "passes/vectorize.h"
 
 /* Threads per block of the tile variant: 4 vectors per thread and phase for bf16. */
 #define TILE_THREADS 128
@@ -74,16 +75,32 @@ static int vector_dim(const fk_kernel *k, const fuser_tile_plan *p, int a) {
   return fk_access_stride(k, acc, k->rank - 1) == 0 ? -1 : k->rank - 1;
 }
 
+/* Whether iteration dim d is merged into its tile group's innermost dim
+ * (its index is then always 0: its stride does not move an access). */
+static bool merged_away(const fk_kernel *k, const fuser_tile_plan *p, int d) {
+  return (d >= p->a_lo && d < p->tile_dim) || (d >= p->b_lo && d < k->rank - 1);
+}
+
 /* Whether a W-wide access along dim vd starts at multiples of W wherever
  * the other dims are, as far as static strides and offsets tell. */
-static bool statically_aligned(const fk_kernel *k, const fk_access *acc, int vd, int W) {
+static bool statically_aligned(const fk_kernel *k, const fuser_tile_plan *p, const fk_access *acc, int vd, int W) {
   const fk_tensor *t = &k->t[acc->tensor];
   int64_t off = fk_access_offset(k, acc);
   if (off == FK_DYN || off % W) return false;
   for (int j = 0; j < t->rank; j++)
     for (int d = 0; d < k->rank; d++)
-      if (d != vd && acc->coef[j][d] && t->strides[j] != FK_DYN && (t->strides[j] * acc->coef[j][d]) % W) return false;
+      if (d != vd && !merged_away(k, p, d) && acc->coef[j][d] && t->strides[j] != FK_DYN && (t->strides[j] * acc->coef[j][d]) % W)
+        return false;
   return true;
+}
+
+/* The tensors whose W-wide accesses are statically misaligned under p's groups. */
+static void mark_narrow(const fk_kernel *k, fuser_tile_plan *p) {
+  memset(p->narrow, 0, sizeof p->narrow);
+  for (int a = 0; a < k->num_accesses; a++) {
+    int vd = vector_dim(k, p, a);
+    if (vd >= 0 && !statically_aligned(k, p, &k->acc[a], vd, p->width)) p->narrow[k->acc[a].tensor] = true;
+  }
 }
 
 /* Whether the tile buffers fit in a block's static shared memory (the
@@ -130,11 +147,9 @@ bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
   if (p->ntiled == 0) return false;
   for (int i = 0; i < p->ntiled; i++)
     if (count[p->tiled[i]] != 1) return false; /* one tile per tiled input: it is read at the point only */
-  for (int a = 0; a < k->num_accesses; a++) {
-    int vd = vector_dim(k, p, a);
-    if (vd >= 0 && !statically_aligned(k, &k->acc[a], vd, W)) p->narrow[k->acc[a].tensor] = true;
-  }
   p->width = W;
+  p->a_lo = p->tile_dim, p->b_lo = R - 1;
+  mark_narrow(k, p);
   p->tile = 8 * W;
   int64_t sizes[MAX_TILED], bytes;
   for (int i = 0; i < p->ntiled; i++) sizes[i] = (int64_t)fuser_dtype_size(k->t[p->tiled[i]].dtype);
@@ -142,6 +157,41 @@ bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
   p->threads = TILE_THREADS;
   p->vectors = p->tile * p->tile / (W * TILE_THREADS);
   return p->vectors >= 1;
+}
+
+/* Whether a symbolic merge of tensor dims (j, j2) can hold for a dense
+ * tensor as far as its static strides tell: j2 = j + 1, and, for a tensor
+ * stored permuted (stride 1 on another dim s than its last, as a
+ * channels-last input or a permute's view), neither is s: in memory the
+ * dim next to s is not its logical neighbour (NHWC's C sits beside W, not
+ * beside N or H), so the condition would fail at every launch. */
+static bool plausible_merge(const fk_kernel *k, const fk_condition *c) {
+  const fk_tensor *t = &k->t[c->tensor];
+  if (c->inner != c->dim + 1) return false;
+  for (int s = 0; s < t->rank - 1; s++)
+    if (t->strides[s] == 1 && t->shape[s] != 1 && (c->dim == s || c->inner == s)) return false;
+  return true;
+}
+
+/* Whether iteration dims d, d+1 merge for every access (vectorize.h's
+ * rule), statically or under plausible conditions: merging a batch dim
+ * into a transposed pair's dim needs stride(y, 0) == size(y, 2) for y of
+ * [B, N, M] read as permute(y, [0, 2, 1]), which no dense y has. */
+static bool merges(const fk_kernel *k, int d, fk_condition_list *conds) {
+  fk_condition_list c = {0};
+  bool ok = fk_mergeable_at_run_time(k, d, &c);
+  for (int i = 0; ok && i < c.n; i++) ok = plausible_merge(k, &c.items[i]);
+  if (ok) fk_conditions_append(conds, &c);
+  fk_conditions_free(&c);
+  return ok;
+}
+
+bool fuser_tile_groups(const fk_kernel *k, fuser_tile_plan *p, fk_condition_list *conds) {
+  bool grew = false;
+  p->a_lo = p->tile_dim, p->b_lo = k->rank - 1;
+  while (p->b_lo - 1 > p->tile_dim && merges(k, p->b_lo - 1, conds)) p->b_lo--, grew = true;
+  while (p->a_lo > 0 && merges(k, p->a_lo - 1, conds)) p->a_lo--, grew = true;
+  return grew;
 }
 
 /* {align} and {stride} conditions of every W-wide access, checked in the
@@ -163,7 +213,7 @@ static MlirAttribute access_conditions(MlirContext ctx, const fk_kernel *k, cons
     }
     for (int j = 0; j < k->t[t].rank; j++)
       for (int d = 0; d < k->rank; d++)
-        if (d != vd && acc->coef[j][d] && k->t[t].strides[j] == FK_DYN && !strided[t][j]) {
+        if (d != vd && !merged_away(k, p, d) && acc->coef[j][d] && k->t[t].strides[j] == FK_DYN && !strided[t][j]) {
           strided[t][j] = true;
           fk_condition s = {.kind = FK_COND_STRIDE, .tensor = t, .dim = j, .value = p->width};
           c[n++] = fk_condition_attr(ctx, &s, k->num_args);
@@ -192,32 +242,67 @@ static bool applies(const fk_kernel *k, MlirOperation func) {
   return fuser_tile_plan_of(k, &p) && (n < 0 || n >= TILE_MIN_POINTS);
 }
 
-static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o) {
-  MlirContext ctx = mlirOperationGetContext(func);
-  fuser_tile_plan p;
-  fuser_tile_plan_of(k, &p);
-  MlirAttribute fallback = fuser_schedule_pointwise.choose(k, func, o);
-  if (mlirAttributeIsNull(fallback)) return fallback;
-  MlirAttribute pv = fuser_schedule_get(fallback, "variants");
+/* A tile variant of plan p: `groups` (p's a_lo, b_lo) when it merges dims,
+ * its `merge` conditions at launch beside index32 and points. */
+static MlirAttribute tile_variant(MlirContext ctx, const fk_kernel *k, MlirOperation func, const fuser_tile_plan *p,
+                                  const char *name, const fk_condition_list *merge) {
   /* 32-bit index math, under index32 when the sizes are symbolic */
   bool wide = mlirIntegerAttrGetValueInt(fattr(func, "fuser.index_bits")) == 64;
   MlirAttribute cond = fk_condition_attr(ctx, &(fk_condition){.kind = FK_COND_INDEX32, .tensor = -1}, k->num_args);
   MlirAttribute conds = mlirArrayAttrGet(ctx, wide ? 1 : 0, &cond);
   if (static_points(k) < 0) conds = fuser_schedule_with_points(ctx, conds, TILE_MIN_POINTS);
-  MlirNamedAttribute v[8] = {
-      named(ctx, "access_conditions", access_conditions(ctx, k, &p)),
+  if (merge->n > 0) {
+    intptr_t n = mlirArrayAttrGetNumElements(conds);
+    MlirAttribute *c = malloc((size_t)(n + merge->n) * sizeof *c);
+    for (intptr_t i = 0; i < n; i++) c[i] = mlirArrayAttrGetElement(conds, i);
+    for (int i = 0; i < merge->n; i++) c[n + i] = fk_condition_attr(ctx, &merge->items[i], k->num_args);
+    conds = mlirArrayAttrGet(ctx, n + merge->n, c);
+    free(c);
+  }
+  bool grouped = p->a_lo != p->tile_dim || p->b_lo != k->rank - 1;
+  MlirNamedAttribute v[9] = {
+      named(ctx, "access_conditions", access_conditions(ctx, k, p)),
       named(ctx, "conditions", conds),
       named(ctx, "flat", mlirBoolAttrGet(ctx, false)),
       named(ctx, "index_bits", i64(ctx, 32)),
-      named(ctx, "name", str(ctx, "tile")),
+      named(ctx, "name", str(ctx, name)),
       named(ctx, "tail", mlirBoolAttrGet(ctx, false)),
-      named(ctx, "unroll", i64(ctx, p.vectors)),
-      named(ctx, "vector_width", i64(ctx, p.width)),
+      named(ctx, "unroll", i64(ctx, p->vectors)),
+      named(ctx, "vector_width", i64(ctx, p->width)),
+      named(ctx, "groups", mlirDenseI64ArrayGet(ctx, 2, (int64_t[]){p->a_lo, p->b_lo})),
   };
+  return mlirDictionaryAttrGet(ctx, grouped ? 9 : 8, v);
+}
+
+static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  fuser_tile_plan p, merged;
+  fuser_tile_plan_of(k, &p);
+  MlirAttribute fallback = fuser_schedule_pointwise.choose(k, func, o);
+  if (mlirAttributeIsNull(fallback)) return fallback;
+  MlirAttribute pv = fuser_schedule_get(fallback, "variants");
+  /* merged tiles first; the tiles of single dims after them when the merge
+   * is a run-time condition (a layout it fails for still gets tiles) */
+  fk_condition_list mc = {0}, none = {0};
+  merged = p;
+  bool grew = fuser_tile_groups(k, &merged, &mc);
+  MlirAttribute tiles[2];
+  int nt = 0;
+  if (grew && mc.n == 0) {
+    mark_narrow(k, &merged); /* static merges: the only tile variant */
+    p = merged;
+    tiles[nt++] = tile_variant(ctx, k, func, &p, "tile", &none);
+  } else if (grew) {
+    tiles[nt++] = tile_variant(ctx, k, func, &merged, "tile", &mc);
+    tiles[nt++] = tile_variant(ctx, k, func, &p, "tile_dims", &none);
+  } else {
+    tiles[nt++] = tile_variant(ctx, k, func, &p, "tile", &none);
+  }
+  fk_conditions_free(&mc);
   intptr_t n = mlirArrayAttrGetNumElements(pv);
-  MlirAttribute *all = malloc((size_t)(n + 1) * sizeof *all);
-  all[0] = mlirDictionaryAttrGet(ctx, 8, v);
-  for (intptr_t i = 0; i < n; i++) all[i + 1] = mlirArrayAttrGetElement(pv, i);
+  MlirAttribute *all = malloc((size_t)(n + nt) * sizeof *all);
+  for (int i = 0; i < nt; i++) all[i] = tiles[i];
+  for (intptr_t i = 0; i < n; i++) all[i + nt] = mlirArrayAttrGetElement(pv, i);
   int64_t tiled[MAX_TILED], narrow[FK_MAX_TENSORS];
   int nn = 0;
   for (int i = 0; i < p.ntiled; i++) tiled[i] = p.tiled[i];
@@ -230,7 +315,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
       named(ctx, "tile", i64(ctx, p.tile)),
       named(ctx, "tile_dim", i64(ctx, p.tile_dim)),
       named(ctx, "tiled", mlirDenseI64ArrayGet(ctx, p.ntiled, tiled)),
-      named(ctx, "variants", mlirArrayAttrGet(ctx, n + 1, all)),
+      named(ctx, "variants", mlirArrayAttrGet(ctx, n + nt, all)),
   };
   free(all);
   return mlirDictionaryAttrGet(ctx, 7, e);
@@ -294,14 +379,35 @@ static bool verify(MlirOperation func, MlirAttribute s) {
     if (mlirDenseI64ArrayGetElement(tiled, i) < 0 || mlirDenseI64ArrayGetElement(tiled, i) >= FK_MAX_TENSORS)
       return bad(func, "'tiled' must be an array<i64> of 1 to 4 tensor numbers");
   if (!verify_tile_bytes(func, tiled, tile)) return false;
-  MlirAttribute v0 = mlirArrayAttrGetElement(fuser_schedule_get(s, "variants"), 0);
+  MlirAttribute variants = fuser_schedule_get(s, "variants");
+  MlirAttribute v0 = mlirArrayAttrGetElement(variants, 0);
   MlirStringRef name = mlirStringAttrGetValue(fuser_schedule_get(v0, "name"));
   if (name.length != 4 || memcmp(name.data, "tile", 4) != 0) return bad(func, "the first variant must be 'tile'");
-  int64_t w = fuser_schedule_int(v0, "vector_width"), u = fuser_schedule_int(v0, "unroll"),
-          threads = fuser_schedule_int(s, "threads");
-  if (w < 1 || tile % w || (tile * tile) != w * threads * u)
-    return bad(func, "the tile variant must cover the tile: tile^2 = vector_width x threads x unroll");
+  int64_t threads = fuser_schedule_int(s, "threads"), tile_dim = fuser_schedule_int(s, "tile_dim");
+  for (intptr_t i = 0; i < fuser_tile_variants(s); i++) {
+    MlirAttribute v = mlirArrayAttrGetElement(variants, i);
+    int64_t w = fuser_schedule_int(v, "vector_width"), u = fuser_schedule_int(v, "unroll");
+    if (w < 1 || tile % w || (tile * tile) != w * threads * u)
+      return bad(func, "the tile variant must cover the tile: tile^2 = vector_width x threads x unroll");
+    MlirAttribute g = fuser_schedule_get(v, "groups");
+    if (!mlirAttributeIsNull(g) &&
+        (!mlirAttributeIsADenseI64Array(g) || mlirDenseArrayGetNumElements(g) != 2 || mlirDenseI64ArrayGetElement(g, 0) < 0 ||
+         mlirDenseI64ArrayGetElement(g, 0) > tile_dim || mlirDenseI64ArrayGetElement(g, 1) <= tile_dim ||
+         mlirDenseI64ArrayGetElement(g, 1) >= FK_R))
+      return bad(func, "a tile variant's 'groups' must be array<i64: a_lo, b_lo> with a_lo <= tile_dim < b_lo");
+  }
   return true;
+}
+
+intptr_t fuser_tile_variants(MlirAttribute schedule) {
+  MlirAttribute variants = fuser_schedule_get(schedule, "variants");
+  intptr_t n = 0;
+  while (n < mlirArrayAttrGetNumElements(variants)) {
+    MlirStringRef name = mlirStringAttrGetValue(fuser_schedule_get(mlirArrayAttrGetElement(variants, n), "name"));
+    if (name.length < 4 || memcmp(name.data, "tile", 4) != 0) break;
+    n++;
+  }
+  return n;
 }
 
 const fuser_schedule_kind fuser_schedule_transpose = {

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "passes/conditions.h"
 #include "passes/kernel_info.h"
 
 typedef struct {
@@ -15,6 +16,12 @@ typedef struct {
   int tile;       /* tile edge in points: 8 W (a buffer row is 8 chunks of W) */
   int threads;    /* threads per block */
   int vectors;    /* W-wide vectors per thread and phase: tile^2 / (W threads) */
+  /* The tile's two sides are groups of iteration dims [a_lo, tile_dim] and
+   * [b_lo, rank - 1], each walked as one dim under `merge` conditions (its
+   * index on the group's innermost dim, 0 on the others): NCHW to NHWC tiles
+   * C x HW instead of C x W, whose W of 7..56 leaves most of a 64-wide tile
+   * idle. a_lo = tile_dim and b_lo = rank - 1: no merging. */
+  int a_lo, b_lo;
   /* tensors whose W-wide accesses are statically misaligned (a static row
    * stride or offset not a multiple of W): element accesses */
   bool narrow[FK_MAX_TENSORS];
@@ -26,5 +33,17 @@ typedef struct {
  * inputs read once, contiguous along one common other dim (tile_dim); a
  * tensor whose W-wide accesses are statically misaligned is `narrow`. */
 bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p);
+
+/* Widens p's groups (a_lo, b_lo) over the adjacent iteration dims that merge
+ * for every access, statically or under `merge` conditions (appended to
+ * `conds`) that can hold for a dense tensor: a symbolic merge of tensor dims
+ * (j, j2) only where j2 = j + 1 (a batch dim beside a transposed pair does
+ * not merge for the transposed input). Returns whether a group grew. */
+bool fuser_tile_groups(const fk_kernel *k, fuser_tile_plan *p, fk_condition_list *conds);
+
+/* The leading variants of a transpose schedule that are tile variants
+ * (`tile`, then `tile_dims` when the first merges dims under conditions);
+ * the pointwise variants follow them. */
+intptr_t fuser_tile_variants(MlirAttribute schedule);
 
 #endif

@@ -94,11 +94,8 @@ static int walked_dim(const fk_access *a, int rank, int d) {
   return j;
 }
 
-/* Whether dims d, d+1 can merge at run time: every access either broadcasts
- * along both or walks tensor dims (j, j2) with no offset there; the ones
- * not statically contiguous become `merge` conditions
- * stride(t, j) == stride(t, j2) * size(t, j2). Conditions go to `conds`. */
-static bool mergeable_at_run_time(const fk_kernel *k, int d, fk_condition_list *conds) {
+/* vectorize.h: whether dims d, d+1 can merge at run time. */
+bool fk_mergeable_at_run_time(const fk_kernel *k, int d, fk_condition_list *conds) {
   for (int a = 0; a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
     const fk_tensor *t = &k->t[acc->tensor];
@@ -166,7 +163,7 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
     if (speculate && n > 1 && k->num_boundaries == 0) {
       fk_condition_list conds = {0};
       bool all = true;
-      for (int g = 1; all && g < n; g++) all = mergeable_at_run_time(k, p->group_start[g] - 1, &conds);
+      for (int g = 1; all && g < n; g++) all = fk_mergeable_at_run_time(k, p->group_start[g] - 1, &conds);
       if (all) {
         p->group_start[0] = 0;
         p->group_start[1] = R;

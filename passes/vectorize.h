@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "mlir-c/IR.h"
+#include "passes/conditions.h"
 #include "passes/kernel_info.h" /* fuser_is_kernel */
 
 
@@ -14,6 +15,14 @@
  * and writes them as attributes (passes/vectorize.c). Emits a located error
  * and returns false when the kernel cannot be analyzed. */
 bool fuser_vectorize_kernel(MlirOperation func, int max_bytes);
+
+/* Whether iteration dims d, d+1 of analyzed kernel k can merge at run time
+ * (one flat run): every access either broadcasts along both or walks tensor
+ * dims (j, j2) with no offset there; the ones not statically contiguous
+ * become `merge` conditions stride(t, j) == stride(t, j2) * size(t, j2),
+ * appended to `conds`. The vector variant's run-time flattening and the
+ * transpose schedule's merged tiles (schedule_transpose.c) share it. */
+bool fk_mergeable_at_run_time(const fk_kernel *k, int d, fk_condition_list *conds);
 
 /* Prints, for every kernel function in `module` (in module order): its ops,
  * inputs and outputs (types and strides), vector width, flattened shape,
