@@ -60,7 +60,7 @@ void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_siz
 
 /* The plan passes that turn fusions into plans and kernel functions. */
 #define FUSER_PLAN_PIPELINE \
-  "builtin.module(fuser-specialize-shapes{empty-only=true}, fuser-remove-empty, fuser-alias-meta-ops, fuser-input-sizes, fuser-allocation-order, fuser-split-reductions, fuser-segment, fuser-fuse-inner-outer)"
+  "builtin.module(fuser-specialize-shapes{empty-only=true}, fuser-remove-empty, fuser-hoist-reshape, fuser-alias-meta-ops, fuser-input-sizes, fuser-allocation-order, fuser-split-reductions, fuser-segment, fuser-fuse-inner-outer)"
 
 /* Whether `module` holds fusions not planned yet (fuser.fusion without fuser.plan). */
 bool fuser_module_needs_plan(MlirOperation module);

@@ -51,6 +51,7 @@
 #include "dialects/fuser.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/allocation_order.h"
 #include "passes/dim_graph.h"
 #include "passes/ir_util.h"
 #include "passes/pass.h"
@@ -346,6 +347,8 @@ static bool order_fusion(MlirOperation func, void *ud) {
   free(st.sets);
   return true;
 }
+
+bool fuser_allocation_order_fusion(MlirOperation func) { return order_fusion(func, NULL); }
 
 static bool run(MlirOperation op, const fuser_pass_options *options) {
   return fuser_for_each_fusion(op, order_fusion, NULL);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 extern const fuser_pass_info fuser_verify_pass;
+extern const fuser_pass_info fuser_hoist_reshape_pass;
 extern const fuser_pass_info fuser_alias_meta_ops_pass;
 extern const fuser_pass_info fuser_input_sizes_pass;
 extern const fuser_pass_info fuser_allocation_order_pass;
@@ -23,6 +24,7 @@ static const fuser_pass_info *const registry[] = {
     &fuser_verify_pass,
     &fuser_specialize_shapes_pass,
     &fuser_remove_empty_pass,
+    &fuser_hoist_reshape_pass,
     &fuser_alias_meta_ops_pass,
     &fuser_input_sizes_pass,
     &fuser_allocation_order_pass,

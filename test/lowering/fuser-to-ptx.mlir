@@ -13,7 +13,7 @@
 // CHECK: gpu.binary @fuser_kernels_i32 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.version 8.0\0A.target sm_90{{.*}}.entry nvfuser_fusion_id0_k0__vector(
 // CHECK: gpu.binary @fuser_kernels_i64 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.entry nvfuser_fusion_id0_k0__scalar(
 
-// PIPE: builtin.module(fuser-specialize-shapes,fuser-remove-empty,fuser-alias-meta-ops,fuser-input-sizes,fuser-allocation-order,fuser-split-reductions,fuser-segment,fuser-fuse-inner-outer,fuser-vectorize,fuser-schedule,fuser-lower-kernels,fuser-kernels-to-gpu,nvvm-attach-target{{.*}}chip=sm_90{{.*}}features=+ptx80{{.*}},gpu.module({{.*}}convert-gpu-to-nvvm{{.*}}),gpu-module-to-binary{format=isa
+// PIPE: builtin.module(fuser-specialize-shapes,fuser-remove-empty,fuser-hoist-reshape,fuser-alias-meta-ops,fuser-input-sizes,fuser-allocation-order,fuser-split-reductions,fuser-segment,fuser-fuse-inner-outer,fuser-vectorize,fuser-schedule,fuser-lower-kernels,fuser-kernels-to-gpu,nvvm-attach-target{{.*}}chip=sm_90{{.*}}features=+ptx80{{.*}},gpu.module({{.*}}convert-gpu-to-nvvm{{.*}}),gpu-module-to-binary{format=isa
 
 // PLAN: func.func @nvfuser_fusion_id0
 // PLAN-SAME: fuser.plan
