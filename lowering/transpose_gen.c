@@ -3,7 +3,7 @@
  * walker (kernel_gen_internal.h).
  *
  * out = x + permute(y, [1, 0]), all row-major, tile 64 (bf16, W = 8):
- *   before: func.func private @f_k0(%x, %y {fuser.strides = array<i64: 1, ?>}) ... fuser.schedule = {kind = "transpose", ...}
+ *   before: func.func private @f_k0(%x, %y {fuser.strides = array<i64: 1, ?>}) ... fuser.schedule = {transpose = {...}}
  *   after (GPU form):
  *   func.func @f_k0__tile(%x: memref<1xbf16>, %y: ..., %out: ..., sizes..., %wg: memref<4096xbf16, #gpu.address_space<workgroup>>)
  *       attributes {fuser.loops, fuser.row_kernel, fuser.row_grid = {...}, fuser.workgroup_buffers = 1, ...} {
