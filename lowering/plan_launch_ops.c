@@ -29,12 +29,15 @@
  * conditions as conditions.h states them, the input alignment
  * (address + offset * element size) mod bytes == 0, the index32 spans, and
  * the extents the kernel assumes equal that the call's checks do not make
- * already. */
+ * already. Each builder writes what it needs; fuser_plan_host_cse
+ * (plan_host_cse.h) then leaves each host value of the plan once (a size,
+ * a constant, an address read by several launches or checks). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lowering/launch_plan.h"
+#include "lowering/plan_host_cse.h"
 #include "lowering/plan_model_build.h"
 #include "lowering/plan_model_internal.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -45,17 +48,12 @@
 
 /* Where a call's launches go: before `anchor` (the op after the call).
  * Each operand is made in its own statement, so the ops come in the order
- * they are read (C leaves the order of a call's arguments open), and each
- * constant once per call. */
-#define MAX_CONSTANTS 32
+ * they are read (C leaves the order of a call's arguments open). */
 typedef struct {
   MlirOperation anchor;
   MlirBlock body; /* the plan's: fuser_poly_emit reads its arguments */
   MlirContext ctx;
   MlirLocation loc;
-  int nconst;
-  int64_t const_value[MAX_CONSTANTS];
-  MlirValue const_op[MAX_CONSTANTS];
 } emitter;
 
 static MlirValue op_of(emitter *e, const char *name, int n, const MlirValue *ops, int nattrs, const MlirNamedAttribute *attrs,
@@ -67,12 +65,8 @@ static MlirValue op_of(emitter *e, const char *name, int n, const MlirValue *ops
 }
 
 static MlirValue num(emitter *e, int64_t v) {
-  for (int i = 0; i < e->nconst; i++)
-    if (e->const_value[i] == v) return e->const_op[i];
   MlirNamedAttribute a = fuser_named(e->ctx, "value", fuser_i64_attr(e->ctx, v));
-  MlirValue c = op_of(e, "fuser.scalar", 0, NULL, 1, &a, false);
-  if (e->nconst < MAX_CONSTANTS) e->const_value[e->nconst] = v, e->const_op[e->nconst++] = c;
-  return c;
+  return op_of(e, "fuser.scalar", 0, NULL, 1, &a, false);
 }
 
 /* x op y of i64 values (an i1 for the compares and logical_and). */
@@ -278,7 +272,10 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
     for (int li = 0; ok && li < n; li++)
       if (strcmp(ls[li].kernel, c->callee) == 0) ok = write_launch(&e, &ls[li], c, &m);
   }
-  if (ok) mlirOperationRemoveDiscardableAttributeByName(module, mlirStringRefCreateFromCString("fuser.launches"));
+  if (ok) {
+    fuser_plan_host_cse(st->func);
+    mlirOperationRemoveDiscardableAttributeByName(module, mlirStringRefCreateFromCString("fuser.launches"));
+  }
   fuser_plan_model_free(&m);
   fuser_launch_plan_free(ls, n);
   return ok;

@@ -26,21 +26,26 @@
 // CHECK-NEXT: %[[G0:.*]] = "fuser.ceildiv"(%[[T]], %[[B]])
 // CHECK-NEXT: %[[G:.*]] = "fuser.maximum"(%[[G0]], %[[ONE]])
 // CHECK-NEXT: %[[A:.*]] = "fuser.address"(%arg0) : (tensor<?xf32>) -> i64
-// CHECK-NEXT: %[[OFF0:.*]] = "fuser.scalar"() {value = 0 : i64}
-// CHECK-NEXT: %[[OFF:.*]] = "fuser.mul"(%[[OFF0]], %[[W]])
+// CHECK-NEXT: %[[Z:.*]] = "fuser.scalar"() {value = 0 : i64}
+// CHECK-NEXT: %[[OFF:.*]] = "fuser.mul"(%[[Z]], %[[W]])
 // CHECK-NEXT: %[[AT:.*]] = "fuser.add"(%[[A]], %[[OFF]])
 // CHECK-NEXT: %[[SIXTEEN:.*]] = "fuser.scalar"() {value = 16 : i64}
 // CHECK-NEXT: %[[M:.*]] = "fuser.fmod"(%[[AT]], %[[SIXTEEN]])
-// CHECK-NEXT: %[[Z:.*]] = "fuser.scalar"() {value = 0 : i64}
 // CHECK-NEXT: %[[AL:.*]] = "fuser.eq"(%[[M]], %[[Z]]) : (i64, i64) -> i1
-// CHECK-NEXT: %[[N2:.*]] = "fuser.size"(%arg0) {dim = 0 : i64}
-// CHECK-NEXT: %[[NM:.*]] = "fuser.fmod"(%[[N2]], %[[W]])
+// Each host value once in the plan (lowering/plan_host_cse.h): the extent
+// condition, the parameters and the scalar variant's grid reuse the size,
+// the input's address, the points and the constants.
+// CHECK-NEXT: %[[NM:.*]] = "fuser.fmod"(%[[N]], %[[W]])
 // CHECK-NEXT: %[[EX:.*]] = "fuser.eq"(%[[NM]], %[[Z]]) : (i64, i64) -> i1
-// CHECK-NEXT: %[[P0:.*]] = "fuser.address"(%arg0) : (tensor<?xf32>) -> i64
 // CHECK-NEXT: %[[P1:.*]] = "fuser.address"(%[[OUT]]) : (tensor<?xf32>) -> i64
-// CHECK-NEXT: %[[P2:.*]] = "fuser.size"(%arg0) {dim = 0 : i64}
-// CHECK-NEXT: "fuser.launch"(%[[G]], %[[ONE]], %[[ONE]], %[[B]], %[[ONE]], %[[ONE]], %[[Z]], %[[AL]], %[[EX]], %[[P0]], %[[P1]], %[[P2]]) {entry = @fuser_kernels_i32::@f_k0__vector, kernel = @f_k0, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 2, 3>, variant = "vector"}
-// CHECK: "fuser.launch"({{.*}}) {entry = @fuser_kernels_i64::@f_k0__scalar, kernel = @f_k0, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 3>, variant = "scalar"}
+// CHECK-NEXT: "fuser.launch"(%[[G]], %[[ONE]], %[[ONE]], %[[B]], %[[ONE]], %[[ONE]], %[[Z]], %[[AL]], %[[EX]], %[[A]], %[[P1]], %[[N]]) {entry = @fuser_kernels_i32::@f_k0__vector, kernel = @f_k0, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 2, 3>, variant = "vector"}
+// CHECK-NEXT: %[[SQ:.*]] = "fuser.div"(%[[PTS]], %[[ONE]])
+// CHECK-NEXT: %[[SV:.*]] = "fuser.ceildiv"(%[[SQ]], %[[ONE]])
+// CHECK-NEXT: %[[SR:.*]] = "fuser.fmod"(%[[PTS]], %[[ONE]])
+// CHECK-NEXT: %[[ST:.*]] = "fuser.maximum"(%[[SV]], %[[SR]])
+// CHECK-NEXT: %[[SG0:.*]] = "fuser.ceildiv"(%[[ST]], %[[B]])
+// CHECK-NEXT: %[[SG:.*]] = "fuser.maximum"(%[[SG0]], %[[ONE]])
+// CHECK-NEXT: "fuser.launch"(%[[SG]], %[[ONE]], %[[ONE]], %[[B]], %[[ONE]], %[[ONE]], %[[Z]], %[[A]], %[[P1]], %[[N]]) {entry = @fuser_kernels_i64::@f_k0__scalar, kernel = @f_k0, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 3>, variant = "scalar"}
 // CHECK-NEXT: return %[[OUT]]
 // CHECK-NOT: fuser.launches
 module attributes {fuser.launches = [
