@@ -9,9 +9,9 @@
  *     that has a body; func.call's own verifier checks the arity and types;
  *   - a fuser.launch (IRDL checks its operand groups' types) stands in a
  *     plan after a func.call of its kernel, a func.func with fuser.kernel;
- *     its entry names a gpu.func of a gpu.module, a gpu.binary (the PTX,
- *     its functions no longer IR) or a func.func of the module (the CPU's),
- *     and a function found takes one argument per parameter; a pointer
+ *     its entry names a gpu.func of a gpu.module or a gpu.binary (the PTX,
+ *     its functions no longer IR), and a function found takes one argument
+ *     per parameter; a pointer
  *     parameter (fuser.address) addresses a tensor that call reads or
  *     writes; the last launch of a call has no conditions, so some variant
  *     always runs.
@@ -141,20 +141,14 @@ static bool launches_kernel(MlirOperation op, MlirStringRef kernel) {
 }
 
 /* The entry: @binary::@entry (a gpu.module holding gpu.func @entry, or the
- * gpu.binary gpu-module-to-binary made of it) or @entry (a func.func of the
- * module). *fn is the function when it is still IR (null for a binary). */
+ * gpu.binary gpu-module-to-binary made of it; the CPU runs the same
+ * launches by entry name, cpu_plan.h). *fn is the function when it is still
+ * IR (null for a binary). */
 static bool verify_entry(MlirOperation module, MlirAttribute entry, MlirOperation *fn, char *err, size_t errlen) {
   *fn = (MlirOperation){NULL};
   MlirStringRef leaf = mlirSymbolRefAttrGetLeafReference(entry), root = mlirSymbolRefAttrGetRootReference(entry);
-  intptr_t nested = mlirSymbolRefAttrGetNumNestedReferences(entry);
-  if (nested > 1) {
-    snprintf(err, errlen, "entry must be @binary::@entry or @entry");
-    return false;
-  }
-  if (nested == 0) {
-    *fn = lookup(module, leaf);
-    if (!mlirOperationIsNull(*fn) && op_is(*fn, "func.func")) return true;
-    snprintf(err, errlen, "entry names @%.*s, which is not a function of the module", (int)leaf.length, leaf.data);
+  if (mlirSymbolRefAttrGetNumNestedReferences(entry) != 1) {
+    snprintf(err, errlen, "entry must be @binary::@entry");
     return false;
   }
   MlirOperation bin = lookup(module, root);

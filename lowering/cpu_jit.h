@@ -4,12 +4,11 @@
  * without a GPU).
  *
  *   fuser_cpu_module *m = fuser_cpu_compile(module, err, sizeof err);   // plan-level IR
- *   fuser_host_tensor t[] = {{x_data, FUSER_DTYPE_BF16, 2, {4, 8}, {8, 1}}, ..., {out, ...}};
- *   fuser_cpu_run(m, "f_k0", t, 3, NULL, &variant, err, sizeof err);
+ *   fuser_cpu_call(m, "f_k0__vector", n, args, bits, err, sizeof err);
  *
- * Tensors are passed in the kernel's tensor order (arguments, then
- * results); scalar arguments take a fuser_host_tensor with rank -1 and the
- * value in `scalar`. The first variant whose conditions hold runs. */
+ * Which entry runs, and with what, is the plan's: its fuser.launch ops,
+ * read into the plan model, whose conditions cpu_plan.h evaluates with the
+ * runtime's evaluator as the GPU runtime does. */
 #ifndef FUSER_LOWERING_CPU_JIT_H
 #define FUSER_LOWERING_CPU_JIT_H
 
@@ -35,13 +34,7 @@ typedef struct fuser_cpu_module fuser_cpu_module;
  * place) and JIT-compiles it. NULL with a message in err on failure. */
 fuser_cpu_module *fuser_cpu_compile(MlirModule module, char *err, size_t errlen);
 
-/* Runs kernel `kernel` (the plan's name, e.g. "f_k0"). `forced_variant`
- * ("vector"/"scalar") skips the condition check when not NULL; *variant
- * receives the variant that ran. */
-bool fuser_cpu_run(fuser_cpu_module *m, const char *kernel, const fuser_host_tensor *tensors, int num_tensors,
-                   const char *forced_variant, const char **variant, char *err, size_t errlen);
-
-/* A raw call of one variant's entry, for plan executors (cpu_plan.h):
+/* A call of one variant's entry, for plan executors (cpu_plan.h):
  * one argument per launch parameter, in order. Pointers are element 0 of
  * the tensor; SIZE/STRIDE parameters are index (int64) values on the CPU;
  * scalars take the kind of their dtype. */

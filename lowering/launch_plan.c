@@ -1,5 +1,5 @@
 /* launch_plan.c: reading the launch description of launch_plan.h out of a
- * compiled module, checking conditions, writing the text form. */
+ * compiled module, writing the text form. */
 #include "lowering/launch_plan.h"
 
 #include <stdlib.h>
@@ -33,11 +33,9 @@ static MlirAttribute array_or_empty(MlirContext ctx, MlirOperation f, const char
 }
 
 /* The entry's reference: @binary::@entry into its gpu.module (a gpu.binary
- * after gpu-module-to-binary, which keeps the module's name), or @entry, a
- * function of the module itself (the CPU JIT's, binary NULL). */
+ * after gpu-module-to-binary, which keeps the module's name). */
 static MlirAttribute entry_ref(MlirContext ctx, const char *binary, const char *entry) {
   MlirAttribute leaf = mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(entry));
-  if (!binary) return leaf;
   return mlirSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(binary), 1, &leaf);
 }
 
@@ -86,16 +84,13 @@ static bool copy_ref(MlirStringRef s, char *out, size_t len) {
   return true;
 }
 
-/* entry (@binary::@entry, or @entry for a function of the module) and
- * kernel (@kernel) into l; false if either is not a symbol reference of
- * that shape or a name does not fit. */
+/* entry (@binary::@entry) and kernel (@kernel) into l; false if either is
+ * not a symbol reference of that shape or a name does not fit. */
 static bool read_refs(MlirAttribute d, fuser_launch *l) {
   MlirAttribute e = field(d, "entry"), k = field(d, "kernel");
-  if (mlirAttributeIsNull(e) || !mlirAttributeIsASymbolRef(e) || mlirSymbolRefAttrGetNumNestedReferences(e) > 1) return false;
+  if (mlirAttributeIsNull(e) || !mlirAttributeIsASymbolRef(e) || mlirSymbolRefAttrGetNumNestedReferences(e) != 1) return false;
   if (mlirAttributeIsNull(k) || !mlirAttributeIsAFlatSymbolRef(k)) return false;
-  bool nested = mlirSymbolRefAttrGetNumNestedReferences(e) == 1;
-  l->binary[0] = 0;
-  if (nested && !copy_ref(mlirSymbolRefAttrGetRootReference(e), l->binary, sizeof l->binary)) return false;
+  if (!copy_ref(mlirSymbolRefAttrGetRootReference(e), l->binary, sizeof l->binary)) return false;
   return copy_ref(mlirSymbolRefAttrGetLeafReference(e), l->entry, sizeof l->entry) &&
          copy_ref(mlirFlatSymbolRefAttrGetValue(k), l->kernel, sizeof l->kernel);
 }
@@ -122,35 +117,27 @@ static MlirType function_type(MlirOperation f) {
 /* The records' symbols resolve and agree with the functions they name:
  *   kernel  a func.func with fuser.kernel taking num_args arguments; every
  *           tensor a parameter or condition names is one of its arguments
- *           or results (a scalar: an argument). A CPU record (flat entry)
- *           may name a kernel fuser-kernels-to-cpu has removed.
+ *           or results (a scalar: an argument).
  *   entry   @binary::@e: a gpu.binary @binary (its functions are PTX now)
- *           or a gpu.module @binary holding gpu.func @e; @e: a func.func of
- *           the module. A function found takes one argument per parameter.
+ *           or a gpu.module @binary holding gpu.func @e. A function found
+ *           takes one argument per parameter.
  * Emits a located error and returns false otherwise. */
 static bool check_symbols(MlirOperation module, int i, const fuser_launch *l) {
   MlirOperation entry = {NULL};
-  if (l->binary[0]) {
-    MlirOperation bin = lookup(module, l->binary);
-    if (mlirOperationIsNull(bin) || !(op_is(bin, "gpu.binary") || op_is(bin, "gpu.module")))
-      return fuser_emit_error(module, "launch %d (%s): entry names @%s, which is not a gpu.module or gpu.binary of the module", i,
-                              l->entry, l->binary);
-    if (op_is(bin, "gpu.module")) {
-      entry = lookup(bin, l->entry);
-      if (mlirOperationIsNull(entry) || !op_is(entry, "gpu.func"))
-        return fuser_emit_error(module, "launch %d (%s): entry names @%s::@%s, which is not a gpu.func of that module", i, l->entry,
-                                l->binary, l->entry);
-    }
-  } else {
-    entry = lookup(module, l->entry);
-    if (mlirOperationIsNull(entry) || !op_is(entry, "func.func"))
-      return fuser_emit_error(module, "launch %d (%s): entry names @%s, which is not a function of the module", i, l->entry, l->entry);
+  MlirOperation bin = lookup(module, l->binary);
+  if (mlirOperationIsNull(bin) || !(op_is(bin, "gpu.binary") || op_is(bin, "gpu.module")))
+    return fuser_emit_error(module, "launch %d (%s): entry names @%s, which is not a gpu.module or gpu.binary of the module", i,
+                            l->entry, l->binary);
+  if (op_is(bin, "gpu.module")) {
+    entry = lookup(bin, l->entry);
+    if (mlirOperationIsNull(entry) || !op_is(entry, "gpu.func"))
+      return fuser_emit_error(module, "launch %d (%s): entry names @%s::@%s, which is not a gpu.func of that module", i, l->entry,
+                              l->binary, l->entry);
   }
   if (!mlirOperationIsNull(entry) && mlirFunctionTypeGetNumInputs(function_type(entry)) != l->num_params)
     return fuser_emit_error(module, "launch %d (%s): the entry takes %d arguments but the record has %d parameters", i, l->entry,
                             (int)mlirFunctionTypeGetNumInputs(function_type(entry)), l->num_params);
   MlirOperation kernel = lookup(module, l->kernel);
-  if (mlirOperationIsNull(kernel) && !l->binary[0]) return true;
   if (mlirOperationIsNull(kernel) || !op_is(kernel, "func.func") ||
       mlirAttributeIsNull(fattr(kernel, "fuser.kernel")))
     return fuser_emit_error(module, "launch %d (%s): kernel names @%s, which is not a kernel of the plan (func.func with fuser.kernel)",
@@ -203,7 +190,7 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
     MlirAttribute d = mlirArrayAttrGetElement(all, i);
     fuser_launch *l = &ls[i];
     if (mlirAttributeIsNull(d) || !mlirAttributeIsADictionary(d) || !read_refs(d, l)) {
-      fuser_emit_error(module, "launch %d: not a record with entry = @binary::@entry (or @entry) and kernel = @kernel", i);
+      fuser_emit_error(module, "launch %d: not a record with entry = @binary::@entry and kernel = @kernel", i);
       fuser_launch_plan_free(ls, n);
       return -1;
     }
@@ -264,7 +251,7 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
       fuser_launch_plan_free(ls, n);
       return -1;
     }
-    l->ptx = l->binary[0] ? fuser_binary_ptx(module, l->binary, &l->ptx_len) : NULL;
+    l->ptx = fuser_binary_ptx(module, l->binary, &l->ptx_len);
   }
   *out = ls;
   return n;
@@ -273,53 +260,6 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
 void fuser_launch_plan_free(fuser_launch *launches, int n) {
   for (int i = 0; i < n; i++) free(launches[i].ptx);
   free(launches);
-}
-
-bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const uintptr_t *ptrs,
-                                  int64_t *const *sizes, int64_t *const *strides, const int *ranks,
-                                  const int *elem_bytes) {
-  for (int i = 0; i < l->num_conditions; i++) {
-    const fuser_launch_condition *c = &l->conditions[i];
-    if (c->kind == FK_COND_INDEX32) {
-      for (int t = 0; t < num_tensors; t++) {
-        int64_t span = 1;
-        for (int d = 0; d < ranks[t]; d++) {
-          if (sizes[t][d] > 0) span += (sizes[t][d] - 1) * (strides[t][d] < 0 ? -strides[t][d] : strides[t][d]);
-        }
-        int64_t points = 1;
-        for (int d = 0; d < ranks[t]; d++) points *= sizes[t][d];
-        if (span >= ((int64_t)1 << 31) - (1 << 16) || points >= ((int64_t)1 << 31) - (1 << 16)) return false;
-      }
-      continue;
-    }
-    if (c->tensor < 0 || c->tensor >= num_tensors) return false;
-    switch (c->kind) {
-    case FK_COND_ALIGN:
-      if (ptrs[c->tensor] % (uintptr_t)c->value) return false;
-      break;
-    case FK_COND_STRIDE:
-      if (c->dim >= ranks[c->tensor] || strides[c->tensor][c->dim] % c->value) return false;
-      break;
-    case FK_COND_EXTENT:
-      if (c->dim >= ranks[c->tensor] || sizes[c->tensor][c->dim] % c->value) return false;
-      break;
-    case FK_COND_POINTS:
-    case FK_COND_ROW_LENGTH: { /* every dim, or the row's dims [dim, rank) */
-      int64_t points = 1;
-      for (int d = c->kind == FK_COND_ROW_LENGTH ? c->dim : 0; d < ranks[c->tensor]; d++) points *= sizes[c->tensor][d];
-      if (points < c->value) return false;
-      break;
-    }
-    case FK_COND_MERGE:
-      if (c->dim >= ranks[c->tensor] || c->inner < 0 || c->inner >= ranks[c->tensor] ||
-          strides[c->tensor][c->dim] != strides[c->tensor][c->inner] * sizes[c->tensor][c->inner])
-        return false;
-      break;
-    default: break;
-    }
-  }
-  (void)elem_bytes;
-  return true;
 }
 
 void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {

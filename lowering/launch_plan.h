@@ -3,14 +3,14 @@
  * module attribute `fuser.launches`; gpu-module-to-binary the PTX) and
  * written in a plain text form the driver reads without MLIR. For the plan
  * they are an interchange: fuser-plan-launches (plan_launch_ops.c) turns
- * them into the plan's fuser.launch ops and removes them; the CPU JIT,
- * --emit-ptx/--launch-plan and ptx_text read them before that.
+ * them into the plan's fuser.launch ops and removes them;
+ * --emit-ptx/--launch-plan and ptx_text read them before that. (The CPU
+ * has no records: the CPU plan runs the plan's launch ops.)
  *
  * Per kernel variant:
  *   entry      the PTX entry name, e.g. "rope_k0__vector", and
  *   binary     the gpu.binary (one PTX module per index width) holding it:
  *              the record's `entry = @fuser_kernels_i32::@rope_k0__vector`
- *              (a CPU record: `entry = @rope_k0__vector`, binary "")
  *   kernel     the kernel function of the plan (func.call target): `kernel = @rope_k0`
  *   variant    its name, for messages, dumps and a forced variant
  *   params     in order: ptr(t) one pointer per tensor, then size(t,d),
@@ -87,13 +87,6 @@ typedef struct {
 int fuser_launch_plan_read(MlirOperation module, fuser_launch **out);
 void fuser_launch_plan_free(fuser_launch *launches, int n);
 
-/* Whether the variant's conditions hold for concrete tensors: ptrs[t]
- * (addresses), sizes[t][d] and strides[t][d] (elements) for t in
- * [0, num_tensors). `elem_bytes[t]` is each tensor's element size. */
-bool fuser_launch_conditions_hold(const fuser_launch *l, int num_tensors, const uintptr_t *ptrs,
-                                  int64_t *const *sizes, int64_t *const *strides, const int *ranks,
-                                  const int *elem_bytes);
-
 void fuser_launch_plan_write(FILE *out, const fuser_launch *launches, int n);
 
 /* The PTX of gpu.binary @name of the module (malloc'ed, NUL-terminated,
@@ -101,7 +94,7 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *launches, int n);
 char *fuser_binary_ptx(MlirOperation module, const char *name, size_t *len);
 
 /* The launch dictionary (an entry of `fuser.launches`) of one loop-level
- * function: entry (@binary::@entry; @entry when binary is NULL), kernel, variant, vector_width, unroll, index_bits,
+ * function: entry (@binary::@entry), kernel, variant, vector_width, unroll, index_bits,
  * param_bits, block_size, num_args, params, conditions. */
 MlirAttribute fuser_launch_dict(MlirOperation loop_func, const char *binary, const char *entry, int block);
 

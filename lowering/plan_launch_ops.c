@@ -224,7 +224,7 @@ static bool params_of(emitter *e, const fuser_launch *l, const call_info *c, val
 
 static MlirAttribute entry_ref(MlirContext ctx, const fuser_launch *l) {
   MlirAttribute leaf = mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(l->entry));
-  return l->binary[0] ? mlirSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(l->binary), 1, &leaf) : leaf;
+  return mlirSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(l->binary), 1, &leaf);
 }
 
 static bool write_launch(emitter *e, const fuser_launch *l, const call_info *c, const fuser_plan_model *m) {

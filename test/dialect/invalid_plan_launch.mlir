@@ -1,7 +1,8 @@
 // The plan verifier's rules for fuser.launch (dialects/verify_plan.c): it
 // stands in a plan after a func.call of its kernel (a func.func with
-// fuser.kernel); its entry names a gpu.func of a gpu.module, a gpu.binary
-// or a func.func of the module, taking one argument per parameter; a
+// fuser.kernel); its entry names a gpu.func of a gpu.module or a gpu.binary
+// (@binary::@entry: a flat @entry is refused, the CPU runs the GPU's
+// launches), taking one argument per parameter; a
 // pointer parameter addresses a tensor of that call; the last launch of a
 // call has no conditions. And IRDL's: the operand groups' types.
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics
@@ -73,7 +74,7 @@ module {
   func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> attributes {fuser.fusion, fuser.plan} {
     %one = "fuser.scalar"() {value = 1 : i64} : () -> i64
     %out = call @k(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
-    // expected-error@+1 {{'fuser.launch' op entry names @k__cpu, which is not a function of the module}}
+    // expected-error@+1 {{'fuser.launch' op entry must be @binary::@entry}}
     "fuser.launch"(%one, %one, %one, %one, %one, %one, %one) {entry = @k__cpu, kernel = @k, variant = "scalar", operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0>} : (i64, i64, i64, i64, i64, i64, i64) -> ()
     return %out : tensor<8xf32>
   }
@@ -123,7 +124,7 @@ module {
   func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> attributes {fuser.fusion, fuser.plan} {
     %one = "fuser.scalar"() {value = 1 : i64} : () -> i64
     %out = call @k(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
-    // expected-error@+1 {{'fuser.launch' op entry must be @binary::@entry or @entry}}
+    // expected-error@+1 {{'fuser.launch' op entry must be @binary::@entry}}
     "fuser.launch"(%one, %one, %one, %one, %one, %one, %one) {entry = @a::@b::@c, kernel = @k, variant = "scalar", operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0>} : (i64, i64, i64, i64, i64, i64, i64) -> ()
     return %out : tensor<8xf32>
   }

@@ -1,6 +1,9 @@
 /* unit_cpu_jit: kernels lowered through the loop level and run by the CPU
  * JIT (lowering/cpu_jit.h) against C references: bit-exact for data
- * movement and + - * /, within 2 ulp for exp/tanh. Covers both variants, a
+ * movement and + - * /, within 2 ulp for exp/tanh. Each kernel runs as a
+ * call of a plan (lowering/cpu_plan.h): its variant is the first whose
+ * fuser.launch conditions hold, evaluated as the GPU runtime evaluates them
+ * (the translator's programs, fuser_expr_eval). Covers both variants, a
  * misaligned view (the vector variant's conditions fail: the mixed one
  * runs), odd and symbolic extents, the scalar tail of a fully contiguous
  * space (static, and symbolic with dims merged under run-time conditions),
@@ -11,7 +14,9 @@
 #include <string.h>
 
 #include "dialects/fuser.h"
-#include "lowering/cpu_jit.h"
+#include "lowering/cpu_plan.h"
+#include "lowering/lowering.h"
+#include "lowering/plan_model_build.h"
 #include "unit.h"
 
 static float bf2f(uint16_t b) {
@@ -34,16 +39,47 @@ static float rnd(void) {
   return ((rng >> 8) & 0xffff) / 16384.0f - 2.0f;
 }
 
-static fuser_cpu_module *compile(MlirContext ctx, const char *ir) {
-  MlirModule m = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(ir));
-  CHECK(!mlirModuleIsNull(m));
-  if (mlirModuleIsNull(m)) return NULL;
-  char err[512] = "";
-  fuser_cpu_module *cm = fuser_cpu_compile(m, err, sizeof err);
-  if (!cm) fprintf(stderr, "compile failed: %s\n", err);
-  CHECK(cm != NULL);
-  mlirModuleDestroy(m);
-  return cm;
+/* A plan compiled twice, as fuser-cpu-check does: its model (launches from
+ * the PTX pipeline) and its kernels for the CPU JIT. */
+typedef struct {
+  fuser_plan_model model;
+  fuser_cpu_module *jit;
+} compiled;
+
+static bool compile(MlirContext ctx, const char *ir, compiled *c) {
+  char err[1024] = "", ptx[2048];
+  fuser_plan_to_ptx_pipeline("sm_90", ptx, sizeof ptx);
+  MlirModule a = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(ir));
+  MlirModule b = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(ir));
+  CHECK(!mlirModuleIsNull(a) && !mlirModuleIsNull(b));
+  if (mlirModuleIsNull(a) || mlirModuleIsNull(b)) return false;
+  MlirOperation op = mlirModuleGetOperation(a);
+  bool ok = fuser_plan_model_build(op, &c->model, err, sizeof err) && fuser_run_pipeline(op, ptx, err, sizeof err) &&
+            fuser_plan_model_add_launches(&c->model, op, err, sizeof err);
+  mlirModuleDestroy(a);
+  c->jit = ok ? fuser_cpu_compile(b, err, sizeof err) : NULL;
+  mlirModuleDestroy(b);
+  if (!c->jit) fprintf(stderr, "compile failed: %s\n", err);
+  CHECK(c->jit != NULL);
+  if (!c->jit) fuser_plan_model_free(&c->model);
+  return c->jit != NULL;
+}
+
+static void release(compiled *c) {
+  fuser_cpu_destroy(c->jit);
+  fuser_plan_model_free(&c->model);
+}
+
+/* Runs the plan; *variant (kernel k's) is its entry's suffix ("vector").
+ * The outputs are the plan's (free with fuser_cpu_plan_free_outputs). */
+static bool run(compiled *c, const fuser_host_tensor *inputs, fuser_host_tensor *outputs, int k, const char **variant) {
+  const char *entries[8] = {0};
+  char err[512];
+  bool ok = fuser_cpu_plan_run(c->jit, &c->model, inputs, outputs, entries, err, sizeof err);
+  if (!ok) fprintf(stderr, "%s\n", err);
+  const char *sep = ok && entries[k] ? strstr(entries[k], "__") : NULL;
+  *variant = sep ? sep + 2 : "nothing";
+  return ok;
 }
 
 static fuser_host_tensor tensor(void *data, fuser_dtype dt, int rank, const int64_t *sizes, const int64_t *strides) {
@@ -55,7 +91,17 @@ static fuser_host_tensor tensor(void *data, fuser_dtype dt, int rank, const int6
 
 /* ---- RoPE: cat on the last dim, strided views, broadcast tables --------- */
 
+/* The views of a qkv-like buffer (rows of 64 elements per (b, s), head h
+ * at h*16; the second half 8 elements in) and of x, laid out like it. */
 static const char *rope_ir =
+    "func.func @rope(%cos: tensor<8x16xbf16>, %sin: tensor<8x16xbf16>, %buf: tensor<1039xbf16>, %x: tensor<1039xbf16>)\n"
+    "    -> tensor<2x3x8x16xbf16> attributes {fuser.fusion, fuser.plan} {\n"
+    "  %x2 = \"fuser.view\"(%buf) {static_offset = 0 : i64, static_strides = array<i64: 512, 16, 64, 1>} : (tensor<1039xbf16>) -> tensor<2x3x8x8xbf16>\n"
+    "  %x1 = \"fuser.view\"(%buf) {static_offset = 8 : i64, static_strides = array<i64: 512, 16, 64, 1>} : (tensor<1039xbf16>) -> tensor<2x3x8x8xbf16>\n"
+    "  %xv = \"fuser.view\"(%x) {static_offset = 0 : i64, static_strides = array<i64: 512, 16, 64, 1>} : (tensor<1039xbf16>) -> tensor<2x3x8x16xbf16>\n"
+    "  %out = call @rope_k0(%cos, %sin, %x2, %x1, %xv) {fuser.cuts = [\"fusion output\"]} : (tensor<8x16xbf16>, tensor<8x16xbf16>, tensor<2x3x8x8xbf16>, tensor<2x3x8x8xbf16>, tensor<2x3x8x16xbf16>) -> tensor<2x3x8x16xbf16>\n"
+    "  return %out : tensor<2x3x8x16xbf16>\n"
+    "}\n"
     "func.func private @rope_k0(\n"
     "    %cos: tensor<8x16xbf16> {fuser.strides = array<i64: 16, 1>},\n"
     "    %sin: tensor<8x16xbf16> {fuser.strides = array<i64: 16, 1>},\n"
@@ -77,12 +123,11 @@ static const char *rope_ir =
     "}\n";
 
 static void test_rope(MlirContext ctx) {
-  fuser_cpu_module *m = compile(ctx, rope_ir);
-  if (!m) return;
-  /* qkv-like buffer: rows of 64 elements per (b, s); head h at h*16 */
+  compiled m;
+  if (!compile(ctx, rope_ir, &m)) return;
   enum { B = 2, H = 3, S = 8, D = 16, HALF = 8, ROW = 64 };
   static _Alignas(64) uint16_t buf[B * S * ROW + 16], x[B * S * ROW + 16], cosb[S * D], sinb[S * D];
-  static _Alignas(64) uint16_t out[B * H * S * D], ref[B * H * S * D];
+  static uint16_t ref[B * H * S * D];
   for (size_t i = 0; i < sizeof buf / 2; i++) buf[i] = f2bf(rnd()), x[i] = f2bf(rnd());
   for (int i = 0; i < S * D; i++) cosb[i] = f2bf(rnd()), sinb[i] = f2bf(rnd());
   for (int misaligned = 0; misaligned < 2; misaligned++) {
@@ -97,30 +142,30 @@ static void test_rope(MlirContext ctx) {
             float r = bf2f(xp[in + d]) * bf2f(cosb[s * D + d]) + bf2f(f2bf(cat)) * bf2f(sinb[s * D + d]);
             ref[((b * H + h) * S + s) * D + d] = f2bf(r);
           }
-    int64_t tsz[2] = {S, D}, tst[2] = {D, 1}, hsz[4] = {B, H, S, HALF}, xsz[4] = {B, H, S, D};
-    int64_t vst[4] = {512, 16, 64, 1}, ost[4] = {384, 128, 16, 1};
-    fuser_host_tensor t[6] = {
-        tensor(cosb, FUSER_DTYPE_BF16, 2, tsz, tst), tensor(sinb, FUSER_DTYPE_BF16, 2, tsz, tst),
-        tensor(x2p, FUSER_DTYPE_BF16, 4, hsz, vst),  tensor(x1p, FUSER_DTYPE_BF16, 4, hsz, vst),
-        tensor(xp, FUSER_DTYPE_BF16, 4, xsz, vst),   tensor(out, FUSER_DTYPE_BF16, 4, xsz, ost)};
-    const char *variants[] = {NULL, "mixed", "vector"};
-    for (int v = 0; v < (misaligned ? 1 : 3); v++) {
-      memset(out, 0xff, sizeof out);
-      const char *ran = NULL;
-      char err[256];
-      bool ok = fuser_cpu_run(m, "rope_k0", t, 6, variants[v], &ran, err, sizeof err);
-      if (!ok) fprintf(stderr, "%s\n", err);
-      CHECK(ok);
-      if (!variants[v]) CHECK(strcmp(ran, misaligned ? "mixed" : "vector") == 0);
-      CHECK(memcmp(out, ref, sizeof out) == 0);
-    }
+    int64_t tsz[2] = {S, D}, tst[2] = {D, 1}, bsz[1] = {1039}, bst[1] = {1};
+    fuser_host_tensor t[4] = {tensor(cosb, FUSER_DTYPE_BF16, 2, tsz, tst), tensor(sinb, FUSER_DTYPE_BF16, 2, tsz, tst),
+                              tensor(x2p, FUSER_DTYPE_BF16, 1, bsz, bst), tensor(xp, FUSER_DTYPE_BF16, 1, bsz, bst)};
+    fuser_host_tensor out[1];
+    const char *ran = NULL;
+    CHECK(run(&m, t, out, 0, &ran));
+    if (strcmp(ran, misaligned ? "mixed" : "vector") != 0) fprintf(stderr, "rope (misaligned %d) ran %s\n", misaligned, ran);
+    CHECK(strcmp(ran, misaligned ? "mixed" : "vector") == 0);
+    CHECK(out[0].data && memcmp(out[0].data, ref, sizeof ref) == 0);
+    fuser_cpu_plan_free_outputs(&m.model, out);
   }
-  fuser_cpu_destroy(m);
+  release(&m);
 }
 
 /* ---- symbolic sizes and strides; transcendentals ------------------------- */
 
+/* Rows of a and b start `lda` elements apart (dim 0 not contiguous): the
+ * kernel takes their strides; the output is dense. */
 static const char *dyn_ir =
+    "func.func @dyn(%a: tensor<?x?xf32> {fuser.contiguity = array<i64: 0, 1>}, %b: tensor<?x?xf32> {fuser.contiguity = array<i64: 0, 1>})\n"
+    "    -> tensor<?x?xf32> attributes {fuser.fusion, fuser.plan} {\n"
+    "  %out = call @dyn_k0(%a, %b) {fuser.cuts = [\"fusion output\"]} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>\n"
+    "  return %out : tensor<?x?xf32>\n"
+    "}\n"
     "func.func private @dyn_k0(\n"
     "    %a: tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>},\n"
     "    %b: tensor<?x?xf32> {fuser.strides = array<i64: -9223372036854775808, 1>})\n"
@@ -142,8 +187,8 @@ static int64_t ulp_diff(float a, float b) {
 }
 
 static void test_dynamic(MlirContext ctx) {
-  fuser_cpu_module *m = compile(ctx, dyn_ir);
-  if (!m) return;
+  compiled m;
+  if (!compile(ctx, dyn_ir, &m)) return;
   /* contiguous (any size: the dims merge at run time, with a tail),
    * padded rows whose stride keeps rows aligned ("rows"), and others */
   struct { int64_t rows, cols, lda; const char *variant; } cases[] = {
@@ -151,35 +196,41 @@ static void test_dynamic(MlirContext ctx) {
       {31, 63, 63, "vector"}, {16, 32, 32, "vector"}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     int64_t R = cases[c].rows, C = cases[c].cols, L = cases[c].lda;
-    float *a = aligned_alloc(64, 4096 * 4), *b = aligned_alloc(64, 4096 * 4), *o = aligned_alloc(64, 4096 * 4);
-    for (int i = 0; i < 4096; i++) a[i] = rnd(), b[i] = rnd(), o[i] = NAN;
-    int64_t sz[2] = {R, C}, st[2] = {L, 1}, ost[2] = {C, 1};
-    fuser_host_tensor t[3] = {tensor(a, FUSER_DTYPE_F32, 2, sz, st), tensor(b, FUSER_DTYPE_F32, 2, sz, st),
-                              tensor(o, FUSER_DTYPE_F32, 2, sz, ost)};
+    float *a = aligned_alloc(64, 4096 * 4), *b = aligned_alloc(64, 4096 * 4);
+    for (int i = 0; i < 4096; i++) a[i] = rnd(), b[i] = rnd();
+    int64_t sz[2] = {R, C}, st[2] = {L, 1};
+    fuser_host_tensor t[2] = {tensor(a, FUSER_DTYPE_F32, 2, sz, st), tensor(b, FUSER_DTYPE_F32, 2, sz, st)};
+    fuser_host_tensor out[1];
     const char *ran = NULL;
-    char err[256];
-    bool ok = fuser_cpu_run(m, "dyn_k0", t, 3, NULL, &ran, err, sizeof err);
-    if (!ok) fprintf(stderr, "%s\n", err);
+    bool ok = run(&m, t, out, 0, &ran);
     CHECK(ok);
-    if (!ran || strcmp(ran, cases[c].variant) != 0)
-      fprintf(stderr, "%lldx%lld lda %lld ran %s\n", (long long)R, (long long)C, (long long)L, ran ? ran : "nothing");
-    CHECK(ran && strcmp(ran, cases[c].variant) == 0);
-    int64_t worst = 0;
-    for (int64_t i = 0; i < R; i++)
-      for (int64_t j = 0; j < C; j++) {
-        float x = a[i * L + j], r = expf(x) * b[i * L + j] + tanhf(x);
-        int64_t d = ulp_diff(r, o[i * C + j]);
-        worst = d > worst ? d : worst;
-      }
-    CHECK(worst <= 2);
-    free(a), free(b), free(o);
+    if (strcmp(ran, cases[c].variant) != 0)
+      fprintf(stderr, "%lldx%lld lda %lld ran %s\n", (long long)R, (long long)C, (long long)L, ran);
+    CHECK(strcmp(ran, cases[c].variant) == 0);
+    if (ok) {
+      const float *o = out[0].data;
+      int64_t worst = 0;
+      for (int64_t i = 0; i < R; i++)
+        for (int64_t j = 0; j < C; j++) {
+          float x = a[i * L + j], r = expf(x) * b[i * L + j] + tanhf(x);
+          int64_t d = ulp_diff(r, o[i * C + j]);
+          worst = d > worst ? d : worst;
+        }
+      CHECK(worst <= 2);
+      fuser_cpu_plan_free_outputs(&m.model, out);
+    }
+    free(a), free(b);
   }
-  fuser_cpu_destroy(m);
+  release(&m);
 }
 
 /* ---- a fully contiguous odd-sized space: width 8 and a scalar tail -------- */
 
 static const char *big_ir =
+    "func.func @big(%a: tensor<999x1003xbf16>, %b: tensor<999x1003xbf16>) -> tensor<999x1003xbf16> attributes {fuser.fusion, fuser.plan} {\n"
+    "  %out = call @big_k0(%a, %b) {fuser.cuts = [\"fusion output\"]} : (tensor<999x1003xbf16>, tensor<999x1003xbf16>) -> tensor<999x1003xbf16>\n"
+    "  return %out : tensor<999x1003xbf16>\n"
+    "}\n"
     "func.func private @big_k0(\n"
     "    %a: tensor<999x1003xbf16> {fuser.strides = array<i64: 1003, 1>},\n"
     "    %b: tensor<999x1003xbf16> {fuser.strides = array<i64: 1003, 1>})\n"
@@ -191,29 +242,38 @@ static const char *big_ir =
     "}\n";
 
 static void test_tail(MlirContext ctx) {
-  fuser_cpu_module *m = compile(ctx, big_ir);
-  if (!m) return;
+  compiled m;
+  if (!compile(ctx, big_ir, &m)) return;
   size_t n = 999 * 1003;
   size_t bytes = (n * 2 + 64 + 63) / 64 * 64; /* aligned_alloc wants a multiple of the alignment */
-  uint16_t *a = aligned_alloc(64, bytes), *b = aligned_alloc(64, bytes), *o = aligned_alloc(64, bytes);
+  uint16_t *a = aligned_alloc(64, bytes), *b = aligned_alloc(64, bytes);
   for (size_t i = 0; i < n; i++) a[i] = f2bf(rnd()), b[i] = f2bf(rnd() + 4.5f);
   int64_t sz[2] = {999, 1003}, st[2] = {1003, 1};
-  fuser_host_tensor t[3] = {tensor(a, FUSER_DTYPE_BF16, 2, sz, st), tensor(b, FUSER_DTYPE_BF16, 2, sz, st),
-                            tensor(o, FUSER_DTYPE_BF16, 2, sz, st)};
+  fuser_host_tensor t[2] = {tensor(a, FUSER_DTYPE_BF16, 2, sz, st), tensor(b, FUSER_DTYPE_BF16, 2, sz, st)};
+  fuser_host_tensor out[1];
   const char *ran = NULL;
-  char err[256];
-  CHECK(fuser_cpu_run(m, "big_k0", t, 3, NULL, &ran, err, sizeof err));
-  CHECK(ran && strcmp(ran, "vector") == 0);
-  size_t bad = 0;
-  for (size_t i = 0; i < n; i++) bad += o[i] != f2bf(bf2f(a[i]) / bf2f(b[i]) - bf2f(a[i]));
-  CHECK_EQ_INT(bad, 0);
-  free(a), free(b), free(o);
-  fuser_cpu_destroy(m);
+  if (run(&m, t, out, 0, &ran)) {
+    CHECK(strcmp(ran, "vector") == 0);
+    const uint16_t *o = out[0].data;
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) bad += o[i] != f2bf(bf2f(a[i]) / bf2f(b[i]) - bf2f(a[i]));
+    CHECK_EQ_INT(bad, 0);
+    fuser_cpu_plan_free_outputs(&m.model, out);
+  } else {
+    CHECK(false);
+  }
+  free(a), free(b);
+  release(&m);
 }
 
 /* ---- slice, pad and a reduction ---------------------------------------------- */
 
 static const char *pad_ir =
+    "func.func @pad(%a: tensor<6x10xf32>, %x: tensor<4x37xbf16>) -> (tensor<5x12xf32>, tensor<4xf32>) attributes {fuser.fusion, fuser.plan} {\n"
+    "  %p = call @pad_k0(%a) {fuser.cuts = [\"fusion output\"]} : (tensor<6x10xf32>) -> tensor<5x12xf32>\n"
+    "  %s = call @sum_k1(%x) {fuser.cuts = [\"fusion output\"]} : (tensor<4x37xbf16>) -> tensor<4xf32>\n"
+    "  return %p, %s : tensor<5x12xf32>, tensor<4xf32>\n"
+    "}\n"
     "func.func private @pad_k0(%a: tensor<6x10xf32> {fuser.strides = array<i64: 10, 1>})\n"
     "    -> (tensor<5x12xf32> {fuser.strides = array<i64: 12, 1>}) attributes {fuser.kernel} {\n"
     "  %0 = \"fuser.slice\"(%a) {start_indices = array<i64: 1, 2>, end_indices = array<i64: 5, 9>, strides = array<i64: 1, 1>} : (tensor<6x10xf32>) -> tensor<4x7xf32>\n"
@@ -230,9 +290,9 @@ static const char *pad_ir =
     "}\n";
 
 static void test_pad_and_sum(MlirContext ctx) {
-  fuser_cpu_module *m = compile(ctx, pad_ir);
-  if (!m) return;
-  float a[60], o[60], ref[60];
+  compiled m;
+  if (!compile(ctx, pad_ir, &m)) return;
+  float a[60], ref[60];
   for (int i = 0; i < 60; i++) a[i] = rnd();
   for (int i = 0; i < 5; i++)
     for (int j = 0; j < 12; j++) {
@@ -240,15 +300,8 @@ static void test_pad_and_sum(MlirContext ctx) {
       float v = (si >= 0 && si < 4 && sj >= 0 && sj < 7) ? a[(si + 1) * 10 + sj + 2] : 0.5f;
       ref[i * 12 + j] = v * 2.0f;
     }
-  int64_t asz[2] = {6, 10}, ast[2] = {10, 1}, osz[2] = {5, 12}, ost[2] = {12, 1};
-  fuser_host_tensor t[2] = {tensor(a, FUSER_DTYPE_F32, 2, asz, ast), tensor(o, FUSER_DTYPE_F32, 2, osz, ost)};
-  char err[256];
-  const char *ran;
-  CHECK(fuser_cpu_run(m, "pad_k0", t, 2, NULL, &ran, err, sizeof err));
-  CHECK(memcmp(o, ref, sizeof ref) == 0);
-
   uint16_t x[4 * 37];
-  float s[4], sref[4];
+  float sref[4];
   for (int i = 0; i < 4 * 37; i++) x[i] = f2bf(rnd());
   /* the row sum runs the row schedule's variant without conditions (37 is
    * not a multiple of 4): 512 threads stride over the row, then the warp
@@ -264,12 +317,19 @@ static void test_pad_and_sum(MlirContext ctx) {
       for (int l = 0; l < off; l++) p[32 * l] = p[32 * l] + p[32 * (l + off)];
     sref[i] = p[0];
   }
-  int64_t xsz[2] = {4, 37}, xst[2] = {37, 1}, ssz[1] = {4}, sst[1] = {1};
-  fuser_host_tensor u[2] = {tensor(x, FUSER_DTYPE_BF16, 2, xsz, xst), tensor(s, FUSER_DTYPE_F32, 1, ssz, sst)};
-  CHECK(fuser_cpu_run(m, "sum_k1", u, 2, NULL, &ran, err, sizeof err));
-  CHECK(strcmp(ran, "looped_scalar") == 0);
-  CHECK(memcmp(s, sref, sizeof sref) == 0);
-  fuser_cpu_destroy(m);
+  int64_t asz[2] = {6, 10}, ast[2] = {10, 1}, xsz[2] = {4, 37}, xst[2] = {37, 1};
+  fuser_host_tensor t[2] = {tensor(a, FUSER_DTYPE_F32, 2, asz, ast), tensor(x, FUSER_DTYPE_BF16, 2, xsz, xst)};
+  fuser_host_tensor out[2];
+  const char *ran = NULL;
+  if (run(&m, t, out, 1, &ran)) {
+    CHECK(memcmp(out[0].data, ref, sizeof ref) == 0);
+    CHECK(strcmp(ran, "looped_scalar") == 0);
+    CHECK(memcmp(out[1].data, sref, sizeof sref) == 0);
+    fuser_cpu_plan_free_outputs(&m.model, out);
+  } else {
+    CHECK(false);
+  }
+  release(&m);
 }
 
 int main(void) {
