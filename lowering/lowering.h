@@ -66,23 +66,11 @@ void fuser_plan_to_ptx_pipeline_with(const char *chip, int unroll, int block_siz
 bool fuser_module_needs_plan(MlirOperation module);
 
 /* Compiles `module` in place: FUSER_PLAN_PIPELINE when needed, then the
- * PTX pipeline (the launch plan is then fuser_launch_plan_read's). False
+ * PTX pipeline (its gpu.binary ops hold the PTX). False
  * with a message in err on failure (the located diagnostics go through the
  * context's handler). */
 bool fuser_module_compile_to_ptx(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
                                  size_t errlen);
-
-/* Compiles `module` in place (FUSER_PLAN_PIPELINE when needed, then the
- * PTX pipeline) and returns malloc'ed text: a line `// entry <e> binary <b>
- * kernel <k> variant <v> width <W>` per kernel variant, then each binary's
- * PTX after `// binary <b>`. NULL with a message in err on failure (the
- * located diagnostics go through the context's handler). */
-char *fuser_module_to_ptx_text(MlirOperation module, const char *chip, char *err, size_t errlen);
-/* The same with the lowering's tuning knobs: vectors per thread in the
- * vector variant (fuser-lower-kernels{unroll}) and threads per block
- * (fuser-kernels-to-gpu{block-size}). */
-char *fuser_module_to_ptx_text_with(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
-                                    size_t errlen);
 
 /* The upstream pipeline from fuser-kernels-to-cpu output to LLVM dialect. */
 const char *fuser_cpu_to_llvm_pipeline(void);

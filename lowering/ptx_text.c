@@ -4,9 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
-#include "support/strbuf.h"
 #include "mlir-c/Pass.h"
 #include "passes/pass.h"
 
@@ -33,38 +31,10 @@ static bool run(MlirOperation op, const char *text, char *err, size_t errlen) {
   return ok;
 }
 
-char *fuser_module_to_ptx_text(MlirOperation module, const char *chip, char *err, size_t errlen) {
-  return fuser_module_to_ptx_text_with(module, chip, 0, 128, err, errlen);
-}
-
 bool fuser_module_compile_to_ptx(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
                                  size_t errlen) {
   if (fuser_module_needs_plan(module) && !run(module, FUSER_PLAN_PIPELINE, err, errlen)) return false;
   char pipeline[2048];
   fuser_plan_to_ptx_pipeline_with(chip, unroll, block_size, pipeline, sizeof pipeline);
   return run(module, pipeline, err, errlen);
-}
-
-char *fuser_module_to_ptx_text_with(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
-                                    size_t errlen) {
-  if (!fuser_module_compile_to_ptx(module, chip, unroll, block_size, err, errlen)) return NULL;
-  fuser_launch *ls;
-  int n = fuser_launch_plan_read(module, &ls);
-  if (n < 0) {
-    snprintf(err, errlen, "the launch plan does not read (the error above)");
-    return NULL;
-  }
-  strbuf out = {0};
-  sb_append(&out, "");
-  for (int i = 0; i < n; i++)
-    sb_printf(&out, "// entry %s binary %s kernel %s variant %s width %d\n", ls[i].entry, ls[i].binary, ls[i].kernel,
-              ls[i].variant, ls[i].vector_width);
-  for (int i = 0; i < n; i++) {
-    bool first = true;
-    for (int j = 0; j < i; j++) first &= strcmp(ls[j].binary, ls[i].binary) != 0;
-    if (!first || !ls[i].ptx) continue;
-    sb_printf(&out, "// binary %s\n%s", ls[i].binary, ls[i].ptx);
-  }
-  fuser_launch_plan_free(ls, n);
-  return out.data;
 }

@@ -9,6 +9,7 @@
 #include "lowering/compile.h"
 #include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Pass.h"
 #include "passes/ir_util.h"
 #include "passes/pass.h"
@@ -55,15 +56,50 @@ static void binary_path(const char *output, const char *binary, char *buf, size_
   snprintf(buf, len, "%.*s.%s.ptx", (int)n, output, binary);
 }
 
-/* The launches that first name each binary (one PTX module per binary). */
-static int distinct_binaries(const fuser_launch *ls, int n, int *first) {
-  int count = 0;
-  for (int i = 0; i < n; i++) {
-    bool seen = !ls[i].ptx;
-    for (int k = 0; k < count && !seen; k++) seen = strcmp(ls[first[k]].binary, ls[i].binary) == 0;
-    if (!seen) first[count++] = i;
+/* The module's PTX after the PTX pipeline: its gpu.binary ops (one per
+ * index width), in module order. Which entry a call launches is the plan's
+ * business (its fuser.launch ops), not the file's. */
+typedef struct {
+  char name[64];
+  char *ptx;
+  size_t len;
+} binary;
+
+static int binaries_of(MlirOperation module, binary **out) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    n += fuser_op_is(op, "gpu.binary");
+  binary *bs = calloc((size_t)n + 1, sizeof *bs);
+  int k = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!fuser_op_is(op, "gpu.binary")) continue;
+    MlirStringRef sym = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name")));
+    snprintf(bs[k].name, sizeof bs[k].name, "%.*s", (int)sym.length, sym.data);
+    bs[k].ptx = fuser_binary_ptx(module, bs[k].name, &bs[k].len);
+    if (bs[k].ptx) k++; /* a binary without an object has no PTX to write */
   }
-  return count;
+  *out = bs;
+  return k;
+}
+
+/* The text form of lowering/launch_plan.h (the kernel lowering's records). */
+static bool write_launch_plan(MlirOperation module, const char *output) {
+  fuser_launch *ls;
+  int n = fuser_launch_plan_read(module, &ls);
+  if (n < 0) {
+    fprintf(stderr, "fuser-translate: error: the launch plan does not read (the error above)\n");
+    return false;
+  }
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  fuser_launch_plan_write(mem, ls, n);
+  fclose(mem);
+  bool ok = write_file(output, text, len);
+  free(text);
+  fuser_launch_plan_free(ls, n);
+  return ok;
 }
 
 bool translate_emit_ptx(MlirModule module, const char *output, const translate_compile_options *o) {
@@ -75,56 +111,42 @@ bool translate_emit_ptx(MlirModule module, const char *output, const translate_c
     fprintf(stderr, "fuser-translate: error: %s\n", err);
     return false;
   }
-  fuser_launch *ls;
-  int n = fuser_launch_plan_read(op, &ls);
-  if (n < 0) {
-    fprintf(stderr, "fuser-translate: error: the launch plan does not read (the error above)\n");
-    return false;
-  }
-  int *first = malloc(sizeof *first * (size_t)(n ? n : 1));
-  int nbin = distinct_binaries(ls, n, first);
+  if (o->launch_plan) return write_launch_plan(op, output);
+  binary *bs;
+  int nbin = binaries_of(op, &bs);
   bool ok = true;
-  if (o->launch_plan) {
-    /* the text form of lowering/launch_plan.h */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    fuser_launch_plan_write(mem, ls, n);
-    fclose(mem);
-    ok = write_file(output, text, len);
-    free(text);
-  } else if (nbin == 0) {
+  if (nbin == 0) {
     /* every output is an input, a view of one, empty, or a matmul (cuBLASLt's): nothing of ours to run */
     fprintf(stderr, "fuser-translate: note: the fusion compiles to no kernels (its outputs are inputs, views of "
                     "them, empty, or matmul segments); no PTX written\n");
   } else if (o->binary) {
     int found = -1;
     for (int k = 0; k < nbin && found < 0; k++)
-      if (strcmp(ls[first[k]].binary, o->binary) == 0) found = first[k];
+      if (strcmp(bs[k].name, o->binary) == 0) found = k;
     if (found < 0) {
       fprintf(stderr, "fuser-translate: error: no PTX binary named '%s'; this fusion has:", o->binary);
-      for (int k = 0; k < nbin; k++) fprintf(stderr, " %s", ls[first[k]].binary);
+      for (int k = 0; k < nbin; k++) fprintf(stderr, " %s", bs[k].name);
       fputc('\n', stderr);
       ok = false;
-    } else ok = write_file(output, ls[found].ptx, ls[found].ptx_len);
+    } else ok = write_file(output, bs[found].ptx, bs[found].len);
   } else if (nbin == 1) {
-    ok = write_file(output, ls[first[0]].ptx, ls[first[0]].ptx_len);
+    ok = write_file(output, bs[0].ptx, bs[0].len);
   } else if (!output || strcmp(output, "-") == 0) {
     fprintf(stderr, "fuser-translate: error: the fusion compiles to %d PTX modules (one per index width:", nbin);
-    for (int k = 0; k < nbin; k++) fprintf(stderr, " %s", ls[first[k]].binary);
+    for (int k = 0; k < nbin; k++) fprintf(stderr, " %s", bs[k].name);
     fprintf(stderr, ") and ptxas takes one per file: give -o FILE.ptx (writes FILE.<binary>.ptx each) or "
                     "--binary=NAME\n");
     ok = false;
   } else {
     for (int k = 0; k < nbin && ok; k++) {
       char path[4096];
-      binary_path(output, ls[first[k]].binary, path, sizeof path);
-      ok = write_file(path, ls[first[k]].ptx, ls[first[k]].ptx_len);
+      binary_path(output, bs[k].name, path, sizeof path);
+      ok = write_file(path, bs[k].ptx, bs[k].len);
       if (ok) fprintf(stderr, "fuser-translate: wrote %s\n", path);
     }
   }
-  free(first);
-  fuser_launch_plan_free(ls, n);
+  for (int k = 0; k < nbin; k++) free(bs[k].ptx);
+  free(bs);
   return ok;
 }
 
