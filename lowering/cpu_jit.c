@@ -53,7 +53,6 @@ static void read_entries(MlirOperation module, fuser_cpu_module *m) {
   }
 }
 
-
 /* f32/f64 -> bf16 (arith.truncf: a cast to BFloat16 that arith-expand
  * leaves to LLVM, and a fusion's cast of a Double): LLVM calls
  * compiler-rt's __truncsfbf2 / __truncdfbf2, which Debian 12's libgcc 12
