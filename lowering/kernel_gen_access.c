@@ -125,7 +125,7 @@ bool kg_reads_at_result_index(gen *g, int t) {
   if (t >= k->num_args || !k->t[t].is_tensor || k->t[t].rank != k->rank) return false;
   for (int a = 0; a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
-    if (acc->tensor != t || acc->opaque) continue;
+    if (acc->tensor != t || acc->opaque || acc->lanes_only) continue;
     bool identity = true;
     for (int j = 0; j < k->rank && identity; j++) {
       identity = acc->off[j] == 0;

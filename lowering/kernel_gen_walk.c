@@ -126,7 +126,11 @@ static step view(gen *g, frame *f, kval child, const fk_dim_map *map) {
 }
 
 /* Linear index of ix over the extents of `from`, then delinearized over the
- * extents of `to` (reshape of a computed value). */
+ * extents of `to` (reshape of a computed value). In a vector variant ix is
+ * the first lane's index and the lanes move along from's last dim or not at
+ * all (the access analysis allows no other: kernel_access.c,
+ * reshape_lanes), from a multiple of W, with W dividing both last extents:
+ * so they move along to's last dim, with unit step. */
 static idx_t reshape_index(gen *g, MlirValue from, const idx_t *ix, MlirValue to) {
   fb_builder *b = &g->b;
   MlirValue lin = kg_cidx(g, 0);
@@ -141,6 +145,7 @@ static idx_t reshape_index(gen *g, MlirValue from, const idx_t *ix, MlirValue to
     o.v[j] = fb_remui(b, lin, e);
     lin = fb_divui(b, lin, e);
   }
+  if (o.rank > 0) o.inner[o.rank - 1] = ix->rank > 0 && ix->inner[ix->rank - 1];
   return o;
 }
 
@@ -375,9 +380,10 @@ static step advance(gen *g, frame *f, kval child) {
   if (kind == FUSER_KIND_INDEX) return index_read(g, f, child);
   if (f->id == FUSER_OP_reshape) {
     if (f->pc == 1) return done(child);
-    if (g->W > 1)
-      return kg_fail_op(g, f->op, "lowering: reshape of a computed value needs the scalar variant (vector width 1)"),
-             done(dummy(g, f->v));
+    for (int j = 0; g->W > 1 && j + 1 < f->ix.rank; j++)
+      if (f->ix.inner[j])
+        return kg_fail_op(g, f->op, "lowering: the vector lanes cross this reshape's rows: the scalar variant only"),
+               done(dummy(g, f->v));
     f->pc = 1;
     MlirValue in = mlirOperationGetOperand(f->op, 0);
     idx_t o = reshape_index(g, f->v, &f->ix, in);

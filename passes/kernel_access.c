@@ -29,6 +29,7 @@
 typedef struct {
   int rank;
   bool opaque;
+  bool lanes_only; /* fk_access.lanes_only */
   int64_t tok[FK_R];
   int8_t coef[FK_R][FK_R];
   int64_t off[FK_R];
@@ -38,6 +39,7 @@ typedef struct {
   int64_t value; /* static extent or FK_DYN */
   int src_tensor, src_dim;
   int64_t shift;
+  const void *scalar; /* the scalar value it is (a reshape's new_shape entry), else NULL */
 } adim;
 
 typedef struct {
@@ -47,6 +49,7 @@ typedef struct {
   fuser_scoped_memo visited; /* (value, rank, tok[]) */
   fuser_scoped_memo dims;    /* (value, dim) -> adim */
   fuser_scoped_memo scalars; /* value -> checked */
+  MlirValue result0;         /* the value of result 0 (the iteration space) */
 } walker;
 
 static bool fail(walker *w, MlirOperation op, const char *msg) {
@@ -83,6 +86,7 @@ static void add_access(fk_kernel *k, int t, const aidx *ix) {
   memset(a, 0, sizeof *a);
   a->tensor = t;
   a->opaque = ix->opaque;
+  a->lanes_only = ix->lanes_only;
   memcpy(a->coef, ix->coef, sizeof a->coef);
   memcpy(a->off, ix->off, sizeof a->off);
 }
@@ -208,7 +212,10 @@ static adim dim_of(walker *w, MlirValue root, int root_dim) {
       if (rr.value != FK_DYN && l.src_tensor >= 0) d.src_tensor = l.src_tensor, d.src_dim = l.src_dim, d.shift = l.shift + rr.value;
       break;
     }
-    case FK_EXTENT_SCALAR: check_scalar(w, r.a); break;
+    case FK_EXTENT_SCALAR:
+      check_scalar(w, r.a);
+      d.scalar = r.a.ptr;
+      break;
     case FK_EXTENT_UNKNOWN: fail(w, fk_owner(it.v), "lowering: cannot derive a symbolic extent through this op"); break;
     }
     fuser_scoped_memo_push(&w->dims, &key, &d);
@@ -218,6 +225,58 @@ static adim dim_of(walker *w, MlirValue root, int root_dim) {
   dim_key key = dkey(root, root_dim);
   adim *d = fuser_scoped_memo_find(&w->dims, &key);
   return d ? *d : (adim){.value = FK_DYN, .src_tensor = -1};
+}
+
+/* ---- reshapes that keep the vector lanes ---------------------------------- */
+
+/* The extent of dim j of reshape result v as a boundary: a new_shape entry
+ * that is a scalar argument (a symbolic reshape) names no size, but where
+ * result 0's extent along the lanes is that same scalar, the result's size
+ * is it (the launch can check that size). */
+static adim reshape_extent(walker *w, MlirValue v, int j) {
+  adim e = dim_of(w, v, j);
+  const fk_kernel *k = w->k;
+  if (e.value != FK_DYN || e.src_tensor >= 0 || !e.scalar || mlirValueIsNull(w->result0)) return e;
+  int rj = k->iter_dim[k->rank - 1];
+  adim r = dim_of(w, w->result0, rj);
+  if (r.scalar == e.scalar) e = (adim){.value = FK_DYN, .src_tensor = k->num_args, .src_dim = rj};
+  return e;
+}
+
+/* Whether the vector lanes survive reshape v (of `in`), read at ix; then
+ * *o (fresh index values) becomes the lanes' map into `in`. The generator
+ * linearizes the first lane's index over v's extents and delinearizes it
+ * over in's (kernel_gen_walk.c); the other lanes follow with unit steps
+ * when
+ *   - the lanes do not move in v (no dim of ix moves with the innermost
+ *     iteration dim): they read one element of `in`, a broadcast; or
+ *   - they walk v's last dim alone, with unit step and no offset, from a
+ *     multiple of W (the width rule: W divides the run and every offset):
+ *     the first lane's linear index is a multiple of W when W divides v's
+ *     last extent, and so is its remainder by in's last extent when W
+ *     divides that one too; W lanes then stay in one row of in's last dim.
+ * Both extents are recorded as boundaries along the lanes' dim: the width
+ * rule (vectorize.c) makes W divide them, statically or under an `extent`
+ * condition where they follow a size. In both cases in's other dims are
+ * indices no affine map follows (fk_access.lanes_only): the width rule
+ * makes W divide their strides. Merges and splits alike: merge_heads
+ * (B, S, H, D) -> (B, S, H*D) needs W | D and W | H*D, split_heads
+ * (B, S, H*D) -> (B, S, H, D) the same. */
+static bool reshape_lanes(walker *w, const aidx *ix, MlirValue v, MlirValue in, aidx *o) {
+  const fk_kernel *k = w->k;
+  int R = k->rank, m = ix->rank, lane = R - 1;
+  if (ix->opaque || R == 0 || m == 0 || o->rank == 0) return false;
+  for (int j = 0; j + 1 < m; j++)
+    if (ix->coef[j][lane]) return false;
+  o->lanes_only = true;
+  if (!ix->coef[m - 1][lane]) return true; /* a broadcast along the lanes */
+  for (int d = 0; d < R; d++)
+    if (ix->coef[m - 1][d] != (d == lane)) return false;
+  if (ix->off[m - 1] != 0) return false;
+  record_boundary(w, ix, m - 1, reshape_extent(w, v, m - 1));
+  record_boundary(w, ix, m - 1, dim_of(w, in, o->rank - 1));
+  o->coef[o->rank - 1][lane] = 1;
+  return true;
 }
 
 /* ---- the walk ------------------------------------------------------------- */
@@ -280,6 +339,7 @@ static void expand(walker *w, frame_stack *s, MlirValue v, const aidx *ix) {
   aidx o;
   memset(&o, 0, sizeof o);
   o.opaque = ix->opaque;
+  o.lanes_only = ix->lanes_only;
   if (id == FUSER_OP_NONE) {
     fail(w, op, "lowering: a kernel body may only hold fuser ops");
   } else if (kind == FUSER_KIND_UNARY || kind == FUSER_KIND_BINARY || kind == FUSER_KIND_TERNARY) {
@@ -312,15 +372,15 @@ static void expand(walker *w, frame_stack *s, MlirValue v, const aidx *ix) {
     }
     push(s, in, &o);
   } else if (id == FUSER_OP_reshape) {
-    k->has_reshape = true;
     MlirValue in = mlirOperationGetOperand(op, 0);
     for (int j = 0; j < ix->rank; j++) dim_of(w, v, j);
     o.rank = fk_tensor_rank(in);
-    o.opaque = true;
     for (int j = o.rank - 1; j >= 0; j--) {
       dim_of(w, in, j);
       o.tok[j] = w->next_tok++;
     }
+    if (reshape_lanes(w, ix, v, in, &o)) k->reshape_lanes = true;
+    else k->has_reshape = true, o.opaque = true;
     push(s, in, &o);
   } else if (id == FUSER_OP_cat) {
     int64_t cd = 0;
@@ -431,7 +491,7 @@ bool fk_kernel_analyze(fk_kernel *k) {
   fuser_scoped_memo_init(&w.dims, sizeof(dim_key), sizeof(adim));
   fuser_scoped_memo_init(&w.scalars, sizeof(void *), 1);
   k->num_accesses = k->num_boundaries = 0;
-  k->has_reduction = k->has_reshape = false;
+  k->has_reduction = k->has_reshape = k->reshape_lanes = false;
   /* the point index, delinearized as the generator does: an extent-1 dim
    * reads index 0 (the same index value as a broadcast's), others are their
    * own iteration index */
@@ -445,6 +505,7 @@ bool fk_kernel_analyze(fk_kernel *k) {
   }
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->func, 0));
   MlirOperation ret = mlirBlockGetTerminator(entry);
+  if (k->num_results > 0) w.result0 = mlirOperationGetOperand(ret, 0);
   frame_stack s = {0};
   char one = 1;
   for (int j = 0; j < k->num_results && !w.failed; j++) {

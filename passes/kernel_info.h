@@ -38,6 +38,13 @@ typedef struct {
 typedef struct {
   int tensor;
   bool opaque; /* through a reshape or a reduction loop: no affine map */
+  /* through an in-kernel reshape that keeps the vector lanes together
+   * (kernel_access.c, reshape_lanes): only the column of the innermost
+   * iteration dim (coef[j][rank - 1]) and the offsets are a map; the dims
+   * that do not move with the lanes are indexed by values no affine map
+   * follows (delinearized outer indices), and the first lane's index along
+   * the dim that moves is a multiple of the width */
+  bool lanes_only;
   int8_t coef[FK_R][FK_R];
   int64_t off[FK_R];
 } fk_access;
@@ -67,7 +74,11 @@ typedef struct {
    * in that order, slowest first (permute(x * x, [0, 2, 1, 3]) allocated as
    * x: the points in memory order, so every dim can merge at run time). */
   int8_t iter_dim[FK_R];
-  bool has_reduction, has_reshape;
+  /* has_reshape: an index no map follows (a reshape that does not keep the
+   * lanes, iota, RNG, index ops...): the scalar variant only;
+   * reshape_lanes: an in-kernel reshape keeps the lanes (lanes_only
+   * accesses): vectors along the last iteration dim only, no flattening */
+  bool has_reduction, has_reshape, reshape_lanes;
   /* filled by fk_kernel_analyze; dynamic arrays (fk_kernel_free) */
   int num_accesses, cap_accesses;
   fk_access *acc;

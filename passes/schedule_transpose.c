@@ -116,7 +116,7 @@ static bool tile_buffers_fit(int64_t tile, int n, const int64_t *element_bytes, 
 bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
   memset(p, 0, sizeof *p);
   int R = k->rank;
-  if (R < 2 || k->has_reduction || k->has_reshape || k->num_boundaries > 0) return false;
+  if (R < 2 || k->has_reduction || k->has_reshape || k->reshape_lanes || k->num_boundaries > 0) return false;
   int64_t widest = 1;
   for (int t = 0; t < k->num_tensors; t++)
     if (k->t[t].is_tensor && (int64_t)fuser_dtype_size(k->t[t].dtype) > widest) widest = fuser_dtype_size(k->t[t].dtype);

@@ -111,6 +111,14 @@ bool fk_mergeable_at_run_time(const fk_kernel *k, int d, fk_condition_list *cond
   return true;
 }
 
+/* Whether tensor dim j of a lanes_only access (through a reshape that
+ * keeps the lanes) is one whose index follows no map: it does not move with
+ * the lanes, and its extent is not 1 (index 0 always). Every vector's first
+ * lane is aligned only if W divides the stride of each such dim. */
+static bool outer_dim(const fk_kernel *k, const fk_access *acc, int j) {
+  return acc->coef[j][k->rank - 1] == 0 && k->t[acc->tensor].shape[j] != 1;
+}
+
 /* Whether 32-bit index math is provably enough. */
 static bool fits_index32(const fk_kernel *k) {
   int64_t limit = INDEX32_LIMIT - (1 << 16);
@@ -154,8 +162,9 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
   p->run_start = R > 0 ? R - 1 : 0;
   bool affine = !k->has_reduction && !k->has_reshape && R > 0;
   for (int a = 0; a < k->num_accesses; a++) affine &= !k->acc[a].opaque;
-  /* 1. flattening */
-  if (affine) {
+  /* 1. flattening (not through a reshape that keeps the lanes: its outer
+   * indices follow no map, so no two dims are known to nest) */
+  if (affine && !k->reshape_lanes) {
     int n = static_groups(k, p);
     /* What only run-time strides keep apart: when every boundary can merge
      * under conditions, the whole space is one run (W over any size, with a
@@ -201,9 +210,13 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
   for (int a = 0; W > 1 && a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
     if (fk_access_stride(k, acc, inner) != 1) continue;
-    for (int d = 0; d < ks; d++) {
+    for (int d = 0; d < ks && !acc->lanes_only; d++) {
       int64_t s = fk_access_stride(k, acc, d);
       if (s != FK_DYN) W = min64(W, pow2_dividing(s));
+    }
+    for (int j = 0; j < k->t[acc->tensor].rank && acc->lanes_only; j++) {
+      int64_t s = k->t[acc->tensor].strides[j];
+      if (outer_dim(k, acc, j) && s != FK_DYN) W = min64(W, pow2_dividing(s));
     }
     int64_t c = fk_access_offset(k, acc);
     if (c != FK_DYN) W = min64(W, pow2_dividing(c));
@@ -241,10 +254,12 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
     if (fk_access_stride(k, acc, inner) != 1) continue;
     const fk_tensor *ten = &k->t[acc->tensor];
     add_condition(p, FK_COND_ALIGN, acc->tensor, -1, W * (int64_t)fuser_dtype_size(ten->dtype));
-    for (int d = 0; d < ks; d++)
+    for (int d = 0; d < ks && !acc->lanes_only; d++)
       for (int j = 0; j < ten->rank; j++)
         if (acc->coef[j][d] && ten->strides[j] == FK_DYN)
           add_condition(p, FK_COND_STRIDE, acc->tensor, j, W);
+    for (int j = 0; j < ten->rank && acc->lanes_only; j++)
+      if (outer_dim(k, acc, j) && ten->strides[j] == FK_DYN) add_condition(p, FK_COND_STRIDE, acc->tensor, j, W);
   }
   if (ks > 0) {
     for (int d = ks; d < R; d++)
