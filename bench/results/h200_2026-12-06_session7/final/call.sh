@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 7's device call (one command): the carried pack (.carry/final7/pack.tar.xz:
+# Session 7's device call (one command): the carried pack (.carry/final7/pack.tar.xz, made by pack.sh here:
 # gpu/ = this tree's artifacts of the corpus, bench/layouts, bench/layouts/more and
 # the layout tests, made by bench/gpu/prepare.sh and bench/layouts/more's list;
 # base/ = 49b7c4a's (the session's start) with its runtime sources) unpacked, then
