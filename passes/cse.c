@@ -86,7 +86,10 @@ static MlirOperation find_or_add(op_table *t, MlirOperation op) {
   }
 }
 
-void fuser_cse_block(MlirBlock block) {
+/* Merges, in block order, each op `mergeable` accepts into an earlier
+ * equal one (which dominates it); with `nested`, first the blocks of each
+ * op's regions, by fuser-cse's own rule. */
+static void merge_block(MlirBlock block, bool (*mergeable)(MlirOperation), bool nested) {
   size_t n = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     n++;
@@ -96,7 +99,7 @@ void fuser_cse_block(MlirBlock block) {
   t.hashes = calloc(t.cap, sizeof *t.hashes);
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)
+    for (intptr_t r = 0; nested && r < mlirOperationGetNumRegions(op); r++)
       for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(b);
            b = mlirBlockGetNextInRegion(b))
         fuser_cse_block(b);
@@ -112,8 +115,14 @@ void fuser_cse_block(MlirBlock block) {
   }
   free(t.slots);
   free(t.hashes);
+}
+
+void fuser_cse_block(MlirBlock block) {
+  merge_block(block, mergeable, true);
   fuser_erase_dead_ops(block);
 }
+
+void fuser_cse_merge_where(MlirBlock block, bool (*accept)(MlirOperation op)) { merge_block(block, accept, false); }
 
 static bool run(MlirOperation func, const fuser_pass_options *options) {
   (void)options;

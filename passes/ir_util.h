@@ -39,6 +39,12 @@ void fuser_erase_dead_ops(MlirBlock block);
  * erases the dead ones; nested regions too. */
 void fuser_cse_block(MlirBlock block);
 
+/* The merge step alone, for the ops `mergeable` accepts (the plan's host
+ * scalars, lowering/plan_host_cse.c): two such ops of `block` with the same
+ * name, operands, attributes and result types become the first one; nothing
+ * is erased, nested regions are not entered. */
+void fuser_cse_merge_where(MlirBlock block, bool (*mergeable)(MlirOperation op));
+
 /* Calls fn on every fusion function (func.func with fuser.fusion) under root. */
 bool fuser_for_each_fusion(MlirOperation root, bool (*fn)(MlirOperation func, void *ud), void *ud);
 
