@@ -77,6 +77,23 @@ static void str_field(MlirAttribute dict, const char *name, char *out, size_t le
   snprintf(out, len, "%.*s", (int)s.length, s.data);
 }
 
+/* row_grid's tile_sides (transpose_gen.c): one entry per grid dim, 0, 1
+ * or 2, both sides present; false if absent or of another form. */
+static bool read_tile_sides(MlirAttribute rg, fuser_launch *l) {
+  MlirAttribute ts = mlirAttributeIsNull(rg) ? rg : field(rg, "tile_sides");
+  if (mlirAttributeIsNull(ts) || !mlirAttributeIsADenseI64Array(ts) || mlirDenseArrayGetNumElements(ts) != l->grid_dims ||
+      l->grid_dims > FK_R)
+    return false;
+  bool seen[3] = {false, false, false};
+  for (int q = 0; q < l->grid_dims; q++) {
+    int64_t s = mlirDenseI64ArrayGetElement(ts, q);
+    if (s < 0 || s > 2) return false;
+    seen[s] = true;
+    l->grid_tile_side[q] = (int8_t)s;
+  }
+  return seen[1] && seen[2];
+}
+
 /* A name into out[len]; false if it does not fit (the caller refuses it). */
 static bool copy_ref(MlirStringRef s, char *out, size_t len) {
   if (s.length >= len) return false;
@@ -208,11 +225,7 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
     l->rows_per_block = mlirAttributeIsNull(rg) ? 1 : (int)int_field(rg, "rows_per_block", 1);
     l->grid_tile = mlirAttributeIsNull(rg) ? 0 : (int)int_field(rg, "tile", 0);
     l->blocks_per_row = mlirAttributeIsNull(rg) ? 1 : (int)int_field(rg, "blocks_per_row", 1);
-    MlirAttribute td = mlirAttributeIsNull(rg) ? rg : field(rg, "tile_dims");
-    for (int i = 0; i < 2; i++)
-      l->grid_tile_dims[i] = !mlirAttributeIsNull(td) && mlirAttributeIsADenseI64Array(td) && mlirDenseArrayGetNumElements(td) == 2
-                                 ? (int)mlirDenseI64ArrayGetElement(td, i) : -1;
-    if (l->grid_tile_dims[0] < 0 || l->grid_tile_dims[1] < 0) l->grid_tile = 0;
+    if (!read_tile_sides(rg, l)) l->grid_tile = 0; /* the full sizes: more blocks, which stride over the tiles */
     MlirAttribute skip = mlirAttributeIsNull(rg) ? rg : field(rg, "skip");
     bool has_skip = !mlirAttributeIsNull(skip) && mlirAttributeIsADenseI64Array(skip) && mlirDenseArrayGetNumElements(skip) == 2;
     for (int i = 0; i < 2; i++) l->grid_skip[i] = has_skip ? (int)mlirDenseI64ArrayGetElement(skip, i) : 0;
@@ -270,8 +283,11 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
             l->entry, l->binary, l->kernel, l->variant, l->vector_width, l->unroll, l->index_bits, l->param_bits,
             l->block_size, l->num_args);
     if (l->grid_tensor >= 0 && l->grid_tile > 0)
-      fprintf(out, "row_grid %d %d %d %d tile %d %d %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block, l->grid_tile,
-              l->grid_tile_dims[0], l->grid_tile_dims[1]);
+    {
+      fprintf(out, "row_grid %d %d %d %d tile %d sides", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block, l->grid_tile);
+      for (int q = 0; q < l->grid_dims; q++) fprintf(out, " %d", l->grid_tile_side[q]);
+      fprintf(out, "\n");
+    }
     else if (l->grid_tensor >= 0 && l->blocks_per_row > 1)
       fprintf(out, "row_grid %d %d %d %d blocks_per_row %d\n", l->grid_tensor, l->grid_first, l->grid_dims, l->rows_per_block,
               l->blocks_per_row);

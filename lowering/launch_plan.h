@@ -25,8 +25,10 @@
  *   row_grid   row kernels (lowering/row_gen.h) instead: grid =
  *              ceil(rows / rows_per_block), rows the product of `dims`
  *              sizes of tensor `tensor` from dim `first`; with `tile` T and
- *              `tile_dims` [d1, d2] (transpose tiles, lowering/transpose_gen.h)
- *              dims d1 and d2 count ceil(size / T) each: a block per tile;
+ *              `tile_sides` (transpose tiles, lowering/transpose_gen.h; one
+ *              entry per dim: 1 or 2 for the tile's sides, 0 otherwise) each
+ *              side counts ceil(E / T), E the product of its dims' sizes,
+ *              the other dims their sizes: a block per tile;
  *              with `blocks_per_row` S > 1 (the row schedules' cluster
  *              variant) grid = rows x S: S blocks per row, one cluster;
  *              with `skip` [a, b) (the outer persistent schedule: result 0
@@ -67,8 +69,12 @@ typedef struct {
   int num_params;
   fk_param params[FK_MAX_PARAMS];
   int grid_tensor, grid_first, grid_dims, rows_per_block; /* row_grid; grid_tensor -1: the threads formula */
-  /* row_grid of a transpose tile kernel: dims grid_tile_dims[] count ceil(size / grid_tile) blocks (0: none) */
-  int grid_tile, grid_tile_dims[2];
+  /* row_grid of a transpose tile kernel (grid_tile 0: none): the dims q of
+   * side 1 and of side 2 (grid_tile_side[q - grid_first]; 0: a dim of its
+   * own) are each one extent, the product of their sizes, that counts
+   * ceil(extent / grid_tile) blocks: a merged tile's group of dims is one side */
+  int grid_tile;
+  int8_t grid_tile_side[FK_R];
   int blocks_per_row; /* row_grid: blocks (one cluster) per row, 1 but for the cluster variant */
   int grid_skip[2];   /* row_grid: dims [grid_skip[0], grid_skip[1]) not counted (empty: none) */
   int num_conditions;

@@ -102,16 +102,17 @@ static MlirValue grid_of(emitter *e, const fuser_launch *l, const call_info *c) 
   int64_t per_block;
   if (l->grid_tensor >= 0 && l->grid_tensor < c->num_tensors) {
     /* a row kernel: a block per rows_per_block rows, the product of the row
-     * dims' sizes (a transpose tile counts ceil(size / tile)) */
+     * dims' sizes (a transpose tile's two sides count ceil(extent / tile) each, a
+     * side's extent the product of its dims' sizes) */
     const value_desc *gt = &c->t[l->grid_tensor];
-    work = num(e, 1);
+    MlirValue side[3] = {num(e, 1), num(e, 1), num(e, 1)};
     for (int q = l->grid_first; q < l->grid_first + l->grid_dims && q < gt->rank; q++) {
       if (q >= l->grid_skip[0] && q < l->grid_skip[1]) continue; /* the reduced dims of a held slab */
-      bool tile = l->grid_tile > 0 && (q == l->grid_tile_dims[0] || q == l->grid_tile_dims[1]);
-      MlirValue s = poly(e, &gt->size[q]);
-      if (tile) s = op2c(e, "fuser.ceildiv", s, l->grid_tile);
-      work = op2(e, "fuser.mul", work, s);
+      int s = l->grid_tile > 0 ? l->grid_tile_side[q - l->grid_first] : 0;
+      side[s] = op2(e, "fuser.mul", side[s], poly(e, &gt->size[q]));
     }
+    work = side[0];
+    for (int s = 1; s <= 2 && l->grid_tile > 0; s++) work = op2(e, "fuser.mul", work, op2c(e, "fuser.ceildiv", side[s], l->grid_tile));
     per_block = l->rows_per_block;
   } else {
     /* threads = max(ceil((n / W) / unroll), n mod W) over result 0's n points */

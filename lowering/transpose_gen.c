@@ -22,10 +22,10 @@
  * [a_lo, tile_dim] and [b_lo, innermost], each walked as one dim under the
  * variant's `merge` conditions: its index on its innermost dim, 0 on the
  * others (NCHW to NHWC: C x HW tiles, not C x W ones that a W of 7..56
- * leaves mostly idle). The host's grid counts the tiles of single dims, at
- * least as many as the merged tiles: the blocks past them exit at once; a block per tile (fuser.row_grid with
- * `tile` and `tile_dims`: ceil(A / tile) ceil(B / tile) x the other
- * extents), and the blocks stride over the tiles, so any grid covers them.
+ * leaves mostly idle). A block per tile (fuser.row_grid with `tile` and
+ * `tile_sides`: ceil(A / tile) ceil(B / tile) x the other extents, A and B
+ * the products of the groups' extents), and the blocks stride over the
+ * tiles, so any grid covers them.
  * Phase 1: thread t loads vectors v = t + k x threads: buffer row v / 8 (the
  * innermost dim's offset), chunk v % 8 (tile_dim's offset / W), W-wide
  * along tile_dim, and stores them at chunk c ^ (row / W % 8) of its row;
@@ -444,12 +444,15 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
     set_attr(out, "fuser.workgroup_buffers", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), gpu ? p->ntiled : 0));
     /* the buffers' alignment (phase 1 stores 16-byte chunks) */
     set_attr(out, "fuser.workgroup_align", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 16));
-    /* a block per tile: ceil(A / T) ceil(B / T) x the other extents of result 0 */
+    /* a block per tile: ceil(A / T) ceil(B / T) x the other extents of
+     * result 0, A and B the products of the sides' dims (tile_sides: 1 for
+     * the group [a_lo, a], 2 for [b_lo, R - 1], 0 for the others, by result dim) */
     MlirType i64 = mlirIntegerTypeGet(ctx, 64);
-    int64_t tile_dims[2] = {k->iter_dim[a], k->iter_dim[R - 1]};
+    int64_t sides[FK_R] = {0};
+    for (int d = 0; d < R; d++) sides[k->iter_dim[d]] = d >= p->a_lo && d <= a ? 1 : d >= p->b_lo ? 2 : 0;
     MlirAttribute vals[6] = {mlirIntegerAttrGet(i64, k->num_args), mlirIntegerAttrGet(i64, 0), mlirIntegerAttrGet(i64, R),
-                             mlirIntegerAttrGet(i64, 1), mlirIntegerAttrGet(i64, T), mlirDenseI64ArrayGet(ctx, 2, tile_dims)};
-    const char *names[6] = {"tensor", "first", "dims", "rows_per_block", "tile", "tile_dims"};
+                             mlirIntegerAttrGet(i64, 1), mlirIntegerAttrGet(i64, T), mlirDenseI64ArrayGet(ctx, R, sides)};
+    const char *names[6] = {"tensor", "first", "dims", "rows_per_block", "tile", "tile_sides"};
     MlirNamedAttribute rg[6];
     for (int i = 0; i < 6; i++) rg[i] = mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(names[i])), vals[i]);
     set_attr(out, "fuser.row_grid", mlirDictionaryAttrGet(ctx, 6, rg));
