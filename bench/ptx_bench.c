@@ -47,16 +47,6 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static bool planned(MlirOperation module) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    bool fusion = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.fusion")));
-    bool plan = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.plan")));
-    if (fusion && !plan) return false;
-  }
-  return true;
-}
-
 /* Compiles once; returns the launches (caller frees) or -1. */
 static int compile(MlirContext ctx, const char *path, const char *text, fuser_launch **ls, double *ms) {
   double t0 = now_ms();
@@ -66,17 +56,14 @@ static int compile(MlirContext ctx, const char *path, const char *text, fuser_la
                         : mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
   if (mlirModuleIsNull(m)) return -1;
   MlirOperation op = mlirModuleGetOperation(m);
-  char pipeline[2048], full[2400], err[512];
+  /* the plan passes where the module is not planned yet (FUSER_PLAN_PIPELINE,
+   * as every compile does), then the PTX pipeline */
+  char pipeline[2048], err[512];
   fuser_plan_to_ptx_pipeline("sm_90", pipeline, sizeof pipeline);
-  if (!planned(op))
-    snprintf(full, sizeof full, "builtin.module(fuser-specialize-shapes{empty-only=true}, fuser-remove-empty, fuser-alias-meta-ops, fuser-allocation-order, fuser-segment, %s",
-             pipeline + strlen("builtin.module("));
-  else snprintf(full, sizeof full, "%s", pipeline);
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
   fuser_lowering_register_passes();
-  bool ok = fuser_pipeline_parse(pm, full, err, sizeof err) &&
-            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
-  mlirPassManagerDestroy(pm);
+  bool ok = (!fuser_module_needs_plan(op) || fuser_run_pipeline(op, FUSER_PLAN_PIPELINE, err, sizeof err)) &&
+            fuser_run_pipeline(op, pipeline, err, sizeof err);
+  if (!ok) fprintf(stderr, "ptx_bench: %s: %s\n", path, err);
   int n = ok ? fuser_launch_plan_read(op, ls) : -1;
   *ms = now_ms() - t0;
   mlirModuleDestroy(m);
