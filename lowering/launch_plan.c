@@ -225,7 +225,12 @@ int fuser_launch_plan_read(MlirOperation module, fuser_launch **out) {
     l->rows_per_block = mlirAttributeIsNull(rg) ? 1 : (int)int_field(rg, "rows_per_block", 1);
     l->grid_tile = mlirAttributeIsNull(rg) ? 0 : (int)int_field(rg, "tile", 0);
     l->blocks_per_row = mlirAttributeIsNull(rg) ? 1 : (int)int_field(rg, "blocks_per_row", 1);
-    if (!read_tile_sides(rg, l)) l->grid_tile = 0; /* the full sizes: more blocks, which stride over the tiles */
+    if (l->grid_tile > 0 && !read_tile_sides(rg, l)) {
+      fuser_emit_error(module, "launch %d (%s): row_grid with a tile needs tile_sides, one of 0, 1 or 2 per grid dim with sides 1 and 2 both present",
+                       i, l->entry);
+      fuser_launch_plan_free(ls, n);
+      return -1;
+    }
     MlirAttribute skip = mlirAttributeIsNull(rg) ? rg : field(rg, "skip");
     bool has_skip = !mlirAttributeIsNull(skip) && mlirAttributeIsADenseI64Array(skip) && mlirDenseArrayGetNumElements(skip) == 2;
     for (int i = 0; i < 2; i++) l->grid_skip[i] = has_skip ? (int)mlirDenseI64ArrayGetElement(skip, i) : 0;

@@ -125,6 +125,22 @@ static const struct {
          "parameter 1 names tensor 1, but kernel @k has 1 arguments"},
     {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [{align = {bytes = 16 : i64, result = 1 : i64}}]",
          "launch 0 (k__scalar): condition 0 names tensor 2, but kernel @k has 2 arguments and results"},
+    /* a transpose tile's grid: tile_sides marks each grid dim's side (0, 1 or 2), both sides present */
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [], "
+     "row_grid = {tensor = 1 : i64, first = 0 : i64, dims = 2 : i64, rows_per_block = 1 : i64, tile = 64 : i64, tile_sides = array<i64: 1, 2>}",
+         NULL},
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [], "
+     "row_grid = {tensor = 1 : i64, first = 0 : i64, dims = 2 : i64, rows_per_block = 1 : i64, tile = 64 : i64}",
+         "launch 0 (k__scalar): row_grid with a tile needs tile_sides, one of 0, 1 or 2 per grid dim with sides 1 and 2 both present"},
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [], "
+     "row_grid = {tensor = 1 : i64, first = 0 : i64, dims = 2 : i64, rows_per_block = 1 : i64, tile = 64 : i64, tile_sides = array<i64: 1, 1>}",
+         "row_grid with a tile needs tile_sides"},
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [], "
+     "row_grid = {tensor = 1 : i64, first = 0 : i64, dims = 2 : i64, rows_per_block = 1 : i64, tile = 64 : i64, tile_sides = array<i64: 1, 3>}",
+         "row_grid with a tile needs tile_sides"},
+    {"entry = @fuser_kernels_i64::@k__scalar, kernel = @k, num_args = 1 : i64, " GOOD_PARAMS ", conditions = [], "
+     "row_grid = {tensor = 1 : i64, first = 0 : i64, dims = 2 : i64, rows_per_block = 1 : i64, tile = 64 : i64, tile_sides = array<i64: 0, 1, 2>}",
+         "row_grid with a tile needs tile_sides"},
 };
 
 int main(void) {
