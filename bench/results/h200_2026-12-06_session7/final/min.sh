@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Session 7's last device call, cut to what ~200 s allow: the four table patterns and the
+# The short device call of sessions 7 and 8, cut to what ~200 s allow: the four table patterns and the
 # kept-back layouts this session changed (new, and base 49b7c4a for the changed ones), the
 # peers (eager, torch.compile) of the large ones in the same command, memcheck of the small
-# ones aligned and misaligned by one element.   bash .carry/min7/min.sh
+# ones aligned and misaligned by one element.   bash .carry/min8/min.sh (CARRY: the script's folder)
 set -uo pipefail
-c=.carry/min7; start=$(date +%s); log=$OUT/log.txt
+c=$(dirname "$0"); start=$(date +%s); log=$OUT/log.txt
 FUSER_DLPACK_INCLUDE=$c/include bash scripts/build-runtime.sh /tmp/rt > /tmp/rt.log 2>&1 || { tail /tmp/rt.log; exit 1; }
 run=/tmp/rt/fuser-run
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $log
