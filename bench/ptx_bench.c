@@ -20,8 +20,6 @@
 #include "frontend/nvfuser_import.h"
 #include "lowering/launch_plan.h"
 #include "lowering/lowering.h"
-#include "mlir-c/Pass.h"
-#include "passes/pass.h"
 
 static double now_ms(void) {
   struct timespec ts;
@@ -56,13 +54,8 @@ static int compile(MlirContext ctx, const char *path, const char *text, fuser_la
                         : mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
   if (mlirModuleIsNull(m)) return -1;
   MlirOperation op = mlirModuleGetOperation(m);
-  /* the plan passes where the module is not planned yet (FUSER_PLAN_PIPELINE,
-   * as every compile does), then the PTX pipeline */
-  char pipeline[2048], err[512];
-  fuser_plan_to_ptx_pipeline("sm_90", pipeline, sizeof pipeline);
-  fuser_lowering_register_passes();
-  bool ok = (!fuser_module_needs_plan(op) || fuser_run_pipeline(op, FUSER_PLAN_PIPELINE, err, sizeof err)) &&
-            fuser_run_pipeline(op, pipeline, err, sizeof err);
+  char err[512];
+  bool ok = fuser_module_compile_to_ptx(op, "sm_90", 0, 128, err, sizeof err); /* as fuser-translate --emit-ptx */
   if (!ok) fprintf(stderr, "ptx_bench: %s: %s\n", path, err);
   int n = ok ? fuser_launch_plan_read(op, ls) : -1;
   *ms = now_ms() - t0;

@@ -116,7 +116,7 @@ bool fuser_run_pipeline(MlirOperation module, const char *text, char *err, size_
   fuser_lowering_register_passes();
   bool ok = fuser_pipeline_parse(pm, text, err, errlen);
   if (ok && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) {
-    snprintf(err, errlen, "pipeline failed: %s", text);
+    snprintf(err, errlen, "the pipeline failed (see the diagnostics above)");
     ok = false;
   }
   mlirPassManagerDestroy(pm);

@@ -5,8 +5,6 @@
 #include <string.h>
 
 #include "lowering/lowering.h"
-#include "mlir-c/Pass.h"
-#include "passes/pass.h"
 
 bool fuser_module_needs_plan(MlirOperation module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
@@ -18,23 +16,10 @@ bool fuser_module_needs_plan(MlirOperation module) {
   return false;
 }
 
-static bool run(MlirOperation op, const char *text, char *err, size_t errlen) {
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(mlirOperationGetContext(op),
-                                                        mlirStringRefCreateFromCString("builtin.module"));
-  fuser_lowering_register_passes();
-  bool ok = fuser_pipeline_parse(pm, text, err, errlen);
-  if (ok && !mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op))) {
-    snprintf(err, errlen, "the pipeline failed (see the diagnostics above)");
-    ok = false;
-  }
-  mlirPassManagerDestroy(pm);
-  return ok;
-}
-
 bool fuser_module_compile_to_ptx(MlirOperation module, const char *chip, int unroll, int block_size, char *err,
                                  size_t errlen) {
-  if (fuser_module_needs_plan(module) && !run(module, FUSER_PLAN_PIPELINE, err, errlen)) return false;
+  if (fuser_module_needs_plan(module) && !fuser_run_pipeline(module, FUSER_PLAN_PIPELINE, err, errlen)) return false;
   char pipeline[2048];
   fuser_plan_to_ptx_pipeline_with(chip, unroll, block_size, pipeline, sizeof pipeline);
-  return run(module, pipeline, err, errlen);
+  return fuser_run_pipeline(module, pipeline, err, errlen);
 }
