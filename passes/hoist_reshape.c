@@ -125,25 +125,19 @@ static void move(MlirOperation reshape, MlirOperation p, op_list *work) {
   mlirOperationDestroy(p);
 }
 
-/* Whether value v depends on an op in `moving`. */
-static bool reaches(MlirValue v, const fuser_ptr_map *moving, fuser_ptr_map *seen) {
-  if (mlirValueIsABlockArgument(v)) return false;
-  op_list stack = {0};
-  push(&stack, mlirOpResultGetOwner(v));
-  bool found = false;
-  while (stack.n > 0 && !found) {
-    MlirOperation op = stack.ops[--stack.n];
-    intptr_t dummy;
-    if (fuser_ptr_map_get(moving, op.ptr, &dummy)) found = true;
-    if (found || fuser_ptr_map_get(seen, op.ptr, &dummy)) continue;
-    fuser_ptr_map_put(seen, op.ptr, 1);
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); i++) {
+/* Marks in `tainted` every op of the fusion's body that is in `moving` or
+ * uses a value of a marked op: one walk in order (each op's operands are
+ * defined above it). */
+static void mark_dependents(MlirOperation func, const fuser_ptr_map *moving, fuser_ptr_map *tainted) {
+  intptr_t one;
+  for (MlirOperation op = mlirBlockGetFirstOperation(fuser_func_body(func)); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    bool t = fuser_ptr_map_get(moving, op.ptr, &one);
+    for (intptr_t i = 0; !t && i < mlirOperationGetNumOperands(op); i++) {
       MlirValue x = mlirOperationGetOperand(op, i);
-      if (!mlirValueIsABlockArgument(x)) push(&stack, mlirOpResultGetOwner(x));
+      t = !mlirValueIsABlockArgument(x) && fuser_ptr_map_get(tainted, mlirOpResultGetOwner(x).ptr, &one);
     }
+    if (t) fuser_ptr_map_put(tainted, op.ptr, 1);
   }
-  free(stack.ops);
-  return found;
 }
 
 /* Gives each output that depends on a reshape about to move, and has no
@@ -152,11 +146,14 @@ static bool reaches(MlirValue v, const fuser_ptr_map *moving, fuser_ptr_map *see
 static void pin_output_orders(MlirOperation func, const fuser_ptr_map *moving) {
   MlirOperation ret = mlirBlockGetTerminator(fuser_func_body(func));
   MlirOperation clone = {NULL};
-  fuser_ptr_map seen;
-  fuser_ptr_map_init(&seen);
+  fuser_ptr_map tainted;
+  fuser_ptr_map_init(&tainted);
+  mark_dependents(func, moving, &tainted);
+  intptr_t one;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); i++) {
     if (!mlirAttributeIsNull(fuser_func_result_attr(func, (int)i, "fuser.stride_order"))) continue;
-    if (!reaches(mlirOperationGetOperand(ret, i), moving, &seen)) continue;
+    MlirValue v = mlirOperationGetOperand(ret, i);
+    if (mlirValueIsABlockArgument(v) || !fuser_ptr_map_get(&tainted, mlirOpResultGetOwner(v).ptr, &one)) continue;
     if (mlirOperationIsNull(clone)) {
       clone = mlirOperationClone(func);
       fuser_allocation_order_fusion(clone);
@@ -165,7 +162,7 @@ static void pin_output_orders(MlirOperation func, const fuser_ptr_map *moving) {
     if (!mlirAttributeIsNull(so)) fuser_func_set_result_attr(func, (int)i, "fuser.stride_order", so);
   }
   if (!mlirOperationIsNull(clone)) mlirOperationDestroy(clone);
-  fuser_ptr_map_free(&seen);
+  fuser_ptr_map_free(&tainted);
 }
 
 static bool hoist_fusion(MlirOperation func, void *ud) {

@@ -58,3 +58,23 @@ func.func @stays(%arg0: tensor<4x8xf32>, %arg1: tensor<?x8xf32>) -> (tensor<4x8x
   %6 = "fuser.reshape"(%5) : (tensor<8x4xf32>) -> tensor<32xf32>
   return %0, %1, %3, %6 : tensor<4x8xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>
 }
+
+// -----
+
+// Two outputs that share the ops above a moving reshape: each gets the order
+// of the fusion as written (the second output's path meets the first's at
+// %3; a walk that stopped at the reshape once must not answer "no" for it).
+// CHECK-LABEL: func.func @shared_path
+// CHECK-SAME: -> (tensor<2x4x64x64xbf16> {fuser.stride_order = array<i64: [[ORDER:[0-9, ]+]]>}, tensor<2x4x64x64xbf16> {fuser.stride_order = array<i64: [[ORDER]]>})
+func.func @shared_path(%arg0: tensor<2x64x256xbf16> {fuser.contiguity = array<i64: 1, 1, 1>, fuser.stride_order = array<i64: 2, 1, 0>}, %arg1: tensor<2x64x4x64xbf16>) -> (tensor<2x4x64x64xbf16>, tensor<2x4x64x64xbf16>) attributes {fuser.fusion} {
+  %0 = "fuser.mul"(%arg0, %arg0) : (tensor<2x64x256xbf16>, tensor<2x64x256xbf16>) -> tensor<2x64x256xf32>
+  %1 = "fuser.cast"(%0) {dtype = bf16} : (tensor<2x64x256xf32>) -> tensor<2x64x256xbf16>
+  %2 = "fuser.reshape"(%1) : (tensor<2x64x256xbf16>) -> tensor<2x64x4x64xbf16>
+  %3 = "fuser.add"(%arg1, %2) : (tensor<2x64x4x64xbf16>, tensor<2x64x4x64xbf16>) -> tensor<2x64x4x64xf32>
+  %4 = "fuser.cast"(%3) {dtype = bf16} : (tensor<2x64x4x64xf32>) -> tensor<2x64x4x64xbf16>
+  %5 = "fuser.permute"(%4) {dims = array<i64: 0, 2, 1, 3>} : (tensor<2x64x4x64xbf16>) -> tensor<2x4x64x64xbf16>
+  %n = "fuser.neg"(%3) : (tensor<2x64x4x64xf32>) -> tensor<2x64x4x64xf32>
+  %6 = "fuser.cast"(%n) {dtype = bf16} : (tensor<2x64x4x64xf32>) -> tensor<2x64x4x64xbf16>
+  %7 = "fuser.permute"(%6) {dims = array<i64: 0, 2, 1, 3>} : (tensor<2x64x4x64xbf16>) -> tensor<2x4x64x64xbf16>
+  return %5, %7 : tensor<2x4x64x64xbf16>, tensor<2x4x64x64xbf16>
+}
