@@ -107,13 +107,11 @@ bool fuser_is_fusion_func(MlirOperation op) {
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, S("fuser.fusion")));
 }
 
-/* fuser ops are pure, except fuser.check (it refuses the call) and
- * fuser.launch (it runs a kernel): they are kept though they have no
- * results. */
+/* fuser ops are pure, except those without results (ops.def's NO_RESULTS:
+ * fuser.check refuses the call, fuser.launch runs a kernel), which exist
+ * for their effect. */
 static bool erasable(MlirOperation op) {
-  fuser_op_id id = fuser_op_id_of(op);
-  if (id == FUSER_OP_check || id == FUSER_OP_launch) return false;
-  if (id != FUSER_OP_NONE) return true;
+  if (fuser_op_id_of(op) != FUSER_OP_NONE) return mlirOperationGetNumResults(op) > 0;
   return fuser_op_is(op, "arith.constant");
 }
 
