@@ -384,11 +384,8 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
   MlirValue A = group_extent(&g, p->a_lo, a), B = group_extent(&g, p->b_lo, R - 1), cT = kg_cidx(&g, T);
   MlirValue ta = fb_ceildivui(b, A, cT), tbn = fb_ceildivui(b, B, cT);
   MlirValue ntiles = fb_muli(b, ta, tbn);
-  bool in_tile[FK_R] = {false};
-  for (int d = p->a_lo; d <= a; d++) in_tile[d] = true;
-  for (int d = p->b_lo; d < R; d++) in_tile[d] = true;
   for (int d = 0; d < R - 1; d++)
-    if (!in_tile[d]) ntiles = fb_muli(b, ntiles, extent(&g, d));
+    if (fuser_tile_side(p, R, d) == 0) ntiles = fb_muli(b, ntiles, extent(&g, d));
   MlirOperation loop = fb_for(b, first, ntiles, step, 0, NULL);
   g.pro = fb_ip_before(loop);
   fb_move_const_ip(b, g.pro);
@@ -402,7 +399,7 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
   idx_t it = {.rank = R};
   for (int d = R - 2; d >= 0; d--) {
     if (d == a) continue;
-    if (k->extent[d] == 1 || in_tile[d]) {
+    if (k->extent[d] == 1 || fuser_tile_side(p, R, d) != 0) {
       it.v[d] = kg_cidx(&g, 0);
       continue;
     }
@@ -449,7 +446,7 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
      * the group [a_lo, a], 2 for [b_lo, R - 1], 0 for the others, by result dim) */
     MlirType i64 = mlirIntegerTypeGet(ctx, 64);
     int64_t sides[FK_R] = {0};
-    for (int d = 0; d < R; d++) sides[k->iter_dim[d]] = d >= p->a_lo && d <= a ? 1 : d >= p->b_lo ? 2 : 0;
+    for (int d = 0; d < R; d++) sides[k->iter_dim[d]] = fuser_tile_side(p, R, d);
     MlirAttribute vals[6] = {mlirIntegerAttrGet(i64, k->num_args), mlirIntegerAttrGet(i64, 0), mlirIntegerAttrGet(i64, R),
                              mlirIntegerAttrGet(i64, 1), mlirIntegerAttrGet(i64, T), mlirDenseI64ArrayGet(ctx, R, sides)};
     const char *names[6] = {"tensor", "first", "dims", "rows_per_block", "tile", "tile_sides"};

@@ -78,7 +78,7 @@ static int vector_dim(const fk_kernel *k, const fuser_tile_plan *p, int a) {
 /* Whether iteration dim d is merged into its tile group's innermost dim
  * (its index is then always 0: its stride does not move an access). */
 static bool merged_away(const fk_kernel *k, const fuser_tile_plan *p, int d) {
-  return (d >= p->a_lo && d < p->tile_dim) || (d >= p->b_lo && d < k->rank - 1);
+  return fuser_tile_side(p, k->rank, d) != 0 && d != p->tile_dim && d != k->rank - 1;
 }
 
 /* Whether a W-wide access along dim vd starts at multiples of W wherever

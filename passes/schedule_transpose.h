@@ -27,6 +27,12 @@ typedef struct {
   bool narrow[FK_MAX_TENSORS];
 } fuser_tile_plan;
 
+/* The tile side of iteration dim d of a rank-`rank` kernel: 1 in the group
+ * [a_lo, tile_dim], 2 in [b_lo, rank - 1], 0 outside the tile. */
+static inline int fuser_tile_side(const fuser_tile_plan *p, int rank, int d) {
+  return d >= p->a_lo && d <= p->tile_dim ? 1 : d >= p->b_lo && d < rank ? 2 : 0;
+}
+
 /* Whether analyzed kernel k takes the transpose schedule, and its plan:
  * pointwise (no reduction, reshape, cat or pad), rank >= 2, every access
  * either contiguous or broadcast along the innermost iteration dim or, for
