@@ -32,20 +32,14 @@ struct fuser_cpu_module {
   int num_entries;
 };
 
-static bool is_loops_func(MlirOperation op) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == 9 && memcmp(n.data, "func.func", 9) == 0 &&
-         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.loops")));
-}
-
 static void read_entries(MlirOperation module, fuser_cpu_module *m) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    m->num_entries += is_loops_func(op);
+    m->num_entries += fuser_is_loops_func(op);
   m->entries = calloc((size_t)m->num_entries + 1, sizeof *m->entries);
   int i = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!is_loops_func(op)) continue;
+    if (!fuser_is_loops_func(op)) continue;
     MlirStringRef sym = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name")));
     MlirType ft = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("function_type")));
     snprintf(m->entries[i].name, sizeof m->entries[i].name, "%.*s", (int)sym.length, sym.data);

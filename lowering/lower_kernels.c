@@ -248,6 +248,13 @@ bool fuser_lower_kernel_for(MlirOperation func, bool gpu) {
   return false;
 }
 
+/* lowering.h */
+bool fuser_is_loops_func(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == 9 && memcmp(n.data, "func.func", 9) == 0 &&
+         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("fuser.loops")));
+}
+
 bool fuser_lower_kernel(MlirOperation func) { return fuser_lower_kernel_for(func, true); }
 
 static bool run(MlirOperation module, const fuser_pass_options *options) {

@@ -32,6 +32,11 @@ void fuser_lowering_register_pipelines(void);
  * "pipeline failed: TEXT" (or the parse error) into err. */
 bool fuser_run_pipeline(MlirOperation module, const char *text, char *err, size_t errlen);
 
+/* Whether op is a loop-level function (func.func with fuser.loops): what
+ * fuser-lower-kernels makes of each variant, and what the CPU JIT calls and
+ * fuser-kernels-to-gpu turns into kernels. */
+bool fuser_is_loops_func(MlirOperation op);
+
 /* Lowers one kernel function following its fuser.schedule (fuser-schedule). */
 bool fuser_lower_kernel(MlirOperation func);
 /* The same for a target: the row schedules' block reductions take a GPU

@@ -36,7 +36,7 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
   MlirOperation op = mlirBlockGetFirstOperation(body);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (is_func(op) && has_attr(op, "fuser.loops"))
+    if (fuser_is_loops_func(op))
       mlirOperationSetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("llvm.emit_c_interface"),
                                                  mlirUnitAttrGet(ctx));
     else if (is_func(op) && (has_attr(op, "fuser.kernel") || has_attr(op, "fuser.plan") || has_attr(op, "fuser.fusion")))

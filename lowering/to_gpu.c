@@ -143,7 +143,7 @@ static bool run(MlirOperation module, const fuser_pass_options *options) {
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (mlirOperationIsNull(first_kernel) && fuser_is_kernel(op)) first_kernel = op;
-    if (has_name(op, "func.func") && !mlirAttributeIsNull(attr(op, "fuser.loops"))) {
+    if (fuser_is_loops_func(op)) {
       MlirAttribute bits = attr(op, "fuser.index_bits"), fblock = attr(op, "fuser.block_size");
       int this_block = block ? block : mlirAttributeIsNull(fblock) ? 128 : (int)mlirIntegerAttrGetValueInt(fblock);
       MlirOperation gmod = module_for(&b, module, mods, !mlirAttributeIsNull(bits) && mlirIntegerAttrGetValueInt(bits) == 32 ? 32 : 64);
