@@ -5,7 +5,8 @@
 # Stages: import (fuser-translate --import-nvfuser), ref (fuser-run --cpu
 # --save-case, aligned and --misalign 1), check/mcheck (fuser-cpu-check
 # against the reference, aligned / misaligned: mismatch or crash), ptx
-# (fuser-translate --emit-ptx), ptxas (sm_90, every written .ptx), torch
+# (fuser-translate --emit-ptx), kcheck<K> (a third run, every input K = 2..7
+# elements off), ptxas (sm_90, every written .ptx), torch
 # (fuser-cpu-check against PyTorch's CPU eager run of the script,
 # test/lowering/Inputs/torch_oracle.py; only when FUZZ_TORCH=1).
 # Logs stay beside the script (S.log). Env: FUSER_BIN (default
@@ -51,6 +52,12 @@ if step import "$bin/fuser-translate" --import-nvfuser "$s" -o "$b.mlir"; then
     vm=$(grep '^kernels:' "$log" | sed -n 2p | sed 's/^kernels: *//; s/fusion_[a-z0-9_]*__//g; s/ /+/g')
     if [ $rc = 1 ] && tail -5 "$log" | grep -q MISMATCH; then fails+=(mcheck:mismatch); elif [ $rc != 0 ]; then classify mcheck $rc; fi
   fi
+  # a third run, misaligned by K = 2..7 elements (partly aligned pointers: 4 or 8 bytes)
+  k=$(( $(echo "$n" | tr -dc 0-9) % 6 + 2 ))
+  if step kref "$bin/fuser-run" --cpu "$s" --save-case "$b.k.case" --misalign $k > /dev/null; then
+    step kcheck "$bin/fuser-cpu-check" "$b.mlir" "$b.k.case"; rc=$?
+    if [ $rc = 1 ] && tail -5 "$log" | grep -q MISMATCH; then fails+=(kcheck$k:mismatch); elif [ $rc != 0 ]; then classify kcheck$k $rc; fi
+  elif [ -f "$b.case" ]; then classify kref $?; fi
   ran=${va:-none}/${vm:-none}
   rm -f "$b".ptx "$b".*.ptx
   if step ptx "$bin/fuser-translate" --emit-ptx "$s" -o "$b.ptx"; then
@@ -76,5 +83,5 @@ fi
 t=$(echo "$(date +%s.%N) - $t0" | bc)
 pts=$(sed -n 's/.*points \([0-9]*\);.*/\1/p' "$s" | head -1)
 kinds=$(sed -n 's/.*kinds: //p' "$s" | head -1)
-if [ ${#fails[@]} = 0 ]; then st=OK; rm -f "$b.case" "$b.m.case" "$b.t.case" "$b".ptx "$b".*.ptx; else st="FAIL:$(IFS=,; echo "${fails[*]}")"; fi
+if [ ${#fails[@]} = 0 ]; then st=OK; rm -f "$b.case" "$b.m.case" "$b.k.case" "$b.t.case" "$b".ptx "$b".*.ptx; else st="FAIL:$(IFS=,; echo "${fails[*]}")"; fi
 printf '%s %s pts=%s ran=%s has=%s t=%.1f | %s\n' "$n" "$st" "$pts" "$ran" "${has:--}" "$t" "$kinds"

@@ -40,11 +40,12 @@ class Gen:
         self.inputs = []      # (define line, torch expr, shape, dtype, name)
         self.body = []
         self.n = 0
+        self.ranks = {}       # value name -> rank, of values made by make()
         self.kinds = set()
-        self.max_inputs = self.r.choice([1, 2, 2, 3, 3, 3])
+        self.max_inputs = self.r.choice([1, 2, 2, 3, 3, 3, 3])
         self.dtype = self.r.choice(['bf16', 'f16', 'f32'])
         self.static = self.r.random() < 0.25   # whole case static extents
-        self.ops_left = self.r.randint(1, 4) if not large else self.r.randint(1, 3)
+        self.ops_left = self.r.randint(1, 6) if not large else self.r.randint(1, 4)
 
     def name(self):
         self.n += 1
@@ -149,10 +150,12 @@ class Gen:
         rank = len(shape)
         if self.ops_left <= 0 or depth > 5:
             return self.leaf(shape)
-        choices = [('leaf', 3), ('permute', 4 if rank > 1 else 0), ('binary', 4), ('unary', 1.5),
-                   ('slice', 0 if self.large else 2), ('pad', 0 if self.large else 1.2),
-                   ('cat', 0 if self.large else 1.2), ('bcast', 1.5 if rank > 1 else 0),
-                   ('reshape', 0 if self.large else 1.2), ('bcast_leaf', 1 if rank > 1 else 0)]
+        L = self.large
+        choices = [('leaf', 2.5), ('permute', 4 if rank > 1 else 0), ('binary', 5), ('unary', 1.5),
+                   ('slice', 1 if L else 2), ('pad', 0.3 if L else 1.2),
+                   ('cat', 0.3 if L else 1.2), ('bcast', 1.5 if rank > 1 else 0),
+                   ('reshape', 0.3 if L else 1.2), ('bcast_leaf', 1.2 if rank > 1 else 0),
+                   ('layout', 0.5 if rank > 1 else 0)]
         tot = sum(w for _, w in choices)
         u = r.random() * tot
         for op, w in choices:
@@ -162,7 +165,9 @@ class Gen:
         if op == 'leaf':
             return self.leaf(shape)
         self.ops_left -= 1
-        return getattr(self, 'op_' + op)(shape, depth)
+        res = getattr(self, 'op_' + op)(shape, depth)
+        self.ranks[res[0]] = rank
+        return res
 
     def op_permute(self, shape, depth):
         rank = len(shape)
@@ -224,6 +229,20 @@ class Gen:
         self.emit(f'{n} = fd.ops.cast({a}, dtype=DataType.{DT[to][0]})')
         return n, to
 
+    def op_layout(self, shape, depth):
+        """fd.ops.stride_order (a layout-only copy) or segment_set of a value."""
+        a, dt = self.make(shape, depth + 1)
+        n = self.name()
+        if self.r.random() < 0.6:
+            so = list(range(len(shape)))
+            self.r.shuffle(so)
+            self.kinds.add('stride_order_op')
+            self.emit(f'{n} = fd.ops.stride_order({a}, stride_order={so})')
+        else:
+            self.kinds.add('segment_set')
+            self.emit(f'{n} = fd.ops.segment_set({a})')
+        return n, dt
+
     def op_slice(self, shape, depth):
         rank = len(shape)
         sub = list(shape)
@@ -252,8 +271,8 @@ class Gen:
         sub = list(shape)
         for j in range(k):
             d = rank - 1 - j
-            lo = self.r.randint(0, min(3, shape[d] - 1))
-            hi = self.r.randint(0, min(3, shape[d] - 1 - lo))
+            lo = self.r.randint(0, max(0, min(3, shape[d] - 2)))
+            hi = self.r.randint(0, max(0, min(3, shape[d] - 2 - lo)))
             sub[d] = shape[d] - lo - hi
             widths += [lo, hi]
         a, dt = self.make(sub, depth + 1)
@@ -269,11 +288,11 @@ class Gen:
 
     def op_cat(self, shape, depth):
         rank = len(shape)
-        cands = [d for d in range(rank) if shape[d] >= 2]
+        cands = [d for d in range(rank) if shape[d] >= 4]
         if not cands:
             return self.leaf(shape)
         d = self.r.choice(cands)
-        x = self.r.randint(1, shape[d] - 1)
+        x = self.r.randint(2, shape[d] - 2)
         s1 = list(shape); s1[d] = x
         s2 = list(shape); s2[d] = shape[d] - x
         a, da = self.make(s1, depth + 1)
@@ -413,10 +432,10 @@ def gen_case(seed):
                 # a second output: an earlier computed value (not an input)
                 line = r.choice(g.body[:-1]).strip()
                 name = line.split(' = ')[0]
-                if name.startswith('T') and 'define_scalar' not in line:
+                if name in g.ranks:
                     so2 = None
-                    if r.random() < 0.5:
-                        so2 = list(range(len(shape)))
+                    if r.random() < 0.5 and g.ranks[name] > 1:
+                        so2 = list(range(g.ranks[name]))
                         r.shuffle(so2)
                     outs.append((name, so2))
                     g.kinds.add('two_outputs')
