@@ -8,7 +8,9 @@
 # (fuser-translate --emit-ptx), kcheck<K> (a third run, every input K = 2..7
 # elements off), ptxas (sm_90, every written .ptx), torch
 # (fuser-cpu-check against PyTorch's CPU eager run of the script,
-# test/lowering/Inputs/torch_oracle.py; only when FUZZ_TORCH=1).
+# test/lowering/Inputs/torch_oracle.py; only when FUZZ_TORCH=1), strides
+# (an output with add_output(stride_order=) not dense in that order in
+# fuser-run --cpu's printout, check_strides.py).
 # Logs stay beside the script (S.log). Env: FUSER_BIN (default
 # build/bin), PTXAS, FUZZ_TORCH, FUZZ_TIMEOUT (s per command, default 300).
 set -u
@@ -21,6 +23,7 @@ to=${FUZZ_TIMEOUT:-300}
 log=$b.log
 : > "$log"
 fails=()
+notes=()
 t0=$(date +%s.%N)
 step() { # name cmd...: runs, logs, returns rc
   local name=$1; shift
@@ -39,7 +42,11 @@ classify() { # stage rc [file]: appends stage:kind
 ran=-/-
 has=-
 if step import "$bin/fuser-translate" --import-nvfuser "$s" -o "$b.mlir"; then
-  step ref "$bin/fuser-run" --cpu "$s" --save-case "$b.case" > /dev/null || classify ref $?
+  step ref "$bin/fuser-run" --cpu "$s" --save-case "$b.case" || classify ref $?
+  if [ -f "$b.case" ]; then
+    sed -n '/^== ref:/,/^== rc/p' "$log" > "$b.ref.txt"
+    step strides python3 "$root/bench/layouts/fuzz/check_strides.py" "$s" "$b.ref.txt" || fails+=(strides:layout)
+  fi
   step mref "$bin/fuser-run" --cpu "$s" --save-case "$b.m.case" --misalign 1 > /dev/null || classify mref $?
   va=-; vm=-
   if [ -f "$b.case" ]; then
@@ -74,7 +81,7 @@ if step import "$bin/fuser-translate" --import-nvfuser "$s" -o "$b.mlir"; then
       step torch "$bin/fuser-cpu-check" "$b.mlir" "$b.t.case"; rc=$?
       if [ $rc = 1 ] && tail -5 "$log" | grep -q MISMATCH; then fails+=(torch:mismatch); elif [ $rc != 0 ]; then classify torch $rc; fi
     else
-      fails+=(torch:oracle_failed)
+      notes+=(torch_oracle_failed) # the stand-in cannot run it (e.g. relu of f16 in CPU torch 1.13)
     fi
   fi
 else
@@ -83,5 +90,6 @@ fi
 t=$(echo "$(date +%s.%N) - $t0" | bc)
 pts=$(sed -n 's/.*points \([0-9]*\);.*/\1/p' "$s" | head -1)
 kinds=$(sed -n 's/.*kinds: //p' "$s" | head -1)
-if [ ${#fails[@]} = 0 ]; then st=OK; rm -f "$b.case" "$b.m.case" "$b.k.case" "$b.t.case" "$b".ptx "$b".*.ptx; else st="FAIL:$(IFS=,; echo "${fails[*]}")"; fi
+if [ ${#fails[@]} = 0 ]; then st=OK; rm -f "$b.case" "$b.m.case" "$b.k.case" "$b.t.case" "$b.ref.txt" "$b".ptx "$b".*.ptx; else st="FAIL:$(IFS=,; echo "${fails[*]}")"; fi
+[ ${#notes[@]} = 0 ] || kinds="$kinds note:$(IFS=,; echo "${notes[*]}")"
 printf '%s %s pts=%s ran=%s has=%s t=%.1f | %s\n' "$n" "$st" "$pts" "$ran" "${has:--}" "$t" "$kinds"

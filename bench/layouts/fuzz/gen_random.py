@@ -60,7 +60,7 @@ class Gen:
         (expanded: full-size stride-0 dims, contiguity None, nvFuser's expanded broadcast)."""
         r = self.r
         reuse = [x for x in self.inputs if x[2] == list(shape) and not bcast_dims]
-        if reuse and (len(self.inputs) >= self.max_inputs or r.random() < 0.15):
+        if reuse and (len(self.inputs) >= self.max_inputs or r.random() < 0.3):
             self.kinds.add('reuse')
             return reuse[0][4], reuse[0][3]
         if len(self.inputs) >= self.max_inputs:
@@ -154,7 +154,7 @@ class Gen:
         choices = [('leaf', 2.5), ('permute', 4 if rank > 1 else 0), ('binary', 5), ('unary', 1.5),
                    ('slice', 1 if L else 2), ('pad', 0.3 if L else 1.2),
                    ('cat', 0.3 if L else 1.2), ('bcast', 1.5 if rank > 1 else 0),
-                   ('reshape', 0.3 if L else 1.2), ('bcast_leaf', 1.2 if rank > 1 else 0),
+                   ('reshape', 0.8 if L else 1.8), ('bcast_leaf', 1.2 if rank > 1 else 0),
                    ('layout', 0.5 if rank > 1 else 0)]
         tot = sum(w for _, w in choices)
         u = r.random() * tot
@@ -346,8 +346,21 @@ class Budget(Exception):
 
 def factor_shape(r, rank, points):
     """A shape of `rank` dims with about `points` points: ragged, skinny or even."""
-    style = r.choice(['ragged', 'ragged', 'even', 'even', 'mult8', 'mult8', 'skinny'])
+    style = r.choice(['ragged', 'ragged', 'even', 'even', 'mult8', 'mult8', 'skinny', 'square'])
     while True:
+        if style == 'square' and rank >= 2:
+            # two equal dims: x + permute(x) reads one input both ways
+            dims = split_points(r, rank - 1, points, style=r.choice(['ragged', 'mult8', 'even']))
+            side = max(2, int(math.sqrt(dims[0] * dims[-1])))
+            dims = dims[1:-1] + [side, side] if rank > 2 else [side, side]
+            dims = dims[:rank]
+            while len(dims) < rank:
+                dims.insert(0, 2)
+            r.shuffle(dims)
+            if all(d >= 2 for d in dims) and prod(dims) <= 2 * points:
+                return dims, style
+            style = 'ragged'
+            continue
         if style == 'skinny' and rank >= 2:
             small = r.randint(3, 15)
             rest = max(2, points // small)

@@ -12,7 +12,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 seed=$1 n=$2 out=${3:-/tmp/layout-fuzz-$1} jobs=${4:-2}
 mkdir -p "$out"
-python3 "$here/gen_random.py" "$seed" "$n" "$out" || exit 2
+python3 "$here/gen_random.py" "$seed" "$n" "$out" ${FUZZ_GEN_ARGS:-} || exit 2
 results=$out/results.txt
 for i in $(seq "$seed" $((seed + n - 1))); do echo "$out/c$i.py"; done |
   xargs -P "$jobs" -n 1 bash "$here/check_one.sh" | tee "$results"
