@@ -80,30 +80,30 @@ def graph_timer(fn, calls):
         print(json.dumps(dict(note=f"graph capture failed: {type(e).__name__}: {e}"[:300])), flush=True)
         torch.cuda.synchronize()
         return None
-    return lambda: events(g.replay, calls, 1)
+    return lambda: events(g.replay, calls)
 
 
-def events(fn, calls, per_call):
+def events(fn, calls):
     """µs per call of fn (which makes `calls` calls): CUDA events, or the
     host clock on the CPU (--device cpu, the dry run of this script)."""
     if not CUDA:
         t = time.perf_counter()
         fn()
-        return (time.perf_counter() - t) * 1e6 / calls * per_call
+        return (time.perf_counter() - t) * 1e6 / calls
     a = torch.cuda.Event(enable_timing=True)
     b = torch.cuda.Event(enable_timing=True)
     a.record()
     fn()
     b.record()
     b.synchronize()
-    return a.elapsed_time(b) * 1e3 / calls * per_call
+    return a.elapsed_time(b) * 1e3 / calls
 
 
 def plain_timer(fn, calls):
     def many():
         for _ in range(calls):
             fn()
-    return lambda: events(many, calls, 1)
+    return lambda: events(many, calls)
 
 
 def sample(timer, reps):
