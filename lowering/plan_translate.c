@@ -77,19 +77,30 @@ static bool constant(program *p, MlirOperation op, MlirAttribute a, MlirType t) 
   return emit(p, FUSER_OP_CONST, 0, x, mlirOperationGetLocation(op));
 }
 
+/* The fuser ops of two integer operands that are host math, and their
+ * instructions. */
+static const struct {
+  fuser_op_id id;
+  fuser_op insn;
+} binary[] = {
+    {FUSER_OP_add, FUSER_OP_ADD}, {FUSER_OP_sub, FUSER_OP_SUB}, {FUSER_OP_mul, FUSER_OP_MUL},
+    {FUSER_OP_maximum, FUSER_OP_MAX}, {FUSER_OP_minimum, FUSER_OP_MIN}, {FUSER_OP_eq, FUSER_OP_EQ},
+    {FUSER_OP_ne, FUSER_OP_NE}, {FUSER_OP_lt, FUSER_OP_LT}, {FUSER_OP_le, FUSER_OP_LE},
+    {FUSER_OP_gt, FUSER_OP_GT}, {FUSER_OP_ge, FUSER_OP_GE}, {FUSER_OP_logical_and, FUSER_OP_AND},
+    {FUSER_OP_logical_or, FUSER_OP_OR}, {FUSER_OP_ceildiv, FUSER_OP_CEILDIV},
+    /* on integers both truncate (C, CUDA, the reference): the runtime's DIV and MOD */
+    {FUSER_OP_div, FUSER_OP_DIV}, {FUSER_OP_fmod, FUSER_OP_MOD},
+};
+
+/* plan_translate.h */
+bool fuser_plan_translates_op(fuser_op_id id) {
+  if (id == FUSER_OP_scalar || id == FUSER_OP_size || id == FUSER_OP_stride || id == FUSER_OP_address) return true;
+  for (size_t i = 0; i < sizeof binary / sizeof *binary; i++)
+    if (binary[i].id == id) return true;
+  return false;
+}
+
 static bool fuser_value(program *p, MlirOperation op, fuser_op_id id) {
-  static const struct {
-    fuser_op_id id;
-    fuser_op insn;
-  } binary[] = {
-      {FUSER_OP_add, FUSER_OP_ADD}, {FUSER_OP_sub, FUSER_OP_SUB}, {FUSER_OP_mul, FUSER_OP_MUL},
-      {FUSER_OP_maximum, FUSER_OP_MAX}, {FUSER_OP_minimum, FUSER_OP_MIN}, {FUSER_OP_eq, FUSER_OP_EQ},
-      {FUSER_OP_ne, FUSER_OP_NE}, {FUSER_OP_lt, FUSER_OP_LT}, {FUSER_OP_le, FUSER_OP_LE},
-      {FUSER_OP_gt, FUSER_OP_GT}, {FUSER_OP_ge, FUSER_OP_GE}, {FUSER_OP_logical_and, FUSER_OP_AND},
-      {FUSER_OP_logical_or, FUSER_OP_OR}, {FUSER_OP_ceildiv, FUSER_OP_CEILDIV},
-      /* on integers both truncate (C, CUDA, the reference): the runtime's DIV and MOD */
-      {FUSER_OP_div, FUSER_OP_DIV}, {FUSER_OP_fmod, FUSER_OP_MOD},
-  };
   MlirLocation loc = mlirOperationGetLocation(op);
   int64_t dim;
   uint32_t in = 0;

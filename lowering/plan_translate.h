@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dialects/fuser.h"
 #include "mlir-c/IR.h"
 #include "passes/symbolic.h"
 
@@ -43,6 +44,11 @@ struct fuser_expr;
  * or too deep for the runtime). */
 struct fuser_expr *fuser_plan_translate(MlirValue v, char *err, size_t errlen);
 void fuser_plan_program_free(struct fuser_expr *e);
+
+/* Whether fuser ops of this kind are host expressions the translator reads
+ * (scalar, size, stride, address and the integer binary ops above): the
+ * plan's host math, which fuser_plan_host_cse merges. */
+bool fuser_plan_translates_op(fuser_op_id id);
 
 /* A fuser.view's element offset, sizes and strides (rank of its result):
  * the static values of its attributes and type as constants, the `?` ones
