@@ -120,6 +120,9 @@ int main(int argc, char **argv) {
     free(host);
     view(&f1, i, buf[i], r[i].offset, r[i].rank, r[i].sizes, r[i].strides);
   }
+  /* the legacy stream's pageable copies may still be in flight, and `st` is
+   * not ordered after them (tools/fuser-run/artifact_run.c says more) */
+  ck(cu->cuCtxSynchronize(), "cuCtxSynchronize");
   /* id0: cos, sin, then x1, x2, the empty slice and q as views of qkv */
   view(&f0, 0, buf[0], r[0].offset, r[0].rank, r[0].sizes, r[0].strides);
   view(&f0, 1, buf[1], r[1].offset, r[1].rank, r[1].sizes, r[1].strides);

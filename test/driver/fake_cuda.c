@@ -49,7 +49,18 @@ CUresult cuCtxSetCurrent(void *ctx) { fake_cuda_state.current_ctx = ctx; return 
 CUresult cuCtxGetCurrent(void **ctx) { *ctx = fake_cuda_state.current_ctx; return 0; }
 CUresult cuCtxSynchronize(void) {
   __atomic_fetch_add(&fake_cuda_state.ctx_syncs, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&fake_cuda_state.htod_unordered, 0, __ATOMIC_RELAXED);
   return 0;
+}
+
+/* The legacy default stream: NULL or CU_STREAM_LEGACY (0x1). */
+static int is_legacy_stream(void *stream) { return stream == NULL || stream == (void *)(uintptr_t)1; }
+
+__attribute__((destructor)) static void report_at_exit(void) {
+  const char *r = getenv("FAKE_CUDA_REPORT");
+  if (r && *r == '1')
+    fprintf(stderr, "fake_cuda: %d launches, %d on a non-legacy stream with a cuMemcpyHtoD not yet synchronized\n",
+            fake_cuda_state.nlaunches, fake_cuda_state.racing_launches);
 }
 /* A stream's id: its handle, shifted by the generation (a test bumps it to
  * stand for streams destroyed and created again under the same handles). */
@@ -136,6 +147,8 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
                         unsigned shared, void *stream, void **params, void **extra) {
   fake_function *f = fn;
   if (!strncmp(f->name, "fail_launch", 11)) return 719; /* CUDA_ERROR_LAUNCH_FAILED */
+  if (!is_legacy_stream(stream) && __atomic_load_n(&fake_cuda_state.htod_unordered, __ATOMIC_RELAXED) > 0)
+    __atomic_fetch_add(&fake_cuda_state.racing_launches, 1, __ATOMIC_RELAXED);
   __atomic_fetch_add(&fake_cuda_state.stream_launches[stream_slot(stream)], 1, __ATOMIC_RELAXED);
   /* a slot taken atomically: launches may come from several threads */
   int slot = __atomic_fetch_add(&fake_cuda_state.nlaunches, 1, __ATOMIC_RELAXED);
@@ -182,7 +195,11 @@ CUresult cuMemFreeAsync(uint64_t ptr, void *stream) {
 }
 CUresult cuDeviceGetDefaultMemPool(void **pool, int dev) { *pool = NULL; return 0; }
 CUresult cuMemPoolSetAttribute(void *pool, int attr, void *value) { return 0; }
-CUresult cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
+CUresult cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) {
+  memcpy((void *)(uintptr_t)dst, src, n);
+  __atomic_fetch_add(&fake_cuda_state.htod_unordered, 1, __ATOMIC_RELAXED);
+  return 0;
+}
 CUresult cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) { memcpy(dst, (void *)(uintptr_t)src, n); return 0; }
 CUresult cuMemcpyDtoDAsync_v2(uint64_t dst, uint64_t src, size_t n, void *s) {
   memcpy((void *)(uintptr_t)dst, (void *)(uintptr_t)src, n);
@@ -196,7 +213,10 @@ CUresult cuMemsetD8Async(uint64_t dst, unsigned char v, size_t n, void *s) {
 }
 CUresult cuStreamCreate(void **s, unsigned flags) { *s = (void *)(uintptr_t)0x5157; return 0; }
 CUresult cuStreamDestroy_v2(void *s) { return 0; }
-CUresult cuStreamSynchronize(void *s) { return 0; }
+CUresult cuStreamSynchronize(void *s) {
+  if (is_legacy_stream(s)) __atomic_store_n(&fake_cuda_state.htod_unordered, 0, __ATOMIC_RELAXED);
+  return 0;
+}
 CUresult cuEventCreate(void **e, unsigned flags) { *e = (void *)(uintptr_t)0xe1; return 0; }
 CUresult cuEventDestroy_v2(void *e) { return 0; }
 CUresult cuEventRecord(void *e, void *s) { return 0; }

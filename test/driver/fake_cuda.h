@@ -39,6 +39,15 @@ typedef struct fake_state {
   unsigned stream_generation; /* added to every stream id: a "new" stream with an old handle */
   void *capturing_stream;     /* cuStreamIsCapturing reports this stream as capturing */
   int no_capture_query;       /* cuStreamIsCapturing fails */
+  /* The legacy stream's pageable copies: cuMemcpyHtoD may return before its
+   * DMA lands, and a non-blocking stream is not ordered after it; only
+   * cuCtxSynchronize (or a sync of the legacy stream) is. htod_unordered
+   * counts such copies since the last one; racing_launches counts launches
+   * on a stream other than the legacy one while any was pending (a kernel
+   * that may read an input before it arrives). FAKE_CUDA_REPORT=1 prints
+   * both at exit. */
+  int htod_unordered;
+  int racing_launches;
 } fake_state;
 
 #endif

@@ -251,7 +251,13 @@ bool fuser_run_make_inputs(fuser_run_session *s, const char *text, size_t nargs_
     s->args[i] = fuser_arg_tensor(t);
     s->input_bytes += (size_t)fuser_tensor_numel(t) * es;
   }
-  return true;
+  /* cuMemcpyHtoD from pageable memory runs on the legacy stream and may
+   * return before its DMA lands; the kernels run on s->stream, a
+   * non-blocking stream that is not ordered after the legacy one. Without
+   * this a first call could read inputs still in flight (session 9 on the
+   * H200: half of slice1_small's output wrong while another process was
+   * uploading; test/driver/inputs-before-launch.test). */
+  return cu_ok(s, s->cu->cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
 /* The output copied to the host (its span of memory, strides kept). */

@@ -361,6 +361,9 @@ int main(int argc, char **argv) {
   CU(cu->cuMemAlloc(&db, bytes));
   CU(cu->cuMemcpyHtoD(da, ha, bytes));
   CU(cu->cuMemcpyHtoD(db, hb, bytes));
+  /* pageable copies on the legacy stream may still be in flight; `stream`
+   * (non-blocking) is not ordered after them */
+  CU(cu->cuCtxSynchronize());
   int64_t shape_a[1] = {n}, shape_b[1] = {n};
   DLTensor ta = f32_tensor(da, 0, shape_a), tb = f32_tensor(db, 0, shape_b);
   fuser_arg args[3] = {fuser_arg_tensor(&ta), fuser_arg_tensor(&tb), fuser_arg_int(3)};
