@@ -20,7 +20,7 @@ the peers' stand-in (nvfuser_torch.py, as peers.py: dynamic=False). The
 outputs of the two are compared (max |fuser - torch.compile| in float64).
 
     PYTHONPATH=<fuser package> python3 vs_compile.py [--rounds 7] [--calls 10]
-        [--peers-dir DIR (nvfuser_torch.py)] [--device cpu (a dry run)] SCRIPT...
+        [--peers-dir DIR (nvfuser_torch.py)] [--dump-graphs DIR] [--device cpu (a dry run)] SCRIPT...
 
 One JSON line per script, and one for the copy bandwidth (2 GiB copy_,
 before and after)."""
@@ -58,9 +58,21 @@ def torch_fusion(path, peers_dir):
     return runpy.run_path(path, run_name="__main__")["fd"]
 
 
-def graph_timer(fn, calls):
+def node_kinds(dot_path):
+    """{node kind: count} of a CUDA graph's DOT dump (cudaGraphDebugDotPrint):
+    what the graph holds besides kernels (memset, memory alloc/free nodes)."""
+    import re
+    kinds = {}
+    for m in re.finditer(r'label="[^"]*?\b(KERNEL|MEMSET|MEMCPY|MEM_ALLOC|MEM_FREE|EVENT_RECORD|WAIT_EVENT|HOST|EMPTY)\b',
+                         open(dot_path).read()):
+        kinds[m.group(1)] = kinds.get(m.group(1), 0) + 1
+    return kinds
+
+
+def graph_timer(fn, calls, dump=None):
     """A function that replays a CUDA graph of `calls` calls of fn and
-    returns µs per call; None when fn cannot be captured (or on the CPU)."""
+    returns µs per call; None when fn cannot be captured (or on the CPU).
+    With dump (a path), the graph is also written there as DOT."""
     if not CUDA:
         return None
     try:
@@ -71,9 +83,13 @@ def graph_timer(fn, calls):
                 fn()
         torch.cuda.current_stream().wait_stream(s)
         g = torch.cuda.CUDAGraph()
+        if dump:
+            g.enable_debug_mode()
         with torch.cuda.graph(g):
             for _ in range(calls):
                 fn()
+        if dump:
+            g.debug_dump(dump)
         g.replay()
         torch.cuda.synchronize()
     except Exception as e:  # noqa: BLE001 (any capture failure: time plain calls instead)
@@ -153,7 +169,15 @@ def one(path, args, bw):
     fouts = ours()
     row = dict(case=os.path.basename(path), peer=peer, MB=(nbytes(inputs) + nbytes(fouts)) / 1e6,
                max_abs_diff=max_diff(fouts, couts))
-    timers = [graph_timer(ours, args.calls), graph_timer(theirs, args.calls)]
+    dumps = [None, None]
+    if args.dump_graphs:
+        os.makedirs(args.dump_graphs, exist_ok=True)
+        stem = os.path.join(args.dump_graphs, os.path.basename(path).replace(".py", ""))
+        dumps = [stem + ".fuser.dot", stem + ".compile.dot"]
+    timers = [graph_timer(ours, args.calls, dumps[0]), graph_timer(theirs, args.calls, dumps[1])]
+    for side, d in zip(("fuser_graph", "compile_graph"), dumps):
+        if d and os.path.exists(d):
+            row[side] = node_kinds(d)
     row["timing"] = "graph"
     if None in timers:
         timers = [plain_timer(ours, args.calls), plain_timer(theirs, args.calls)]
@@ -185,6 +209,9 @@ def main():
     ap.add_argument("--calls", type=int, default=10, help="calls per graph (or per plain sample)")
     ap.add_argument("--reps", type=int, default=5, help="samples per round and side (their median)")
     ap.add_argument("--peers-dir", default=os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--dump-graphs", metavar="DIR",
+                    help="write each side's CUDA graph as DOT to DIR and count its nodes by kind in the row "
+                         "(what a graph holds besides kernels: memsets, allocation nodes)")
     ap.add_argument("--device", choices=["cuda", "cpu"], default="cuda",
                     help="cpu: a dry run of this script on the CPU (the CUDA scripts' tensors made on the CPU)")
     args = ap.parse_args()
