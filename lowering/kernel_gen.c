@@ -54,6 +54,24 @@ static MlirLocation result_loc(gen *g, MlirValue v) {
   return mlirValueIsAOpResult(v) ? mlirOperationGetLocation(mlirOpResultGetOwner(v)) : mlirOperationGetLocation(g->k->func);
 }
 
+void kg_delinearize(gen *g, MlirValue lin, idx_t *it) {
+  fk_kernel *k = g->k;
+  it->rank = k->rank;
+  for (int d = k->rank - 1; d >= 0; d--) {
+    if (k->extent[d] == 1) {
+      it->v[d] = kg_cidx(g, 0);
+      continue;
+    }
+    if (d == 0) {
+      it->v[0] = lin;
+      break;
+    }
+    MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
+    it->v[d] = fb_remui(&g->b, lin, ext);
+    lin = fb_divui(&g->b, lin, ext);
+  }
+}
+
 /* Delinearizes the flat element index `e` into iteration indices and makes
  * the loads, compute and stores of every result there. */
 static void emit_point(gen *g, MlirValue e) {
@@ -61,29 +79,16 @@ static void emit_point(gen *g, MlirValue e) {
   fb_builder *b = &g->b;
   idx_t it = {.rank = k->rank}; /* iteration indices */
   fb_set_loc(b, mlirOperationGetLocation(k->func));
-  MlirValue lin = e;
-  idx_t *ix = &it;
+  g->point = e;
   if (g->flat && k->rank > 0) {
     /* Every access walks the whole space as one linear run (its strides
      * nest: stride(d) = stride(d+1) * extent(d+1)), so its offset is
      * sum_d i_d * stride(d) = e * stride(innermost): indices (0, ..., 0, e)
-     * give that offset with no division. */
-    for (int d = 0; d < k->rank - 1; d++) ix->v[d] = kg_cidx(g, 0);
-    ix->v[k->rank - 1] = lin;
-  }
-  for (int d = k->rank - 1; d >= 0 && !g->flat; d--) {
-    if (k->extent[d] == 1) {
-      ix->v[d] = kg_cidx(g, 0);
-      continue;
-    }
-    if (d == 0) {
-      ix->v[0] = lin;
-      break;
-    }
-    MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
-    ix->v[d] = fb_remui(b, lin, ext);
-    lin = fb_divui(b, lin, ext);
-  }
+     * give that offset with no division. (Gathered tensors do not follow
+     * the run: kg_load delinearizes their lanes itself.) */
+    for (int d = 0; d < k->rank - 1; d++) it.v[d] = kg_cidx(g, 0);
+    it.v[k->rank - 1] = e;
+  } else kg_delinearize(g, e, &it);
   /* every load of the point first, before any is used: with in-kernel
    * checks each load is a branch, and without them a branchy expansion in
    * ptxas does the same (rcp.rn.f32's slow path: swiglu_small's second
@@ -157,6 +162,10 @@ MlirOperation kg_open(gen *g, fk_kernel *k, const fk_codegen_options *opts, Mlir
   g->k = k;
   g->W = 1;
   g->flat = opts->flat;
+  for (intptr_t i = 0; !mlirAttributeIsNull(opts->gather) && i < mlirDenseArrayGetNumElements(opts->gather); i++) {
+    int64_t t = mlirDenseI64ArrayGetElement(opts->gather, i);
+    if (t >= 0 && t < k->num_args) g->gather[t] = true;
+  }
   MlirContext ctx = mlirOperationGetContext(k->func);
   fb_builder *b = &g->b;
   fb_init(b, ctx, mlirOperationGetLocation(k->func));

@@ -45,6 +45,11 @@ typedef struct {
    * tensor whose conditions fail there gets W element accesses instead of
    * one W-wide access (passes/access_select.h). */
   MlirAttribute access_conditions;
+  /* Null, or the tensors (a dense i64 array of argument numbers) loaded
+   * lane by lane at each lane's own delinearized coordinates in a flat
+   * variant: inputs whose reads cannot follow the flat run (the pointwise
+   * `gather` variant, passes/vectorize.c). */
+  MlirAttribute gather;
   int block_size;           /* threads per block (fuser.block_size of the function) */
 } fk_codegen_options;
 

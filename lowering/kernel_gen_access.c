@@ -89,7 +89,7 @@ MlirValue kg_zero_vector(gen *g, MlirType vty) {
 
 bool kg_prefetchable(gen *g, int t, const idx_t *ix) {
   MlirValue ls;
-  return g->W > 1 && mlirValueIsNull(g->tile.buf[t]) && lane_stride(g, t, ix, &ls) == 1;
+  return g->W > 1 && !g->gather[t] && mlirValueIsNull(g->tile.buf[t]) && lane_stride(g, t, ix, &ls) == 1;
 }
 
 MlirValue kg_prefetch_load(gen *g, int t, const idx_t *ix) {
@@ -153,16 +153,56 @@ void kg_prefetch_point(gen *g, const idx_t *it) {
   }
 }
 
+/* ---- gathered loads ------------------------------------------------------ */
+
+/* The read of gathered tensor t: its only access (passes/vectorize.c). */
+static const fk_access *gathered_access(gen *g, int t) {
+  for (int a = 0; a < g->k->num_accesses; a++)
+    if (g->k->acc[a].tensor == t) return &g->k->acc[a];
+  return NULL;
+}
+
+/* Tensor t's element at flat point f: f delinearized into iteration
+ * indices, mapped through t's access (index j = sum_d coef[j][d] i_d +
+ * off[j]), at its own strides. */
+static MlirValue gather_lane(gen *g, int t, const fk_access *acc, MlirValue f) {
+  fb_builder *b = &g->b;
+  idx_t it, tix = {.rank = g->k->t[t].rank};
+  kg_delinearize(g, f, &it);
+  for (int j = 0; j < tix.rank; j++) {
+    MlirValue v = kg_cidx(g, acc->off[j]);
+    for (int d = 0; d < g->k->rank; d++)
+      if (acc->coef[j][d]) v = fb_addi(b, v, fb_muli(b, it.v[d], kg_cidx(g, acc->coef[j][d])));
+    tix.v[j] = v;
+  }
+  return fb_load(b, mem(g, t), address(g, t, &tix));
+}
+
+/* The W lanes of gathered tensor t at the current point (g->point, the
+ * flat index of its first lane): a vector of W element loads, one scalar
+ * load in the tail. The walker's index is ignored: in a flat variant it is
+ * the run's (0, ..., 0, e), which t's strides do not follow. */
+static MlirValue gather_load(gen *g, int t, MlirType vty) {
+  const fk_access *acc = gathered_access(g, t);
+  if (g->W == 1) return gather_lane(g, t, acc, g->point);
+  MlirValue lanes[64];
+  for (int l = 0; l < g->W && l < 64; l++) lanes[l] = gather_lane(g, t, acc, fb_addi_const(&g->b, g->point, l));
+  return fb_from_elements(&g->b, vty, g->W, lanes);
+}
+
 kval kg_load(gen *g, int t, const idx_t *ix) {
   const fk_tensor *ten = &g->k->t[t];
   kval r = {.vec = g->W > 1, .dt = ten->dtype};
   fb_builder *b = &g->b;
   MlirType st = kg_storage_type(g, ten->dtype), vty = fb_vector_type(st, g->W);
-  bool tiled = g->tile.reading && !mlirValueIsNull(g->tile.buf[t]);
-  MlirValue m = tiled ? (MlirValue){NULL} : mem(g, t), addr = tiled ? (MlirValue){NULL} : address(g, t, ix), ls = {NULL};
-  int64_t s = g->W > 1 && !tiled ? lane_stride(g, t, ix, &ls) : 0;
+  bool tiled = g->tile.reading && !mlirValueIsNull(g->tile.buf[t]), gathered = g->gather[t] && !tiled;
+  bool direct = !tiled && !gathered;
+  MlirValue m = direct ? mem(g, t) : (MlirValue){NULL}, addr = direct ? address(g, t, ix) : (MlirValue){NULL}, ls = {NULL};
+  int64_t s = g->W > 1 && direct ? lane_stride(g, t, ix, &ls) : 0;
   MlirValue raw;
-  if (tiled) {
+  if (gathered) {
+    raw = gather_load(g, t, vty); /* lane by lane at its own coordinates */
+  } else if (tiled) {
     raw = kg_tile_load(g, t, vty); /* the transpose tile (transpose_gen.c) */
   } else if (g->W == 1 || s == 0) {
     raw = fb_load(b, m, addr);

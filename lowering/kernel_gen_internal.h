@@ -53,6 +53,10 @@ typedef struct {
   fb_builder b;
   int W;
   bool flat; /* index every access by the flat point index (fk_codegen_options.flat) */
+  /* Tensors loaded lane by lane at their own coordinates (fk_codegen_options.gather),
+   * and the flat index of the current point's first lane (emit_point). */
+  bool gather[FK_MAX_TENSORS];
+  MlirValue point;
   fb_ip pro; /* the prologue */
   fuser_scoped_memo memo;    /* (value, index) -> kval, scoped to scf regions */
   fuser_scoped_memo dims;    /* (value, dim) -> index value */
@@ -221,6 +225,9 @@ MlirValue kg_tile_load(gen *g, int t, MlirType vty);
 
 /* ---- one point of the iteration space (kernel_gen.c) ---------------------- */
 
+/* The iteration indices of flat point index `lin` (row-major over the
+ * iteration extents; `it` gets rank and v). */
+void kg_delinearize(gen *g, MlirValue lin, idx_t *it);
 /* The index of the results at iteration indices `it` (kernel_info.h's
  * iter_dim: result dim iter_dim[d] is iteration dim d, the vectors run
  * along the last iteration dim). */

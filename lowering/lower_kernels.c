@@ -93,6 +93,7 @@ bool fuser_lower_pointwise(MlirOperation func, MlirAttribute schedule, MlirOpera
                             .variant = variant,
                             .conditions = entry(v, "conditions"),
                             .access_conditions = entry(v, "access_conditions"),
+                            .gather = entry(v, "gather"),
                             .block_size = block};
     if (!fits_launch_plan(func, k, variant, o.conditions)) {
       ok = false;

@@ -11,6 +11,12 @@
  *              checked in the kernel (passes/access_select.h): a misaligned
  *              tensor gets shifted loads and stores, the others keep W-wide
  *              accesses
+ *   gather     when fuser-vectorize made a gather plan (fuser.gather_*):
+ *              the whole space as one flat run of width fuser.gather_width
+ *              under fuser.gather_conditions, the inputs listed in `gather`
+ *              loaded lane by lane at their own coordinates; after the
+ *              others, so that it only replaces `scalar` for the layouts
+ *              they all fail on (a skinny transposed input)
  *   scalar     width 1, no conditions (when W is 1 or the others have
  *              conditions, unless `mixed` has none left) */
 #include <stdio.h>
@@ -106,6 +112,7 @@ typedef struct {
   bool tail, flat;
   MlirAttribute conditions;
   MlirAttribute access_conditions; /* null, or the per-tensor conditions checked in the kernel */
+  MlirAttribute gather;            /* null, or the tensors loaded lane by lane (dense i64 array) */
 } variant;
 
 static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
@@ -115,7 +122,7 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute
 static MlirAttribute i64(MlirContext ctx, int64_t v) { return mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), v); }
 
 static MlirAttribute variant_attr(MlirContext ctx, const variant *v) {
-  MlirNamedAttribute e[8] = {
+  MlirNamedAttribute e[9] = {
       named(ctx, "name", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(v->name))),
       named(ctx, "vector_width", i64(ctx, v->width)),
       named(ctx, "unroll", i64(ctx, v->unroll)),
@@ -124,8 +131,29 @@ static MlirAttribute variant_attr(MlirContext ctx, const variant *v) {
       named(ctx, "flat", mlirBoolAttrGet(ctx, v->flat)),
       named(ctx, "conditions", mlirAttributeIsNull(v->conditions) ? mlirArrayAttrGet(ctx, 0, NULL) : v->conditions),
       named(ctx, "access_conditions", v->access_conditions),
+      named(ctx, "gather", v->gather),
   };
-  return mlirDictionaryAttrGet(ctx, mlirAttributeIsNull(v->access_conditions) ? 7 : 8, e);
+  int n = 7; /* the optional entries only where present */
+  if (!mlirAttributeIsNull(v->access_conditions)) e[n++] = e[7];
+  if (!mlirAttributeIsNull(v->gather)) e[n++] = e[8];
+  return mlirDictionaryAttrGet(ctx, n, e);
+}
+
+/* The gather variant of fuser-vectorize's gather plan, if it made one. */
+static bool gather_variant(const fk_kernel *k, MlirOperation func, int unroll, variant *v) {
+  MlirAttribute w = fattr(func, "fuser.gather_width"), conds = fattr(func, "fuser.gather_conditions");
+  if (mlirAttributeIsNull(w) || mlirAttributeIsNull(conds)) return false;
+  int width = (int)mlirIntegerAttrGetValueInt(w);
+  int64_t n = 1;
+  bool dynamic = false;
+  for (int d = 0; d < k->rank; d++) {
+    if (k->extent[d] == FK_DYN) dynamic = true;
+    else n *= k->extent[d];
+  }
+  int index_bits = (int)mlirIntegerAttrGetValueInt(fattr(func, "fuser.index_bits"));
+  *v = (variant){"gather", width, unroll, has_index32(conds) ? 32 : index_bits, dynamic || n % width != 0,
+                 true, conds, {NULL}, fattr(func, "fuser.gather_tensors")};
+  return true;
 }
 
 MlirAttribute fuser_schedule_with_points(MlirContext ctx, MlirAttribute conds, int64_t n) {
@@ -165,11 +193,11 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   MlirAttribute conds = fattr(func, "fuser.vector_conditions");
   if (mlirAttributeIsNull(conds)) conds = mlirArrayAttrGet(ctx, 0, NULL);
   bool has_conditions = mlirArrayAttrGetNumElements(conds) > 0;
-  variant vs[5];
+  variant vs[6];
   int n = 0;
   if (width > 1) {
     variant v = {"vector", width, unroll, has_index32(conds) ? 32 : index_bits, needs_tail(k, func, width),
-                 one_group(func) && k->num_boundaries == 0, conds, {NULL}};
+                 one_group(func) && k->num_boundaries == 0, conds, {NULL}, {NULL}};
     if (fill > 0) { /* the unrolled variant: the same conditions and enough points */
       variant u = v;
       u.conditions = fuser_schedule_with_points(ctx, conds, fill);
@@ -185,7 +213,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
      * the last static run instead, under that plan's own conditions */
     MlirAttribute rc = fattr(func, "fuser.row_conditions");
     vs[n++] = (variant){"rows", (int)mlirIntegerAttrGetValueInt(row_width), fill > 0 ? 1 : unroll,
-                        has_index32(rc) ? 32 : index_bits, false, false, rc, {NULL}};
+                        has_index32(rc) ? 32 : index_bits, false, false, rc, {NULL}, {NULL}};
   }
   if (n > 0) { /* per-tensor alignment checked in the kernel instead of all or nothing */
     variant m = vs[n - 1];
@@ -199,9 +227,13 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   }
   /* the scalar variant, unless a mixed one covers every layout already */
   bool covered = n > 0 && mlirArrayAttrGetNumElements(vs[n - 1].conditions) == 0;
+  if (!covered && gather_variant(k, func, fill > 0 ? 1 : unroll, &vs[n])) {
+    n++;
+    has_conditions = true; /* the scalar variant must follow it */
+  }
   if ((width == 1 || has_conditions) && !covered)
-    vs[n++] = (variant){"scalar", 1, o->scalar_unroll, index_bits, false, false, mlirArrayAttrGet(ctx, 0, NULL), {NULL}};
-  MlirAttribute all[5];
+    vs[n++] = (variant){"scalar", 1, o->scalar_unroll, index_bits, false, false, mlirArrayAttrGet(ctx, 0, NULL), {NULL}, {NULL}};
+  MlirAttribute all[6];
   for (int i = 0; i < n; i++) all[i] = variant_attr(ctx, &vs[i]);
   MlirNamedAttribute e[2] = {named(ctx, "block_size", i64(ctx, o->block_size)), named(ctx, "variants", mlirArrayAttrGet(ctx, n, all))};
   return mlirDictionaryAttrGet(ctx, 2, e);
@@ -261,6 +293,8 @@ static bool verify(MlirOperation func, MlirAttribute s) {
     for (intptr_t j = 0; !mlirAttributeIsNull(ac) && j < mlirArrayAttrGetNumElements(ac); j++)
       if (!fk_condition_read(mlirArrayAttrGetElement(ac, j), 0, &cond))
         return bad(func, (int)i, "each access condition must be one of passes/conditions.h's forms");
+    MlirAttribute g = mlirDictionaryAttrGetElementByName(v, mlirStringRefCreateFromCString("gather"));
+    if (!mlirAttributeIsNull(g) && !mlirAttributeIsADenseI64Array(g)) return bad(func, (int)i, "'gather' must be an array<i64> of tensors");
   }
   return true;
 }

@@ -18,6 +18,10 @@
  *      vectorized variant (pointer alignment, a run-time stride or a `?`
  *      extent being a multiple, 32-bit index math fitting); the lowering then
  *      also emits a scalar variant without conditions.
+ *   4. gather: where some inputs' reads cannot follow the whole space as one
+ *      run (a transposed or broadcast input), the same flat plan over the
+ *      other accesses, those inputs loaded lane by lane (fuser.gather_width,
+ *      fuser.gather_conditions, fuser.gather_tensors).
  *
  *   func.func private @f_k0(%a: tensor<64x12xbf16> {fuser.strides = array<i64: 16, 1>})
  *       -> (tensor<64x12xbf16> {fuser.strides = array<i64: 12, 1>}) attributes {fuser.kernel}
@@ -94,20 +98,24 @@ static int walked_dim(const fk_access *a, int rank, int d) {
   return j;
 }
 
+/* Whether access acc walks dims d, d+1 as one run at run time (the rule
+ * of fk_mergeable_at_run_time for one access; its condition, if any, is
+ * appended to conds). */
+static bool access_mergeable_at_run_time(const fk_kernel *k, const fk_access *acc, int d, fk_condition_list *conds) {
+  const fk_tensor *t = &k->t[acc->tensor];
+  int j = walked_dim(acc, t->rank, d), j2 = walked_dim(acc, t->rank, d + 1);
+  if (j == -1 && j2 == -1) return true;
+  if (j < 0 || j2 < 0 || acc->off[j] || acc->off[j2]) return false;
+  if (t->strides[j] != FK_DYN && t->strides[j2] != FK_DYN && t->shape[j2] != FK_DYN)
+    return t->strides[j] == t->strides[j2] * t->shape[j2];
+  fk_conditions_add(conds, (fk_condition){FK_COND_MERGE, acc->tensor, j, j2, 0});
+  return true;
+}
+
 /* vectorize.h: whether dims d, d+1 can merge at run time. */
 bool fk_mergeable_at_run_time(const fk_kernel *k, int d, fk_condition_list *conds) {
-  for (int a = 0; a < k->num_accesses; a++) {
-    const fk_access *acc = &k->acc[a];
-    const fk_tensor *t = &k->t[acc->tensor];
-    int j = walked_dim(acc, t->rank, d), j2 = walked_dim(acc, t->rank, d + 1);
-    if (j == -1 && j2 == -1) continue;
-    if (j < 0 || j2 < 0 || acc->off[j] || acc->off[j2]) return false;
-    if (t->strides[j] != FK_DYN && t->strides[j2] != FK_DYN && t->shape[j2] != FK_DYN) {
-      if (t->strides[j] != t->strides[j2] * t->shape[j2]) return false;
-      continue;
-    }
-    fk_conditions_add(conds, (fk_condition){FK_COND_MERGE, acc->tensor, j, j2, 0});
-  }
+  for (int a = 0; a < k->num_accesses; a++)
+    if (!access_mergeable_at_run_time(k, &k->acc[a], d, conds)) return false;
   return true;
 }
 
@@ -317,6 +325,63 @@ static void write_attrs(MlirOperation func, const fk_kernel *k, const vec_plan *
   set_attr(func, "fuser.vector_conditions", fk_conditions_attr(ctx, &p->conditions, k->num_args));
 }
 
+/* Whether access acc can follow the whole space flattened into one run:
+ * contiguous along the innermost dim, and every boundary between dims
+ * mergeable (perhaps under run-time conditions, which then join the plan's). */
+static bool follows_flat_run(const fk_kernel *k, const fk_access *acc) {
+  fk_condition_list ignored = {0};
+  bool ok = fk_access_stride(k, acc, k->rank - 1) == 1;
+  for (int d = 0; ok && d + 1 < k->rank; d++) ok = access_mergeable_at_run_time(k, acc, d, &ignored);
+  fk_conditions_free(&ignored);
+  return ok;
+}
+
+/* The gather plan: the whole space as one flat run for every access that
+ * can follow it, each input whose access cannot (a transposed or broadcast
+ * read) loaded lane by lane at its own delinearized coordinates
+ * (kernel_gen.c). Decided as the merged plan over the accesses that follow
+ * the run only, so W and the conditions (alignment, merges, index32) come
+ * from them. Returns the number of gathered tensors (listed in gathered),
+ * 0 when there is no such plan: not affine, rank < 2, an access that cannot
+ * follow the run belongs to a result, to a tensor read more than once or
+ * through a reshape, no access follows it, or W would be 1. */
+static int decide_gather(const fk_kernel *k, int max_bytes, vec_plan *p, int64_t *gathered) {
+  if (k->rank < 2 || k->has_reduction || k->has_reshape || k->reshape_lanes || k->num_boundaries > 0) return 0;
+  int count[FK_MAX_TENSORS] = {0}, n = 0;
+  bool gather[FK_MAX_TENSORS] = {false};
+  for (int a = 0; a < k->num_accesses; a++) {
+    if (k->acc[a].opaque) return 0;
+    count[k->acc[a].tensor]++;
+  }
+  fk_access *kept = malloc((size_t)(k->num_accesses + 1) * sizeof *kept);
+  int nkept = 0;
+  for (int a = 0; a < k->num_accesses; a++) {
+    const fk_access *acc = &k->acc[a];
+    if (follows_flat_run(k, acc)) kept[nkept++] = *acc;
+    else if (acc->tensor >= k->num_args || count[acc->tensor] != 1 || acc->lanes_only) n = -1;
+    else gather[acc->tensor] = true;
+  }
+  for (int t = 0; n >= 0 && t < k->num_tensors; t++)
+    if (gather[t]) gathered[n++] = t;
+  if (n > 0 && nkept > 0) {
+    fk_kernel sub = *k; /* the same tensors and space, the kept accesses only */
+    sub.acc = kept, sub.num_accesses = nkept;
+    decide(&sub, max_bytes, true, p);
+    if (p->num_groups != 1 || p->width < 2) n = 0;
+  } else n = 0;
+  free(kept);
+  return n;
+}
+
+/* The gather plan's attributes (docs/passes.md): fuser.gather_width,
+ * fuser.gather_conditions, fuser.gather_tensors. */
+static void write_gather_attrs(MlirOperation func, const fk_kernel *k, const vec_plan *p, int n, const int64_t *gathered) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  set_attr(func, "fuser.gather_width", i64_attr(ctx, p->width));
+  set_attr(func, "fuser.gather_conditions", fk_conditions_attr(ctx, &p->conditions, k->num_args));
+  set_attr(func, "fuser.gather_tensors", mlirDenseI64ArrayGet(ctx, n, gathered));
+}
+
 bool fuser_vectorize_kernel(MlirOperation func, int max_bytes) {
   fk_kernel *k = malloc(sizeof *k);
   bool ok = fk_kernel_read(func, k) && fk_kernel_analyze(k);
@@ -335,6 +400,11 @@ bool fuser_vectorize_kernel(MlirOperation func, int max_bytes) {
     }
     fk_conditions_free(&rows.conditions), fk_conditions_free(&rows.merge_conditions);
     fk_conditions_free(&merged.conditions), fk_conditions_free(&merged.merge_conditions);
+    vec_plan gather = {0};
+    int64_t gathered[FK_MAX_TENSORS];
+    int ng = decide_gather(k, max_bytes, &gather, gathered);
+    if (ng > 0) write_gather_attrs(func, k, &gather, ng, gathered);
+    fk_conditions_free(&gather.conditions), fk_conditions_free(&gather.merge_conditions);
   }
   fk_kernel_free(k);
   free(k);
