@@ -27,7 +27,9 @@
  * the kernel (alignment, run-time strides multiple of W; a failing tensor
  * gets shifted loads and stores), as in the pointwise `mixed` variant; a
  * tensor whose static strides or offset misalign them (a row of 70 f32) is
- * listed in `narrow` and always takes them. */
+ * listed in `narrow` and always takes them. A tile variant also needs the
+ * innermost side at least tile/2 long (a `row_length` condition where it
+ * is symbolic): skinny rows take the pointwise `gather` variant instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,8 +244,40 @@ static bool applies(const fk_kernel *k, MlirOperation func) {
   return fuser_tile_plan_of(k, &p) && (n < 0 || n >= TILE_MIN_POINTS);
 }
 
+/* The tile's innermost side must be at least half a tile long: a skinny
+ * one (x[M, 7] + permute(y[7, M])) leaves most of each tile idle and every
+ * phase-2 vector ragged, at 15% of copy bandwidth on the H200; the
+ * pointwise variants (`gather`) do better there. A `row_length` condition
+ * on result 0's dims [b_lo, rank) where the side's dims are those trailing
+ * dims in order (a permuted output: none, as before); none either where
+ * static extents already hold it. Returns whether it added one. */
+static bool short_side_condition(const fk_kernel *k, const fuser_tile_plan *p, fk_condition *c) {
+  int64_t n = 1;
+  bool dynamic = false;
+  for (int d = p->b_lo; d < k->rank; d++) {
+    if (k->iter_dim[d] != d) return false;
+    if (k->extent[d] == FK_DYN) dynamic = true;
+    else n *= k->extent[d];
+  }
+  if (!dynamic && n >= p->tile / 2) return false;
+  *c = (fk_condition){.kind = FK_COND_ROW_LENGTH, .tensor = k->num_args, .dim = p->b_lo, .value = p->tile / 2};
+  return true;
+}
+
+/* Appends condition c to the array conds. */
+static MlirAttribute with_condition(MlirContext ctx, const fk_kernel *k, MlirAttribute conds, const fk_condition *c) {
+  intptr_t n = mlirArrayAttrGetNumElements(conds);
+  MlirAttribute *all = malloc((size_t)(n + 1) * sizeof *all);
+  for (intptr_t i = 0; i < n; i++) all[i] = mlirArrayAttrGetElement(conds, i);
+  all[n] = fk_condition_attr(ctx, c, k->num_args);
+  MlirAttribute r = mlirArrayAttrGet(ctx, n + 1, all);
+  free(all);
+  return r;
+}
+
 /* A tile variant of plan p: `groups` (p's a_lo, b_lo) when it merges dims,
- * its `merge` conditions at launch beside index32 and points. */
+ * its `merge` conditions at launch beside index32 and points, and the
+ * short-side condition. */
 static MlirAttribute tile_variant(MlirContext ctx, const fk_kernel *k, MlirOperation func, const fuser_tile_plan *p,
                                   const char *name, const fk_condition_list *merge) {
   /* 32-bit index math, under index32 when the sizes are symbolic */
@@ -259,6 +293,8 @@ static MlirAttribute tile_variant(MlirContext ctx, const fk_kernel *k, MlirOpera
     conds = mlirArrayAttrGet(ctx, n + merge->n, c);
     free(c);
   }
+  fk_condition side;
+  if (short_side_condition(k, p, &side)) conds = with_condition(ctx, k, conds, &side);
   bool grouped = p->a_lo != p->tile_dim || p->b_lo != k->rank - 1;
   MlirNamedAttribute v[9] = {
       named(ctx, "access_conditions", access_conditions(ctx, k, p)),
