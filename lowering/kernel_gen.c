@@ -95,6 +95,7 @@ static void emit_point(gen *g, MlirValue e) {
    * input was loaded after the sigmoids of the first, ncu on the H200: two
    * memory round trips in the chain, 1779 cycles per warp against
    * torch.compile's 908, whose kernel issues both loads first) */
+  kg_gather_point(g);
   if (g->W > 1) kg_prefetch_point(g, &it);
   kg_emit_results(g, &it);
   g->pre.n = 0;

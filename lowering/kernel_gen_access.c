@@ -162,31 +162,57 @@ static const fk_access *gathered_access(gen *g, int t) {
   return NULL;
 }
 
-/* Tensor t's element at flat point f: f delinearized into iteration
- * indices, mapped through t's access (index j = sum_d coef[j][d] i_d +
- * off[j]), at its own strides. */
-static MlirValue gather_lane(gen *g, int t, const fk_access *acc, MlirValue f) {
+/* Iteration indices `it` advanced by one point: the innermost index + 1,
+ * a wrap at its extent carried outwards (selects, no division). */
+static void next_point(gen *g, idx_t *it) {
   fb_builder *b = &g->b;
-  idx_t it, tix = {.rank = g->k->t[t].rank};
-  kg_delinearize(g, f, &it);
+  const fk_kernel *k = g->k;
+  MlirValue zero = kg_cidx(g, 0), one = kg_cidx(g, 1), carry = one;
+  for (int d = k->rank - 1; d > 0; d--) {
+    MlirValue v = fb_addi(b, it->v[d], carry);
+    MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
+    MlirValue wrap = fb_cmpi(b, FB_CMPI_EQ, v, ext);
+    it->v[d] = fb_select(b, wrap, zero, v);
+    carry = fb_select(b, wrap, one, zero);
+  }
+  if (k->rank > 0) it->v[0] = fb_addi(b, it->v[0], carry);
+}
+
+void kg_gather_point(gen *g) {
+  bool any = false;
+  for (int t = 0; t < g->k->num_args; t++) any |= g->gather[t];
+  if (!any) return;
+  /* one division chain for the first lane; the others step from it */
+  kg_delinearize(g, g->point, &g->lane[0]);
+  for (int l = 1; l < g->W && l < 64; l++) {
+    g->lane[l] = g->lane[l - 1];
+    next_point(g, &g->lane[l]);
+  }
+}
+
+/* Tensor t's element at iteration indices `it`, mapped through its access
+ * (index j = sum_d coef[j][d] i_d + off[j]), at its own strides. */
+static MlirValue gather_lane(gen *g, int t, const fk_access *acc, const idx_t *it) {
+  fb_builder *b = &g->b;
+  idx_t tix = {.rank = g->k->t[t].rank};
   for (int j = 0; j < tix.rank; j++) {
     MlirValue v = kg_cidx(g, acc->off[j]);
     for (int d = 0; d < g->k->rank; d++)
-      if (acc->coef[j][d]) v = fb_addi(b, v, fb_muli(b, it.v[d], kg_cidx(g, acc->coef[j][d])));
+      if (acc->coef[j][d]) v = fb_addi(b, v, fb_muli(b, it->v[d], kg_cidx(g, acc->coef[j][d])));
     tix.v[j] = v;
   }
   return fb_load(b, mem(g, t), address(g, t, &tix));
 }
 
-/* The W lanes of gathered tensor t at the current point (g->point, the
- * flat index of its first lane): a vector of W element loads, one scalar
- * load in the tail. The walker's index is ignored: in a flat variant it is
- * the run's (0, ..., 0, e), which t's strides do not follow. */
+/* The W lanes of gathered tensor t at the current point (g->lane, from
+ * kg_gather_point): a vector of W element loads, one scalar load in the
+ * tail. The walker's index is ignored: in a flat variant it is the run's
+ * (0, ..., 0, e), which t's strides do not follow. */
 static MlirValue gather_load(gen *g, int t, MlirType vty) {
   const fk_access *acc = gathered_access(g, t);
-  if (g->W == 1) return gather_lane(g, t, acc, g->point);
+  if (g->W == 1) return gather_lane(g, t, acc, &g->lane[0]);
   MlirValue lanes[64];
-  for (int l = 0; l < g->W && l < 64; l++) lanes[l] = gather_lane(g, t, acc, fb_addi_const(&g->b, g->point, l));
+  for (int l = 0; l < g->W && l < 64; l++) lanes[l] = gather_lane(g, t, acc, &g->lane[l]);
   return fb_from_elements(&g->b, vty, g->W, lanes);
 }
 

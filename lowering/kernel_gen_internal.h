@@ -57,6 +57,7 @@ typedef struct {
    * and the flat index of the current point's first lane (emit_point). */
   bool gather[FK_MAX_TENSORS];
   MlirValue point;
+  idx_t lane[64]; /* the iteration indices of each lane of the point (kg_gather_point) */
   fb_ip pro; /* the prologue */
   fuser_scoped_memo memo;    /* (value, index) -> kval, scoped to scf regions */
   fuser_scoped_memo dims;    /* (value, dim) -> index value */
@@ -159,6 +160,10 @@ void kg_store(gen *g, int t, const idx_t *ix, kval v);
  *                     index (`it`), for kernels without cat/pad boundaries.
  * An unused prefetch has no effect (its ops are dead). */
 bool kg_prefetchable(gen *g, int t, const idx_t *ix); /* kg_prefetch_load would load */
+/* With gathered tensors: the iteration indices of each lane of the point
+ * at g->point, into g->lane, made at the point's top level (before any
+ * scf region of the walker, so every load may use them). */
+void kg_gather_point(gen *g);
 MlirValue kg_prefetch_load(gen *g, int t, const idx_t *ix);
 void kg_prefetch_put(gen *g, int t, const idx_t *ix, MlirValue v);
 void kg_prefetch_point(gen *g, const idx_t *it);
