@@ -3,6 +3,7 @@
 #  1. vs_compile.py --dump-graphs on the small twins behind torch.compile: each side's CUDA graph
 #     as DOT and its nodes by kind (does fuser's graph through the binding hold more than its
 #     kernel: memsets, allocation nodes?), beside fuser-run's own timing of the same artifacts;
+#     then vs_compile of tadd_skinny (the `gather` variant since 4ac196d) and tadd_ragged;
 #  2. ncu (SpeedOfLight, MemoryWorkloadAnalysis, Occupancy, LaunchStats) of fuser's kernel and of
 #     torch.compile's for tadd_skinny (15% of copy), tadd_ragged (56%), shift_pad (20%) and the
 #     small twins.
@@ -21,6 +22,10 @@ small="$c/scripts/two_inputs_small.py $c/scripts/transpose_add_small.py $c/scrip
 PYTHONPATH=$py/python timeout 90 python3 bench/gpu/vs_compile.py --peers-dir "$c" --dump-graphs $res/graphs $small \
   > $res/vs_compile.jsonl 2> $res/vs_compile.err
 echo "vs_compile exit $? at $(( $(date +%s) - start )) s"; cut -c1-600 $res/vs_compile.jsonl; save
+# the gather variant (merged after session 9's run) on the skinny transpose, and the ragged one
+PYTHONPATH=$py/python timeout 60 python3 bench/gpu/vs_compile.py --peers-dir "$c" \
+  "$c/scripts/tadd_skinny_bf16_large.py" "$c/scripts/tadd_ragged_bf16_large.py" > $res/vs_compile_large.jsonl 2>> $res/vs_compile.err
+cut -c1-600 $res/vs_compile_large.jsonl; save
 wait $rb || { tail /tmp/rt.log; exit 1; }
 for f in "$c"/arts/*_small.fart; do timeout 30 /tmp/rt/fuser-run --artifact "$f" --bench 30 | grep '^{' | cut -c1-300; done
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2> /dev/null)
