@@ -89,8 +89,9 @@ static bool one_group(MlirOperation func) {
 /* A scalar tail is needed only when the vectors run over the whole
  * iteration space (one flattened group) and its size is not known to be a
  * multiple of W; otherwise the run's extent is (statically or by condition). */
-static bool needs_tail(const fk_kernel *k, MlirOperation func, int width) {
-  if (!one_group(func)) return false;
+/* Whether the whole space as one run of W-wide vectors leaves a scalar
+ * tail (a `?` extent: it may). */
+static bool whole_space_tail(const fk_kernel *k, int width) {
   int64_t n = 1;
   for (int d = 0; d < k->rank; d++) {
     if (k->extent[d] == FK_DYN) return true;
@@ -98,6 +99,8 @@ static bool needs_tail(const fk_kernel *k, MlirOperation func, int width) {
   }
   return n % width != 0;
 }
+
+static bool needs_tail(const fk_kernel *k, MlirOperation func, int width) { return one_group(func) && whole_space_tail(k, width); }
 
 static bool has_index32(MlirAttribute conds) {
   fk_condition c;
@@ -144,14 +147,8 @@ static bool gather_variant(const fk_kernel *k, MlirOperation func, int unroll, v
   MlirAttribute w = fattr(func, "fuser.gather_width"), conds = fattr(func, "fuser.gather_conditions");
   if (mlirAttributeIsNull(w) || mlirAttributeIsNull(conds)) return false;
   int width = (int)mlirIntegerAttrGetValueInt(w);
-  int64_t n = 1;
-  bool dynamic = false;
-  for (int d = 0; d < k->rank; d++) {
-    if (k->extent[d] == FK_DYN) dynamic = true;
-    else n *= k->extent[d];
-  }
   int index_bits = (int)mlirIntegerAttrGetValueInt(fattr(func, "fuser.index_bits"));
-  *v = (variant){"gather", width, unroll, has_index32(conds) ? 32 : index_bits, dynamic || n % width != 0,
+  *v = (variant){"gather", width, unroll, has_index32(conds) ? 32 : index_bits, whole_space_tail(k, width),
                  true, conds, {NULL}, fattr(func, "fuser.gather_tensors")};
   return true;
 }

@@ -264,13 +264,14 @@ static bool short_side_condition(const fk_kernel *k, const fuser_tile_plan *p, f
   return true;
 }
 
-/* Appends condition c to the array conds. */
-static MlirAttribute with_condition(MlirContext ctx, const fk_kernel *k, MlirAttribute conds, const fk_condition *c) {
-  intptr_t n = mlirArrayAttrGetNumElements(conds);
-  MlirAttribute *all = malloc((size_t)(n + 1) * sizeof *all);
-  for (intptr_t i = 0; i < n; i++) all[i] = mlirArrayAttrGetElement(conds, i);
-  all[n] = fk_condition_attr(ctx, c, k->num_args);
-  MlirAttribute r = mlirArrayAttrGet(ctx, n + 1, all);
+/* The array conds with the n conditions c appended. */
+static MlirAttribute with_conditions(MlirContext ctx, const fk_kernel *k, MlirAttribute conds, const fk_condition *c, int n) {
+  if (n == 0) return conds;
+  intptr_t m = mlirArrayAttrGetNumElements(conds);
+  MlirAttribute *all = malloc((size_t)(m + n) * sizeof *all);
+  for (intptr_t i = 0; i < m; i++) all[i] = mlirArrayAttrGetElement(conds, i);
+  for (int i = 0; i < n; i++) all[m + i] = fk_condition_attr(ctx, &c[i], k->num_args);
+  MlirAttribute r = mlirArrayAttrGet(ctx, m + n, all);
   free(all);
   return r;
 }
@@ -285,16 +286,9 @@ static MlirAttribute tile_variant(MlirContext ctx, const fk_kernel *k, MlirOpera
   MlirAttribute cond = fk_condition_attr(ctx, &(fk_condition){.kind = FK_COND_INDEX32, .tensor = -1}, k->num_args);
   MlirAttribute conds = mlirArrayAttrGet(ctx, wide ? 1 : 0, &cond);
   if (static_points(k) < 0) conds = fuser_schedule_with_points(ctx, conds, TILE_MIN_POINTS);
-  if (merge->n > 0) {
-    intptr_t n = mlirArrayAttrGetNumElements(conds);
-    MlirAttribute *c = malloc((size_t)(n + merge->n) * sizeof *c);
-    for (intptr_t i = 0; i < n; i++) c[i] = mlirArrayAttrGetElement(conds, i);
-    for (int i = 0; i < merge->n; i++) c[n + i] = fk_condition_attr(ctx, &merge->items[i], k->num_args);
-    conds = mlirArrayAttrGet(ctx, n + merge->n, c);
-    free(c);
-  }
+  conds = with_conditions(ctx, k, conds, merge->items, merge->n);
   fk_condition side;
-  if (short_side_condition(k, p, &side)) conds = with_condition(ctx, k, conds, &side);
+  if (short_side_condition(k, p, &side)) conds = with_conditions(ctx, k, conds, &side, 1);
   bool grouped = p->a_lo != p->tile_dim || p->b_lo != k->rank - 1;
   MlirNamedAttribute v[9] = {
       named(ctx, "access_conditions", access_conditions(ctx, k, p)),
