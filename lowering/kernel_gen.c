@@ -8,6 +8,7 @@
 
 #include "lowering/kernel_gen_internal.h"
 #include "lowering/launch_param.h"
+#include "passes/vectorize.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
@@ -126,6 +127,62 @@ void kg_emit_results(gen *g, const idx_t *it) {
     kg_store(g, k->num_args + j, &rix, v);
   }
   fuser_scoped_memo_pop_to(&g->memo, 0);
+}
+
+/* Whether the vector at flat point `e` straddles a cat/pad boundary that W
+ * does not divide (fk_lane_split_boundary): i < value < i + W for its first
+ * lane's innermost index i, as (value - i - 1) <u (W - 1). Null when the
+ * kernel has no such boundary. */
+static MlirValue straddles(gen *g, MlirValue e) {
+  fk_kernel *k = g->k;
+  fb_builder *b = &g->b;
+  MlirValue any = {NULL}, i = {NULL};
+  for (int n = 0; n < k->num_boundaries; n++) {
+    const fk_boundary *bd = &k->bnd[n];
+    bool seen = false; /* pad and cat may record one position twice */
+    for (int m = 0; m < n; m++)
+      seen |= k->bnd[m].dim == bd->dim && k->bnd[m].value == bd->value && k->bnd[m].src_tensor == bd->src_tensor &&
+              k->bnd[m].src_dim == bd->src_dim && k->bnd[m].shift == bd->shift;
+    if (seen || !fk_lane_split_boundary(k, bd, g->W)) continue;
+    if (mlirValueIsNull(i)) {
+      int d = k->rank - 1;
+      MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
+      i = d == 0 ? e : fb_remui(b, e, ext);
+    }
+    MlirValue at = kg_cidx(g, bd->value - 1);
+    if (bd->value == FK_DYN) { /* extent(src) + shift - 1, once per thread */
+      fb_ip save = kg_enter_prologue(g);
+      at = fb_addi_const(b, kg_param(g, FK_PARAM_SIZE, bd->src_tensor, bd->src_dim), bd->shift - 1);
+      kg_leave_prologue(g, save);
+    }
+    MlirValue c = fb_cmpi(b, FB_CMPI_ULT, fb_subi(b, at, i), kg_cidx(g, g->W - 1));
+    any = mlirValueIsNull(any) ? c : fb_binary(b, "arith.ori", any, c);
+  }
+  return any;
+}
+
+/* The vector at flat point `e`; one that straddles a boundary W does not
+ * divide (the pad of pad(x[:, 1:], [0, 1]) at column 8191 of rows of 8192:
+ * one vector in 1024) goes lane by lane instead, so that each lane takes
+ * its own side: a divergent branch for that vector's warp only. */
+static void emit_vector(gen *g, MlirValue e) {
+  fb_builder *b = &g->b;
+  MlirValue split = straddles(g, e);
+  if (mlirValueIsNull(split)) {
+    emit_point(g, e);
+    return;
+  }
+  int W = g->W;
+  MlirOperation br = fb_if(b, split, 0, NULL, true);
+  fb_set_ip(b, fb_ip_in(fb_then(br)));
+  MlirOperation lanes = fb_for(b, kg_cidx(g, 0), kg_cidx(g, W), kg_cidx(g, 1), 0, NULL);
+  fb_set_ip(b, fb_ip_in(fb_body(lanes)));
+  g->W = 1;
+  emit_point(g, fb_binary(b, "arith.addi", e, fb_for_iv(lanes)));
+  g->W = W;
+  fb_set_ip(b, fb_ip_in(fb_else(br)));
+  emit_point(g, e);
+  fb_set_ip(b, fb_ip_after(br));
 }
 
 /* ---- the function --------------------------------------------------------- */
@@ -251,7 +308,7 @@ MlirOperation fk_codegen(fk_kernel *k, const fk_codegen_options *opts, MlirOpera
   MlirValue e = fb_binary(b, "arith.muli", q, cW);
   /* the vector body */
   g.W = W;
-  emit_point(&g, e);
+  emit_vector(&g, e);
   /* the scalar tail */
   if (W > 1 && opts->tail && !g.failed) {
     fb_set_loc(b, mlirOperationGetLocation(k->func));

@@ -91,7 +91,7 @@ static void add_access(fk_kernel *k, int t, const aidx *ix) {
   memcpy(a->off, ix->off, sizeof a->off);
 }
 
-static void record_boundary(walker *w, const aidx *ix, int j, adim at) {
+static void record_boundary(walker *w, fk_boundary_kind kind, const aidx *ix, int j, adim at) {
   fk_kernel *k = w->k;
   if (ix->opaque) return;
   int dim = -1, nz = 0;
@@ -103,6 +103,7 @@ static void record_boundary(walker *w, const aidx *ix, int j, adim at) {
     k->bnd = realloc(k->bnd, (size_t)k->cap_boundaries * sizeof *k->bnd);
   }
   fk_boundary *b = &k->bnd[k->num_boundaries++];
+  b->kind = kind;
   b->dim = dim;
   b->value = at.value == FK_DYN ? FK_DYN : at.value - ix->off[j];
   b->src_tensor = at.value == FK_DYN ? at.src_tensor : -1;
@@ -273,8 +274,8 @@ static bool reshape_lanes(walker *w, const aidx *ix, MlirValue v, MlirValue in, 
   for (int d = 0; d < R; d++)
     if (ix->coef[m - 1][d] != (d == lane)) return false;
   if (ix->off[m - 1] != 0) return false;
-  record_boundary(w, ix, m - 1, reshape_extent(w, v, m - 1));
-  record_boundary(w, ix, m - 1, dim_of(w, in, o->rank - 1));
+  record_boundary(w, FK_BOUNDARY_RESHAPE, ix, m - 1, reshape_extent(w, v, m - 1));
+  record_boundary(w, FK_BOUNDARY_RESHAPE, ix, m - 1, dim_of(w, in, o->rank - 1));
   o->coef[o->rank - 1][lane] = 1;
   return true;
 }
@@ -388,7 +389,7 @@ static void expand(walker *w, frame_stack *s, MlirValue v, const aidx *ix) {
     if (cd < 0) cd += ix->rank;
     MlirValue lhs = mlirOperationGetOperand(op, 0), rhs = mlirOperationGetOperand(op, 1);
     adim e = dim_of(w, lhs, (int)cd);
-    record_boundary(w, ix, (int)cd, e);
+    record_boundary(w, FK_BOUNDARY_CAT, ix, (int)cd, e);
     o = *ix;
     o.tok[cd] = w->next_tok++;
     if (e.value != FK_DYN) o.off[cd] -= e.value;
@@ -409,8 +410,8 @@ static void expand(walker *w, frame_stack *s, MlirValue v, const aidx *ix) {
       adim lo_d = {.value = lo, .src_tensor = -1};
       adim hi_d = {.value = e.value == FK_DYN ? FK_DYN : e.value + lo, .src_tensor = e.src_tensor, .src_dim = e.src_dim,
                    .shift = e.shift + lo};
-      record_boundary(w, ix, j, lo_d);
-      record_boundary(w, ix, j, hi_d);
+      record_boundary(w, FK_BOUNDARY_PAD, ix, j, lo_d);
+      record_boundary(w, FK_BOUNDARY_PAD, ix, j, hi_d);
       cond = true;
       add_to_dim(w, &o, j, -lo);
     }

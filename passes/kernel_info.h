@@ -49,9 +49,15 @@ typedef struct {
   int64_t off[FK_R];
 } fk_access;
 
+/* What a boundary is: where a cat switches operands (the right one is read
+ * shifted by the position), where a pad's source begins or ends, or an
+ * extent an in-kernel reshape's lanes must not cross (kernel_access.c). */
+typedef enum { FK_BOUNDARY_CAT, FK_BOUNDARY_PAD, FK_BOUNDARY_RESHAPE } fk_boundary_kind;
+
 /* A cat/pad predicate boundary along iteration dim `dim`: the predicate
  * flips at i_dim == value (static), or at extent(src_tensor, src_dim) + shift. */
 typedef struct {
+  fk_boundary_kind kind;
   int dim;
   int64_t value; /* FK_DYN when symbolic */
   int src_tensor, src_dim;

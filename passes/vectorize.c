@@ -12,8 +12,11 @@
  *      tail covers the rest: 1000 x 1003 bf16 keeps 8); dividing every
  *      stride outside the run and every constant offset (slice starts, cat
  *      and pad shifts) of contiguous accesses; dividing every cat/pad
- *      boundary inside the run. Broadcast tensors (stride 0 along the run)
- *      are read once and splat; other strides are gathered lane by lane.
+ *      boundary inside the run, except a pad's along the innermost dim,
+ *      where W need only divide the row (the vectors that straddle it go
+ *      lane by lane: fk_lane_split_boundary). Broadcast tensors (stride 0
+ *      along the run) are read once and splat; other strides are gathered
+ *      lane by lane.
  *   3. conditions: what is symbolic becomes a run-time condition of the
  *      vectorized variant (pointer alignment, a run-time stride or a `?`
  *      extent being a multiple, 32-bit index math fitting); the lowering then
@@ -59,6 +62,7 @@ static int64_t pow2_dividing(int64_t v) {
 }
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 typedef struct {
   int width;
@@ -74,6 +78,34 @@ typedef struct {
 
 static void add_condition(vec_plan *p, fk_cond_kind kind, int t, int dim, int64_t value) {
   fk_conditions_add(&p->conditions, (fk_condition){kind, t, dim, -1, value});
+}
+
+/* Whether boundary bd may be split: vectors that straddle it go lane by
+ * lane. A pad's boundaries along the innermost iteration dim, static or
+ * symbolic (its source is read at a static shift, which the offset rule
+ * covers), and a cat's static ones there (its right operand's static shift
+ * is an offset too); not a symbolic cat position, whose right operand is
+ * read shifted by it (its `extent` condition keeps that read aligned), nor
+ * an in-kernel reshape's extents (the lanes must not cross them). */
+static bool splittable(const fk_kernel *k, const fk_boundary *bd) {
+  if (bd->dim != k->rank - 1) return false;
+  return bd->kind == FK_BOUNDARY_PAD || (bd->kind == FK_BOUNDARY_CAT && bd->value != FK_DYN);
+}
+
+/* vectorize.h */
+bool fk_lane_split_boundary(const fk_kernel *k, const fk_boundary *bd, int64_t W) {
+  return W > 1 && splittable(k, bd) && (bd->value == FK_DYN || bd->value % W != 0);
+}
+
+/* The width a splittable boundary allows: any that keeps every vector
+ * inside one row (the power of two dividing the row's static extent; a
+ * `?` row gets an `extent` condition of W below, or is the whole space).
+ * pad(x[:, 1:], [0, 1]) over rows of 8192 keeps W = 8 instead of 1: one
+ * vector in 1024 straddles column 8191. */
+static int64_t split_width(const fk_kernel *k, const fk_boundary *bd) {
+  if (!splittable(k, bd)) return 1;
+  int64_t e = k->extent[k->rank - 1];
+  return e == FK_DYN ? INT64_MAX : pow2_dividing(e);
 }
 
 /* Whether every access walks dims d and d+1 as one linear run. */
@@ -233,9 +265,9 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
   for (int b = 0; W > 1 && b < k->num_boundaries; b++) {
     const fk_boundary *bd = &k->bnd[b];
     if (bd->dim < ks) continue;
-    if (bd->value != FK_DYN) W = min64(W, pow2_dividing(bd->value * inner_prod[bd->dim]));
-    else if (bd->src_tensor < 0) W = 1;
-    else W = min64(W, pow2_dividing(bd->shift * inner_prod[bd->dim]));
+    int64_t keep = bd->value != FK_DYN ? pow2_dividing(bd->value * inner_prod[bd->dim])
+                   : bd->src_tensor < 0 ? 1 : pow2_dividing(bd->shift * inner_prod[bd->dim]);
+    W = min64(W, max64(keep, split_width(k, bd)));
   }
   if (W < 1) W = 1;
   p->width = (int)W;
@@ -278,7 +310,7 @@ static void decide(const fk_kernel *k, int max_bytes, bool speculate, vec_plan *
   }
   for (int b = 0; b < k->num_boundaries; b++) {
     const fk_boundary *bd = &k->bnd[b];
-    if (bd->dim < ks || bd->value != FK_DYN) continue;
+    if (bd->dim < ks || bd->value != FK_DYN || fk_lane_split_boundary(k, bd, W)) continue;
     int64_t m = W / min64(W, pow2_dividing(inner_prod[bd->dim]));
     if (m > 1)
       add_condition(p, FK_COND_EXTENT, bd->src_tensor, bd->src_dim, m);

@@ -24,6 +24,13 @@ bool fuser_vectorize_kernel(MlirOperation func, int max_bytes);
  * transpose schedule's merged tiles (schedule_transpose.c) share it. */
 bool fk_mergeable_at_run_time(const fk_kernel *k, int d, fk_condition_list *conds);
 
+/* Whether W-wide vectors of analyzed kernel k may straddle boundary bd (a
+ * pad's position along the innermost iteration dim, static or symbolic, or
+ * a static cat position there, that W does not divide): the kernel
+ * generator then runs such a vector lane by lane. The vectorizer keeps W
+ * over those boundaries only where W divides the row. */
+bool fk_lane_split_boundary(const fk_kernel *k, const fk_boundary *bd, int64_t W);
+
 /* Prints, for every kernel function in `module` (in module order): its ops,
  * inputs and outputs (types and strides), vector width, flattened shape,
  * per-tensor access widths and conditions. Reads the attributes written by
