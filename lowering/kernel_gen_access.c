@@ -204,16 +204,62 @@ static MlirValue gather_lane(gen *g, int t, const fk_access *acc, const idx_t *i
   return fb_load(b, mem(g, t), address(g, t, &tix));
 }
 
+/* The tensor dim of gathered access acc that walks the innermost iteration
+ * dim alone, with unit step and stride 1 (t is contiguous along the rows of
+ * the space), or -1. */
+static int row_dim(gen *g, const fk_access *acc) {
+  const fk_kernel *k = g->k;
+  int inner = k->rank - 1, j = -1;
+  for (int q = 0; q < k->t[acc->tensor].rank; q++) {
+    if (!acc->coef[q][inner]) continue;
+    if (acc->coef[q][inner] != 1 || j >= 0) return -1;
+    j = q;
+  }
+  return j >= 0 && k->t[acc->tensor].strides[j] == 1 ? j : -1;
+}
+
 /* The W lanes of gathered tensor t at the current point (g->lane, from
  * kg_gather_point): a vector of W element loads, one scalar load in the
  * tail. The walker's index is ignored: in a flat variant it is the run's
- * (0, ..., 0, e), which t's strides do not follow. */
+ * (0, ..., 0, e), which t's strides do not follow. A tensor contiguous
+ * along the rows (the segments variant's x[:, :8191] of rows of 8192)
+ * loads a vector that stays inside its first lane's row as one contiguous
+ * load from there, through aligned loads and a shift (kg_shift_load: its
+ * rows start anywhere in a 16-byte block); only the vectors that cross a
+ * row's end (one in ~1000 rows of 8191) go lane by lane. */
 static MlirValue gather_load(gen *g, int t, MlirType vty) {
+  fb_builder *b = &g->b;
+  const fk_kernel *k = g->k;
   const fk_access *acc = gathered_access(g, t);
   if (g->W == 1) return gather_lane(g, t, acc, &g->lane[0]);
+  fb_ip save = fb_get_ip(b);
+  MlirOperation in_row = {NULL};
+  if (row_dim(g, acc) >= 0) {
+    int inner = k->rank - 1;
+    MlirValue ext = k->extent[inner] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[inner]) : kg_cidx(g, k->extent[inner]);
+    MlirValue fits = fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, g->lane[0].v[inner], g->W), ext);
+    in_row = fb_if(b, fits, 1, &vty, true);
+    fb_set_ip(b, fb_ip_end(fb_then(in_row)));
+    idx_t tix = {.rank = k->t[t].rank};
+    for (int j = 0; j < tix.rank; j++) {
+      MlirValue v = kg_cidx(g, acc->off[j]);
+      for (int d = 0; d < k->rank; d++)
+        if (acc->coef[j][d]) v = fb_addi(b, v, fb_muli(b, g->lane[0].v[d], kg_cidx(g, acc->coef[j][d])));
+      tix.v[j] = v;
+    }
+    MlirValue m = mem(g, t), addr = address(g, t, &tix);
+    MlirValue row = kg_shift_load(g, t, vty, m, addr);
+    if (mlirValueIsNull(row)) row = kg_lanes_load(g, vty, m, addr, kg_cidx(g, 1));
+    fb_yield(b, 1, &row);
+    fb_set_ip(b, fb_ip_end(fb_else(in_row)));
+  }
   MlirValue lanes[64];
   for (int l = 0; l < g->W && l < 64; l++) lanes[l] = gather_lane(g, t, acc, &g->lane[l]);
-  return fb_from_elements(&g->b, vty, g->W, lanes);
+  MlirValue v = fb_from_elements(b, vty, g->W, lanes);
+  if (mlirOperationIsNull(in_row)) return v;
+  fb_yield(b, 1, &v);
+  fb_set_ip(b, save);
+  return fb_result(in_row, 0);
 }
 
 kval kg_load(gen *g, int t, const idx_t *ix) {

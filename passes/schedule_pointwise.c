@@ -17,8 +17,14 @@
  *              loaded lane by lane at their own coordinates; after the
  *              others, so that it only replaces `scalar` for the layouts
  *              they all fail on (a skinny transposed input)
+ *   segments   when fuser-vectorize made a segments plan (fuser.segments_*):
+ *              the gather variant that also gathers the inputs whose rows
+ *              merge only under a run-time condition (x[:, :8191] of rows
+ *              of 8192: rows of 8191 that `rows` and `mixed` cannot vector
+ *              either); such an input contiguous along its rows loads each
+ *              vector that stays in a row contiguously (kernel_gen_access.c)
  *   scalar     width 1, no conditions (when W is 1 or the others have
- *              conditions, unless `mixed` has none left) */
+ *              conditions, unless `mixed` or `segments` has none left) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,14 +148,21 @@ static MlirAttribute variant_attr(MlirContext ctx, const variant *v) {
   return mlirDictionaryAttrGet(ctx, n, e);
 }
 
-/* The gather variant of fuser-vectorize's gather plan, if it made one. */
-static bool gather_variant(const fk_kernel *k, MlirOperation func, int unroll, variant *v) {
-  MlirAttribute w = fattr(func, "fuser.gather_width"), conds = fattr(func, "fuser.gather_conditions");
-  if (mlirAttributeIsNull(w) || mlirAttributeIsNull(conds)) return false;
+/* The variant of fuser-vectorize's gather plan `name` ("gather" or
+ * "segments": fuser.<name>_width, _conditions, _tensors), if it made one. */
+static bool gather_variant(const fk_kernel *k, MlirOperation func, const char *name, int unroll, variant *v) {
+  char attr[64];
+  snprintf(attr, sizeof attr, "fuser.%s_width", name);
+  MlirAttribute w = fattr(func, attr);
+  snprintf(attr, sizeof attr, "fuser.%s_conditions", name);
+  MlirAttribute conds = fattr(func, attr);
+  snprintf(attr, sizeof attr, "fuser.%s_tensors", name);
+  MlirAttribute tensors = fattr(func, attr);
+  if (mlirAttributeIsNull(w) || mlirAttributeIsNull(conds) || mlirAttributeIsNull(tensors)) return false;
   int width = (int)mlirIntegerAttrGetValueInt(w);
   int index_bits = (int)mlirIntegerAttrGetValueInt(fattr(func, "fuser.index_bits"));
-  *v = (variant){"gather", width, unroll, has_index32(conds) ? 32 : index_bits, whole_space_tail(k, width),
-                 true, conds, {NULL}, fattr(func, "fuser.gather_tensors")};
+  *v = (variant){name, width, unroll, has_index32(conds) ? 32 : index_bits, whole_space_tail(k, width), true, conds,
+                 {NULL}, tensors};
   return true;
 }
 
@@ -190,7 +203,7 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   MlirAttribute conds = fattr(func, "fuser.vector_conditions");
   if (mlirAttributeIsNull(conds)) conds = mlirArrayAttrGet(ctx, 0, NULL);
   bool has_conditions = mlirArrayAttrGetNumElements(conds) > 0;
-  variant vs[6];
+  variant vs[8];
   int n = 0;
   if (width > 1) {
     variant v = {"vector", width, unroll, has_index32(conds) ? 32 : index_bits, needs_tail(k, func, width),
@@ -224,13 +237,15 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   }
   /* the scalar variant, unless a mixed one covers every layout already */
   bool covered = n > 0 && mlirArrayAttrGetNumElements(vs[n - 1].conditions) == 0;
-  if (!covered && gather_variant(k, func, fill > 0 ? 1 : unroll, &vs[n])) {
-    n++;
-    has_conditions = true; /* the scalar variant must follow it */
-  }
+  for (int i = 0; i < 2 && !covered; i++)
+    if (gather_variant(k, func, i == 0 ? "gather" : "segments", fill > 0 ? 1 : unroll, &vs[n])) {
+      covered = mlirArrayAttrGetNumElements(vs[n].conditions) == 0;
+      n++;
+      has_conditions = true; /* the scalar variant must follow, unless this one has no conditions */
+    }
   if ((width == 1 || has_conditions) && !covered)
     vs[n++] = (variant){"scalar", 1, o->scalar_unroll, index_bits, false, false, mlirArrayAttrGet(ctx, 0, NULL), {NULL}, {NULL}};
-  MlirAttribute all[6];
+  MlirAttribute all[8];
   for (int i = 0; i < n; i++) all[i] = variant_attr(ctx, &vs[i]);
   MlirNamedAttribute e[2] = {named(ctx, "block_size", i64(ctx, o->block_size)), named(ctx, "variants", mlirArrayAttrGet(ctx, n, all))};
   return mlirDictionaryAttrGet(ctx, 2, e);

@@ -24,7 +24,10 @@
  *   4. gather: where some inputs' reads cannot follow the whole space as one
  *      run (a transposed or broadcast input), the same flat plan over the
  *      other accesses, those inputs loaded lane by lane (fuser.gather_width,
- *      fuser.gather_conditions, fuser.gather_tensors).
+ *      fuser.gather_conditions, fuser.gather_tensors); and segments: the
+ *      same, also gathering the inputs whose rows merge only under a
+ *      run-time condition (fuser.segments_*: x[:, :8191] of rows of 8192,
+ *      whose vectors that stay in a row load contiguously).
  *
  *   func.func private @f_k0(%a: tensor<64x12xbf16> {fuser.strides = array<i64: 16, 1>})
  *       -> (tensor<64x12xbf16> {fuser.strides = array<i64: 12, 1>}) attributes {fuser.kernel}
@@ -359,12 +362,14 @@ static void write_attrs(MlirOperation func, const fk_kernel *k, const vec_plan *
 
 /* Whether access acc can follow the whole space flattened into one run:
  * contiguous along the innermost dim, and every boundary between dims
- * mergeable (perhaps under run-time conditions, which then join the plan's). */
-static bool follows_flat_run(const fk_kernel *k, const fk_access *acc) {
-  fk_condition_list ignored = {0};
+ * mergeable (perhaps under run-time conditions, which then join the plan's;
+ * with `strict`, an input's only from static facts). */
+static bool follows_flat_run(const fk_kernel *k, const fk_access *acc, bool strict) {
+  fk_condition_list conds = {0};
   bool ok = fk_access_stride(k, acc, k->rank - 1) == 1;
-  for (int d = 0; ok && d + 1 < k->rank; d++) ok = access_mergeable_at_run_time(k, acc, d, &ignored);
-  fk_conditions_free(&ignored);
+  for (int d = 0; ok && d + 1 < k->rank; d++) ok = access_mergeable_at_run_time(k, acc, d, &conds);
+  if (strict && acc->tensor < k->num_args && conds.n > 0) ok = false;
+  fk_conditions_free(&conds);
   return ok;
 }
 
@@ -373,11 +378,16 @@ static bool follows_flat_run(const fk_kernel *k, const fk_access *acc) {
  * read) loaded lane by lane at its own delinearized coordinates
  * (kernel_gen.c). Decided as the merged plan over the accesses that follow
  * the run only, so W and the conditions (alignment, merges, index32) come
- * from them. Returns the number of gathered tensors (listed in gathered),
- * 0 when there is no such plan: not affine, rank < 2, an access that cannot
- * follow the run belongs to a result, to a tensor read more than once or
- * through a reshape, no access follows it, or W would be 1. */
-static int decide_gather(const fk_kernel *k, int max_bytes, vec_plan *p, int64_t *gathered) {
+ * from them. `strict` (the segments plan) also gathers every input whose
+ * rows merge only under a run-time condition (x[:, :8191] of rows of 8192:
+ * never), so the plan's conditions hold whatever the inputs' strides; an
+ * input contiguous along its rows then loads each vector that stays in one
+ * row as one contiguous (shifted) load. Returns the number of gathered
+ * tensors (listed in gathered), 0 when there is no such plan: not affine,
+ * rank < 2, an access that cannot follow the run belongs to a result, to a
+ * tensor read more than once or through a reshape, no access follows it, or
+ * W would be 1. */
+static int decide_gather(const fk_kernel *k, int max_bytes, bool strict, vec_plan *p, int64_t *gathered) {
   if (k->rank < 2 || k->has_reduction || k->has_reshape || k->reshape_lanes || k->num_boundaries > 0) return 0;
   int count[FK_MAX_TENSORS] = {0}, n = 0;
   bool gather[FK_MAX_TENSORS] = {false};
@@ -389,7 +399,7 @@ static int decide_gather(const fk_kernel *k, int max_bytes, vec_plan *p, int64_t
   int nkept = 0;
   for (int a = 0; a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
-    if (follows_flat_run(k, acc)) kept[nkept++] = *acc;
+    if (follows_flat_run(k, acc, strict)) kept[nkept++] = *acc;
     else if (acc->tensor >= k->num_args || count[acc->tensor] != 1 || acc->lanes_only) n = -1;
     else gather[acc->tensor] = true;
   }
@@ -405,13 +415,30 @@ static int decide_gather(const fk_kernel *k, int max_bytes, vec_plan *p, int64_t
   return n;
 }
 
-/* The gather plan's attributes (docs/passes.md): fuser.gather_width,
- * fuser.gather_conditions, fuser.gather_tensors. */
-static void write_gather_attrs(MlirOperation func, const fk_kernel *k, const vec_plan *p, int n, const int64_t *gathered) {
+/* A gather plan's attributes (docs/passes.md): fuser.<name>_width,
+ * fuser.<name>_conditions, fuser.<name>_tensors; name "gather" or "segments". */
+static void write_gather_attrs(MlirOperation func, const char *name, const fk_kernel *k, const vec_plan *p, int n,
+                               const int64_t *gathered) {
   MlirContext ctx = mlirOperationGetContext(func);
-  set_attr(func, "fuser.gather_width", i64_attr(ctx, p->width));
-  set_attr(func, "fuser.gather_conditions", fk_conditions_attr(ctx, &p->conditions, k->num_args));
-  set_attr(func, "fuser.gather_tensors", mlirDenseI64ArrayGet(ctx, n, gathered));
+  char attr[64];
+  snprintf(attr, sizeof attr, "fuser.%s_width", name);
+  set_attr(func, attr, i64_attr(ctx, p->width));
+  snprintf(attr, sizeof attr, "fuser.%s_conditions", name);
+  set_attr(func, attr, fk_conditions_attr(ctx, &p->conditions, k->num_args));
+  snprintf(attr, sizeof attr, "fuser.%s_tensors", name);
+  set_attr(func, attr, mlirDenseI64ArrayGet(ctx, n, gathered));
+}
+
+/* The gather plan, and the segments plan where it gathers more tensors. */
+static void gather_plans(MlirOperation func, const fk_kernel *k, int max_bytes) {
+  vec_plan gather = {0}, segments = {0};
+  int64_t gathered[FK_MAX_TENSORS], strict[FK_MAX_TENSORS];
+  int ng = decide_gather(k, max_bytes, false, &gather, gathered);
+  if (ng > 0) write_gather_attrs(func, "gather", k, &gather, ng, gathered);
+  int ns = decide_gather(k, max_bytes, true, &segments, strict);
+  if (ns > ng) write_gather_attrs(func, "segments", k, &segments, ns, strict);
+  fk_conditions_free(&gather.conditions), fk_conditions_free(&gather.merge_conditions);
+  fk_conditions_free(&segments.conditions), fk_conditions_free(&segments.merge_conditions);
 }
 
 bool fuser_vectorize_kernel(MlirOperation func, int max_bytes) {
@@ -432,11 +459,7 @@ bool fuser_vectorize_kernel(MlirOperation func, int max_bytes) {
     }
     fk_conditions_free(&rows.conditions), fk_conditions_free(&rows.merge_conditions);
     fk_conditions_free(&merged.conditions), fk_conditions_free(&merged.merge_conditions);
-    vec_plan gather = {0};
-    int64_t gathered[FK_MAX_TENSORS];
-    int ng = decide_gather(k, max_bytes, &gather, gathered);
-    if (ng > 0) write_gather_attrs(func, k, &gather, ng, gathered);
-    fk_conditions_free(&gather.conditions), fk_conditions_free(&gather.merge_conditions);
+    gather_plans(func, k, max_bytes);
   }
   fk_kernel_free(k);
   free(k);

@@ -164,3 +164,12 @@ def slice_bias(tag, R, C, dt):
     script(f'slice1_rowscale_{dt}_{tag}', 'x[:, 1:] * s[i]: a misaligned slice times a per-row scale (broadcast along the inner dim).', body,
            [randn((R, C), dt), randn((R,), dt)])
 slice_bias('large', 16384, 8193, 'f16'); slice_bias('small', 64, 257, 'f16')
+
+# 17. the last column dropped, x[:, :-1] (a causal shift's other half): rows of 8191 at a row
+# stride of 8192, an output whose rows start anywhere in a 16-byte block.
+def slice_end(tag, R, C, dt):
+    body = [tensor('T0', 2, dt), f'    T1 = fd.ops.slice(T0, start_indices=[0, 0], end_indices=[{R}, {C - 1}], strides=[1, 1])',
+            '    T2 = fd.ops.mul(T1, T1)', f'    T3 = fd.ops.cast(T2, dtype=DataType.{DT[dt][0]})', '    fd.add_output(T3)']
+    script(f'slice_end_{dt}_{tag}', 'x[:, :-1] * x[:, :-1]: rows of C - 1 read at a row stride of C (the last column dropped).', body,
+           [randn((R, C), dt)])
+slice_end('large', 16384, 8192, 'bf16'); slice_end('small', 64, 256, 'bf16')
