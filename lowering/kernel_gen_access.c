@@ -71,11 +71,11 @@ static bool same_index(const idx_t *x, const idx_t *y) {
   return true;
 }
 
-/* The prefetched load of tensor t at ix (the same index values), or null. */
-static MlirValue prefetched(gen *g, int t, const idx_t *ix) {
+/* The prefetched loads of tensor t at ix (the same index values), or null. */
+static const kg_pair *prefetched(gen *g, int t, const idx_t *ix) {
   for (int i = 0; i < g->pre.n; i++)
-    if (g->pre.t[i] == t && same_index(&g->pre.ix[i], ix)) return g->pre.v[i];
-  return (MlirValue){NULL};
+    if (g->pre.t[i] == t && same_index(&g->pre.ix[i], ix)) return &g->pre.v[i];
+  return NULL;
 }
 
 MlirValue kg_zero_vector(gen *g, MlirType vty) {
@@ -92,29 +92,18 @@ bool kg_prefetchable(gen *g, int t, const idx_t *ix) {
   return g->W > 1 && !g->gather[t] && mlirValueIsNull(g->tile.buf[t]) && lane_stride(g, t, ix, &ls) == 1;
 }
 
-MlirValue kg_prefetch_load(gen *g, int t, const idx_t *ix) {
+kg_pair kg_issue_load(gen *g, int t, const idx_t *ix) {
   const fk_tensor *ten = &g->k->t[t];
-  fb_builder *b = &g->b;
-  if (!kg_prefetchable(g, t, ix)) return (MlirValue){NULL};
   MlirType vty = fb_vector_type(kg_storage_type(g, ten->dtype), g->W);
-  MlirValue m = mem(g, t), addr = address(g, t, ix);
-  int64_t align = g->W * (int64_t)fuser_dtype_size(ten->dtype);
-  if (mlirValueIsNull(g->access_ok[t])) return fb_vector_load(b, vty, m, addr, align);
-  /* only the aligned case is issued ahead; kg_load shifts the others */
-  fb_ip save = fb_get_ip(b);
-  MlirOperation br = fb_if(b, g->access_ok[t], 1, &vty, true);
-  fb_set_ip(b, fb_ip_end(fb_then(br)));
-  MlirValue wide = fb_vector_load(b, vty, m, addr, align);
-  fb_yield(b, 1, &wide);
-  fb_set_ip(b, fb_ip_end(fb_else(br)));
-  MlirValue z = kg_zero_vector(g, vty);
-  fb_yield(b, 1, &z);
-  fb_set_ip(b, save);
-  return fb_result(br, 0);
+  return kg_select_issue(g, t, vty, mem(g, t), address(g, t, ix), g->W * (int64_t)fuser_dtype_size(ten->dtype));
 }
 
-void kg_prefetch_put(gen *g, int t, const idx_t *ix, MlirValue v) {
-  if (mlirValueIsNull(v) || g->pre.n == FK_MAX_PREFETCH) return;
+kg_pair kg_prefetch_load(gen *g, int t, const idx_t *ix) {
+  return kg_prefetchable(g, t, ix) ? kg_issue_load(g, t, ix) : (kg_pair){{NULL}, {NULL}};
+}
+
+void kg_prefetch_put(gen *g, int t, const idx_t *ix, kg_pair v) {
+  if (mlirValueIsNull(v.v0) || g->pre.n == FK_MAX_PREFETCH) return;
   g->pre.t[g->pre.n] = t;
   g->pre.ix[g->pre.n] = *ix;
   g->pre.v[g->pre.n++] = v;

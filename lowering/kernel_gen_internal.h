@@ -45,7 +45,14 @@ typedef struct {
 } kval;
 
 /* Prefetched loads a generator may hold at once (gen.pre). */
-#define FK_MAX_PREFETCH 64
+#define FK_MAX_PREFETCH 96
+
+/* A W-wide load issued ahead of its use (kg_issue_load): v0 the vector
+ * loaded at the access's aligned block, v1 (null when the tensor has no
+ * in-kernel check or no shifted form) the block after it. */
+typedef struct {
+  MlirValue v0, v1;
+} kg_pair;
 
 /* The generator's state for one kernel variant. */
 typedef struct {
@@ -76,6 +83,9 @@ typedef struct {
    * aligned block, and the tensor's span in elements. */
   struct {
     MlirValue base[FK_MAX_TENSORS], span[FK_MAX_TENSORS];
+    /* the first and last whole aligned blocks inside the span (element
+     * offsets), and whether there is one: where a pair's loads are clamped */
+    MlirValue first[FK_MAX_TENSORS], last[FK_MAX_TENSORS], has[FK_MAX_TENSORS];
   } shift;
   /* Loads issued ahead of a point's evaluation (kg_prefetch_put): tensor
    * t's W-wide load at index ix, which kg_load there takes instead of
@@ -84,7 +94,7 @@ typedef struct {
     int n;
     int t[FK_MAX_PREFETCH];
     idx_t ix[FK_MAX_PREFETCH];
-    MlirValue v[FK_MAX_PREFETCH];
+    kg_pair v[FK_MAX_PREFETCH];
   } pre;
   /* The transpose tile variant (transpose_gen.c): while tile.reading, a
    * load of tensor t with a tile buffer reads it from shared memory at the
@@ -150,12 +160,16 @@ void kg_store(gen *g, int t, const idx_t *ix, kval v);
  * loads are all in flight before any of them is used (a branch between
  * loads, as the per-tensor checks and the tile phases make, otherwise
  * waits for the first load's data before issuing the next one):
- *   kg_prefetch_load  the W-wide aligned load of tensor t at index ix
- *                     (scf.if on its in-kernel check; a zero vector where
- *                     the check fails), or null where the access is not a
- *                     contiguous vector (then kg_load loads as before);
- *   kg_prefetch_put   records v (that load, or a value yielded from it) for
- *                     kg_load at t and ix (the same index values);
+ *   kg_issue_load     the loads of tensor t's W-wide contiguous access at
+ *                     index ix, with no branch on data: the aligned vector,
+ *                     or for a tensor with an in-kernel check the two
+ *                     aligned blocks a shifted load takes (kg_shift_issue);
+ *   kg_prefetch_load  kg_issue_load where the access is a contiguous vector
+ *                     of a global tensor, else nulls (then kg_load loads as
+ *                     before);
+ *   kg_prefetch_put   records a pair (those loads, or values yielded from
+ *                     them) for kg_load at t and ix (the same index values),
+ *                     which finishes it (kg_select_load);
  *   kg_prefetch_point the loads of every argument read at the point's own
  *                     index (`it`), for kernels without cat/pad boundaries.
  * An unused prefetch has no effect (its ops are dead). */
@@ -164,8 +178,9 @@ bool kg_prefetchable(gen *g, int t, const idx_t *ix); /* kg_prefetch_load would 
  * at g->point, into g->lane, made at the point's top level (before any
  * scf region of the walker, so every load may use them). */
 void kg_gather_point(gen *g);
-MlirValue kg_prefetch_load(gen *g, int t, const idx_t *ix);
-void kg_prefetch_put(gen *g, int t, const idx_t *ix, MlirValue v);
+kg_pair kg_issue_load(gen *g, int t, const idx_t *ix);
+kg_pair kg_prefetch_load(gen *g, int t, const idx_t *ix);
+void kg_prefetch_put(gen *g, int t, const idx_t *ix, kg_pair v);
 void kg_prefetch_point(gen *g, const idx_t *it);
 /* Whether tensor argument t is read at the result index (an identity map). */
 bool kg_reads_at_result_index(gen *g, int t);
@@ -178,9 +193,17 @@ void kg_access_checks(gen *g, MlirAttribute conditions);
  * narrow form of a vector access. */
 MlirValue kg_lanes_load(gen *g, MlirType vty, MlirValue m, MlirValue addr, MlirValue step);
 void kg_lanes_store(gen *g, MlirValue v, MlirValue m, MlirValue addr, MlirValue step);
-/* vector.load (store) when access_ok[t] holds, else the lanes: one uniform
- * branch. `pre` (may be null): the prefetched vector.load to take instead. */
-MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align, MlirValue pre);
+/* The loads of a W-wide access of tensor t at addr, issued with no branch
+ * on data (kg_pair): the vector.load where t has no in-kernel check, else
+ * kg_shift_issue's pair, else (no shifted form) the vector.load under
+ * access_ok[t]. */
+kg_pair kg_select_issue(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align);
+/* Whether kg_select_issue gives tensor t's accesses two loads (v1 set). */
+bool kg_issues_pair(gen *g, int t);
+/* The vector from those loads (`pre`, or issued here when pre is null):
+ * v0 when access_ok[t] holds (one uniform branch), else the shifted pair
+ * (kg_shift_finish) or the lanes. */
+MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align, const kg_pair *pre);
 void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, int64_t align);
 
 /* ---- misaligned accesses from aligned ones (kernel_gen_shift.c) ---------- */
@@ -191,6 +214,15 @@ void kg_select_store(gen *g, int t, MlirValue v, MlirValue m, MlirValue addr, in
  * (a pair leaving the tensor's span) element loads. Null when the vector
  * is not 4, 8 or 16 bytes (then the caller takes element loads). */
 MlirValue kg_shift_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr);
+/* kg_shift_load in two steps, so that many vectors' loads are in flight
+ * before any is used: kg_shift_issue loads the two aligned blocks around
+ * addr, clamped into the span's whole blocks (no branch on data; the second
+ * only where the vector is misaligned); kg_shift_finish shifts them, or
+ * loads the lanes where the pair would leave the span. Issue gives nulls
+ * when the vector is not 4, 8 or 16 bytes. */
+kg_pair kg_shift_issue(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr);
+bool kg_shiftable(gen *g, int t); /* kg_shift_issue gives loads (a 4, 8 or 16-byte vector) */
+MlirValue kg_shift_finish(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, kg_pair p);
 /* Stores the W contiguous elements v of tensor t at element offset addr,
  * for any alignment, with aligned stores only: at misalignment k, the
  * vector's lanes in power-of-two chunks, each aligned to its own size (k = 0:

@@ -5,8 +5,11 @@
  * the prologue from its pointer and run-time strides:
  *   %p  = memref.extract_aligned_pointer_as_index %arg0 : memref<1xbf16> -> index
  *   %ok = (%p mod 16 == 0) and (stride(t0, 0) mod 8 == 0)
- * and each contiguous access of that tensor becomes
- *   %v = scf.if %ok -> vector<8xbf16> { vector.load {alignment = 16} } else { 8 x memref.load; from_elements }
+ * and each contiguous access of that tensor becomes its pair of aligned
+ * loads (kernel_gen_shift.c; issued ahead of the point, kg_prefetch_load),
+ * then
+ *   %v = scf.if %ok -> vector<8xbf16> { the first of the pair } else { the pair shifted }
+ * (8 x memref.load and from_elements where the vector has no shifted form).
  * The branch is the same for every thread of the grid (no divergence), and
  * the element accesses are coalesced across the warp: lane l of consecutive
  * threads reads consecutive 16-byte chunks, so a warp's 8 loads touch the
@@ -72,19 +75,39 @@ void kg_lanes_store(gen *g, MlirValue v, MlirValue m, MlirValue addr, MlirValue 
   }
 }
 
-MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align, MlirValue pre) {
+bool kg_issues_pair(gen *g, int t) { return !mlirValueIsNull(g->access_ok[t]) && kg_shiftable(g, t); }
+
+kg_pair kg_select_issue(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align) {
   fb_builder *b = &g->b;
-  if (mlirValueIsNull(g->access_ok[t])) return mlirValueIsNull(pre) ? fb_vector_load(b, vty, m, addr, align) : pre;
+  if (mlirValueIsNull(g->access_ok[t])) return (kg_pair){fb_vector_load(b, vty, m, addr, align), {NULL}};
+  /* an aligned tensor's vector is its pair's v0 (no second load) */
+  kg_pair p = kg_shift_issue(g, t, vty, m, addr);
+  if (!mlirValueIsNull(p.v0)) return p;
   fb_ip save = fb_get_ip(b);
   MlirOperation br = fb_if(b, g->access_ok[t], 1, &vty, true);
   fb_set_ip(b, fb_ip_end(fb_then(br)));
-  MlirValue wide = mlirValueIsNull(pre) ? fb_vector_load(b, vty, m, addr, align) : pre;
+  MlirValue wide = fb_vector_load(b, vty, m, addr, align);
   fb_yield(b, 1, &wide);
   fb_set_ip(b, fb_ip_end(fb_else(br)));
-  /* the misaligned tensor: aligned loads and a shift (or, for vectors of
-   * other sizes than 4, 8 and 16 bytes, element loads) */
-  MlirValue narrow = kg_shift_load(g, t, vty, m, addr);
-  if (mlirValueIsNull(narrow)) narrow = kg_lanes_load(g, vty, m, addr, kg_cidx(g, 1));
+  MlirValue z = kg_zero_vector(g, vty);
+  fb_yield(b, 1, &z);
+  fb_set_ip(b, save);
+  return (kg_pair){fb_result(br, 0), {NULL}};
+}
+
+MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align, const kg_pair *pre) {
+  fb_builder *b = &g->b;
+  kg_pair p = pre ? *pre : kg_select_issue(g, t, vty, m, addr, align);
+  if (mlirValueIsNull(g->access_ok[t])) return p.v0;
+  fb_ip save = fb_get_ip(b);
+  MlirOperation br = fb_if(b, g->access_ok[t], 1, &vty, true);
+  fb_set_ip(b, fb_ip_end(fb_then(br)));
+  fb_yield(b, 1, &p.v0);
+  fb_set_ip(b, fb_ip_end(fb_else(br)));
+  /* the misaligned tensor: the shifted pair (or, for vectors of other sizes
+   * than 4, 8 and 16 bytes, element loads) */
+  MlirValue narrow = mlirValueIsNull(p.v1) ? kg_lanes_load(g, vty, m, addr, kg_cidx(g, 1))
+                                           : kg_shift_finish(g, t, vty, m, addr, p);
   fb_yield(b, 1, &narrow);
   fb_set_ip(b, save);
   return fb_result(br, 0);

@@ -11,15 +11,25 @@
  * tensor's own alignment check fails):
  *
  *   mis = (ptr / esize + addr) mod W             (run time, per vector)
- *   mis == 0:  vector.load m[addr] {alignment = B}                 one access
- *   else:      v0 = vector.load m[addr - mis], v1 = vector.load m[addr - mis + W]
- *              words w = bitcast(v0) ++ bitcast(v1) (i32); q = mis * esize / 4,
- *              r = mis * esize mod 4 x 8 bits:
- *              out word i = funnel(w[i + q + 1] : w[i + q]) >> r
- *              (w[i + q] by a binary mux of selects over the bits of q)
+ *   issue:   v0 = vector.load m[clamp(addr - mis)]                  always
+ *            v1 = vector.load m[clamp(addr - mis + W)]              if mis != 0
+ *            (clamp: into the whole aligned blocks inside the span, so
+ *            these loads never leave the tensor and need no branch)
+ *   finish:  words w = bitcast(v0) ++ bitcast(v1) (i32); q = mis * esize / 4,
+ *            r = mis * esize mod 4 x 8 bits:
+ *            out word i = funnel(w[i + q + 1] : w[i + q]) >> r
+ *            (w[i + q] by a binary mux of selects over the bits of q; mis = 0
+ *            gives v0)
  *   a vector whose aligned pair would leave the view's span [0, span) (the
  *   first vector of a view starting mid-block, the last of one ending
- *   mid-block): W element loads, so that no byte outside the tensor is read.
+ *   mid-block): W element loads in the finish, so that no byte outside the
+ *   tensor is read.
+ *
+ * Issue and finish are apart so that a thread's loads of several vectors
+ * (the tile's phase 1, a point's inputs) all go out before the first shift
+ * waits for data: with a branch on `mis` around each pair and its shift,
+ * each vector's loads waited for the previous vector's data (the ragged
+ * transpose's phase 1: 4 round trips in series).
  *
  * The second load reads the block the next thread reads first, so DRAM
  * traffic is unchanged (the L1 serves it); the branch on `mis` is uniform
@@ -54,6 +64,14 @@ static void shift_setup(gen *g, int t, int64_t esize, int64_t B) {
     span = fb_addi(b, span, fb_muli(b, fb_subi(b, size, kg_cidx(g, 1)), stride));
   }
   g->shift.span[t] = span;
+  /* whole aligned blocks inside [0, span): from first = (W - base) mod W,
+   * n = (span - first) / W of them (signed: a span shorter than first) */
+  int64_t W = B / esize;
+  MlirValue first = fb_andi(b, fb_subi(b, kg_cidx(g, W), g->shift.base[t]), kg_cidx(g, W - 1));
+  MlirValue n = fb_binary(b, "arith.divsi", fb_subi(b, span, first), kg_cidx(g, W));
+  g->shift.first[t] = first;
+  g->shift.last[t] = fb_addi(b, first, fb_muli(b, fb_subi(b, n, kg_cidx(g, 1)), kg_cidx(g, W)));
+  g->shift.has[t] = fb_cmpi(b, FB_CMPI_SGE, n, kg_cidx(g, 1));
   kg_leave_prologue(g, save);
 }
 
@@ -92,33 +110,82 @@ static MlirValue shift_pair(gen *g, MlirType vty, MlirValue v0, MlirValue v1, Ml
   return fb_op1(b, "vector.bitcast", vty, 1, &words);
 }
 
-MlirValue kg_shift_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr) {
+static bool shiftable(gen *g, int t, int64_t *esize, int64_t *B) {
+  *esize = (int64_t)fuser_dtype_size(g->k->t[t].dtype), *B = g->W * *esize;
+  return *esize != 0 && *B >= 4 && *B <= 16 && (*B & (*B - 1)) == 0;
+}
+
+bool kg_shiftable(gen *g, int t) {
+  int64_t esize, B;
+  return shiftable(g, t, &esize, &B);
+}
+
+/* the vector's element offset in its aligned block */
+static MlirValue misalignment(gen *g, int t, MlirValue addr) {
+  return fb_andi(&g->b, fb_addi(&g->b, g->shift.base[t], addr), kg_cidx(g, g->W - 1));
+}
+
+static MlirValue clamp(gen *g, MlirValue x, MlirValue lo, MlirValue hi) {
   fb_builder *b = &g->b;
-  int64_t esize = (int64_t)fuser_dtype_size(g->k->t[t].dtype), B = g->W * esize;
-  if (esize == 0 || B < 4 || B > 16 || (B & (B - 1))) return (MlirValue){NULL};
-  shift_setup(g, t, esize, B);
-  MlirValue cW = kg_cidx(g, g->W);
-  MlirValue mis = fb_andi(b, fb_addi(b, g->shift.base[t], addr), kg_cidx(g, g->W - 1));
+  return fb_binary(b, "arith.minsi", fb_binary(b, "arith.maxsi", x, lo), hi);
+}
+
+/* vector.load m[addr] where `when` holds, else a zero vector: a predicated
+ * load, not a branch around a use */
+static MlirValue load_when(gen *g, MlirValue when, MlirType vty, MlirValue m, MlirValue addr, int64_t B) {
+  fb_builder *b = &g->b;
   fb_ip save = fb_get_ip(b);
-  MlirOperation aligned = fb_if(b, fb_cmpi(b, FB_CMPI_EQ, mis, g->zero_index), 1, &vty, true);
-  fb_set_ip(b, fb_ip_end(fb_then(aligned)));
-  MlirValue one = fb_vector_load(b, vty, m, addr, B);
-  fb_yield(b, 1, &one);
-  fb_set_ip(b, fb_ip_end(fb_else(aligned)));
-  MlirValue a0 = fb_subi(b, addr, mis), a1 = fb_addi(b, a0, cW);
+  MlirOperation br = fb_if(b, when, 1, &vty, true);
+  fb_set_ip(b, fb_ip_end(fb_then(br)));
+  MlirValue v = fb_vector_load(b, vty, m, addr, B);
+  fb_yield(b, 1, &v);
+  fb_set_ip(b, fb_ip_end(fb_else(br)));
+  MlirValue z = kg_zero_vector(g, vty);
+  fb_yield(b, 1, &z);
+  fb_set_ip(b, save);
+  return fb_result(br, 0);
+}
+
+kg_pair kg_shift_issue(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr) {
+  fb_builder *b = &g->b;
+  int64_t esize, B;
+  if (!shiftable(g, t, &esize, &B)) return (kg_pair){{NULL}, {NULL}};
+  shift_setup(g, t, esize, B);
+  MlirValue mis = misalignment(g, t, addr), a0 = fb_subi(b, addr, mis);
+  /* clamped, the loads stay inside the span whatever the vector; where the
+   * pair is used (aligned, or whole inside the span) clamping moves nothing */
+  MlirValue lo = g->shift.first[t], hi = g->shift.last[t];
+  MlirValue c0 = clamp(g, a0, lo, hi), c1 = clamp(g, fb_addi(b, a0, kg_cidx(g, g->W)), lo, hi);
+  MlirValue shifted = fb_cmpi(b, FB_CMPI_NE, mis, g->zero_index);
+  return (kg_pair){load_when(g, g->shift.has[t], vty, m, c0, B),
+                   load_when(g, fb_andi(b, g->shift.has[t], shifted), vty, m, c1, B)};
+}
+
+MlirValue kg_shift_finish(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, kg_pair p) {
+  fb_builder *b = &g->b;
+  int64_t esize, B;
+  shiftable(g, t, &esize, &B);
+  MlirValue cW = kg_cidx(g, g->W);
+  MlirValue mis = misalignment(g, t, addr), a0 = fb_subi(b, addr, mis);
+  /* mis == 0: v0 is the vector (shift_pair by 0 lanes gives v0) */
   MlirValue inside = fb_andi(b, fb_cmpi(b, FB_CMPI_SGE, a0, g->zero_index),
-                             fb_cmpi(b, FB_CMPI_SLE, fb_addi(b, a1, cW), g->shift.span[t]));
-  MlirOperation pair = fb_if(b, inside, 1, &vty, true);
-  fb_yield(b, 1, (MlirValue[]){fb_result(pair, 0)});
-  fb_set_ip(b, fb_ip_end(fb_then(pair)));
-  MlirValue v0 = fb_vector_load(b, vty, m, a0, B), v1 = fb_vector_load(b, vty, m, a1, B);
-  MlirValue shifted = shift_pair(g, vty, v0, v1, mis, esize, B);
+                             fb_cmpi(b, FB_CMPI_SLE, fb_addi(b, a0, fb_addi(b, cW, cW)), g->shift.span[t]));
+  MlirValue usable = fb_binary(b, "arith.ori", fb_cmpi(b, FB_CMPI_EQ, mis, g->zero_index), inside);
+  MlirValue shifted = shift_pair(g, vty, p.v0, p.v1, mis, esize, B);
+  fb_ip save = fb_get_ip(b);
+  MlirOperation br = fb_if(b, usable, 1, &vty, true);
+  fb_set_ip(b, fb_ip_end(fb_then(br)));
   fb_yield(b, 1, &shifted);
-  fb_set_ip(b, fb_ip_end(fb_else(pair)));
+  fb_set_ip(b, fb_ip_end(fb_else(br)));
   MlirValue lanes = kg_lanes_load(g, vty, m, addr, kg_cidx(g, 1));
   fb_yield(b, 1, &lanes);
   fb_set_ip(b, save);
-  return fb_result(aligned, 0);
+  return fb_result(br, 0);
+}
+
+MlirValue kg_shift_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr) {
+  kg_pair p = kg_shift_issue(g, t, vty, m, addr);
+  return mlirValueIsNull(p.v0) ? p.v0 : kg_shift_finish(g, t, vty, m, addr, p);
 }
 
 /* The chunks of a vector stored at misalignment k (0 <= k < W) in elements:

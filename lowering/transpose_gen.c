@@ -162,37 +162,85 @@ static void tile_in_vectors(gen *g, const fuser_tile_plan *p, MlirValue t, MlirV
   }
 }
 
+/* The pair of a whole vector's loads of tensor t (kg_pair), issued in the
+ * then-region of `whole` and yielded from it (zero vectors outside), and
+ * recorded for kg_load at ix (kg_prefetch_put). n tensors ts, at ixs. */
+static void issue_when_whole(gen *g, MlirValue whole, int n, const int *ts, const idx_t *ixs) {
+  fb_builder *b = &g->b;
+  MlirType ty[2 * FK_MAX_TENSORS];
+  bool pair[FK_MAX_TENSORS];
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    ty[m++] = fb_vector_type(kg_storage_type(g, g->k->t[ts[i]].dtype), g->W);
+    pair[i] = kg_issues_pair(g, ts[i]);
+    if (pair[i]) ty[m] = ty[m - 1], m++;
+  }
+  fb_ip save = fb_get_ip(b);
+  MlirOperation br = fb_if(b, whole, m, ty, true);
+  fb_set_ip(b, fb_ip_end(fb_then(br)));
+  MlirValue v[2 * FK_MAX_TENSORS];
+  for (int i = 0, j = 0; i < n; i++) {
+    kg_pair pr = kg_issue_load(g, ts[i], &ixs[i]);
+    v[j++] = pr.v0;
+    if (pair[i]) v[j++] = pr.v1;
+  }
+  fb_yield(b, m, v);
+  fb_set_ip(b, fb_ip_end(fb_else(br)));
+  for (int j = 0; j < m; j++) v[j] = kg_zero_vector(g, ty[j]);
+  fb_yield(b, m, v);
+  fb_set_ip(b, save);
+  for (int i = 0, j = 0; i < n; i++) {
+    kg_pair pr = {fb_result(br, j++), {NULL}};
+    if (pair[i]) pr.v1 = fb_result(br, j++);
+    kg_prefetch_put(g, ts[i], &ixs[i], pr);
+  }
+}
+
 /* Phase 1, first part: the W-wide global loads of every whole vector of
- * every tiled input, all issued before any is stored (a zero vector for a
- * vector not whole inside the extents, which the second part does element
- * by element). x[q * ntiled + i]: vector q of tiled input i, raw storage. */
-static void load_tile_vectors(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_in_vec *iv, MlirValue *x) {
+ * every tiled input, all issued (issue_when_whole: zero vectors for a
+ * vector not whole inside the extents, which the store side does element by
+ * element) before any is finished. tix[q][i]: vector q's index in tiled
+ * input i, which the finish looks them up by. */
+static void issue_tile_vectors(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_in_vec *iv, idx_t (*tix)[4]) {
+  fk_kernel *k = g->k;
+  int a = p->tile_dim, R = k->rank;
+  for (int q = 0; q < p->vectors && !g->failed; q++) {
+    for (int i = 0; i < p->ntiled; i++) {
+      it->v[a] = iv[q].av, it->v[R - 1] = iv[q].bv;
+      access_index(g, access_of(k, p->tiled[i]), it, a, &tix[q][i]);
+    }
+    g->W = p->width;
+    issue_when_whole(g, fb_andi(&g->b, iv[q].in_b, iv[q].full), p->ntiled, p->tiled, tix[q]);
+  }
+}
+
+/* Phase 1, the finish: each whole vector from its issued loads (a
+ * misaligned tensor's pair shifted), after phase 2's loads are issued too.
+ * x[q * ntiled + i]: vector q of tiled input i, raw storage. */
+static void finish_tile_vectors(gen *g, const fuser_tile_plan *p, const tile_in_vec *iv, idx_t (*tix)[4], MlirValue *x) {
   fb_builder *b = &g->b;
   fk_kernel *k = g->k;
-  int W = p->width, a = p->tile_dim, R = k->rank;
+  int W = p->width, nt = p->ntiled;
   MlirType ty[4];
-  for (int i = 0; i < p->ntiled; i++) ty[i] = fb_vector_type(kg_storage_type(g, k->t[p->tiled[i]].dtype), W);
+  for (int i = 0; i < nt; i++) ty[i] = fb_vector_type(kg_storage_type(g, k->t[p->tiled[i]].dtype), W);
   for (int q = 0; q < p->vectors && !g->failed; q++) {
     fb_ip save = fb_get_ip(b);
-    MlirOperation br = fb_if(b, fb_andi(b, iv[q].in_b, iv[q].full), p->ntiled, ty, true);
+    MlirOperation br = fb_if(b, fb_andi(b, iv[q].in_b, iv[q].full), nt, ty, true);
     fb_set_ip(b, fb_ip_end(fb_then(br)));
     MlirValue raw[4], zero[4];
-    for (int i = 0; i < p->ntiled; i++) {
+    for (int i = 0; i < nt; i++) {
       int tn = p->tiled[i];
-      idx_t tix;
-      it->v[a] = iv[q].av, it->v[R - 1] = iv[q].bv;
-      access_index(g, access_of(k, tn), it, a, &tix);
       g->W = W;
-      kval v = kg_load(g, tn, &tix);
+      kval v = kg_load(g, tn, &tix[q][i]);
       raw[i] = v.v;
       if (k->t[tn].dtype == FUSER_DTYPE_I1) raw[i] = fb_cast(b, "arith.extui", raw[i], ty[i]);
     }
-    fb_yield(b, p->ntiled, raw);
+    fb_yield(b, nt, raw);
     fb_set_ip(b, fb_ip_end(fb_else(br)));
-    for (int i = 0; i < p->ntiled; i++) zero[i] = kg_zero_vector(g, ty[i]);
-    fb_yield(b, p->ntiled, zero);
+    for (int i = 0; i < nt; i++) zero[i] = kg_zero_vector(g, ty[i]);
+    fb_yield(b, nt, zero);
     fb_set_ip(b, save);
-    for (int i = 0; i < p->ntiled; i++) x[q * p->ntiled + i] = fb_result(br, i);
+    for (int i = 0; i < nt; i++) x[q * nt + i] = fb_result(br, i);
   }
 }
 
@@ -273,25 +321,11 @@ static void prefetch_outputs_inputs(gen *g, const fuser_tile_plan *p, idx_t *it,
     idx_t rix;
     kg_result_index(g, it, &rix);
     /* those that load W-wide (the others load where they are used) */
-    MlirType ty[FK_MAX_TENSORS];
     int use[FK_MAX_TENSORS], m = 0;
+    idx_t ixs[FK_MAX_TENSORS];
     for (int i = 0; i < n; i++)
-      if (kg_prefetchable(g, ts[i], &rix)) {
-        ty[m] = fb_vector_type(kg_storage_type(g, k->t[ts[i]].dtype), W);
-        use[m++] = ts[i];
-      }
-    if (m == 0) continue;
-    fb_ip save = fb_get_ip(b);
-    MlirOperation yielding = fb_if(b, fb_andi(b, ov[q].in_a, ov[q].full), m, ty, true);
-    fb_set_ip(b, fb_ip_end(fb_then(yielding)));
-    MlirValue v[FK_MAX_TENSORS];
-    for (int i = 0; i < m; i++) v[i] = kg_prefetch_load(g, use[i], &rix);
-    fb_yield(b, m, v);
-    fb_set_ip(b, fb_ip_end(fb_else(yielding)));
-    for (int i = 0; i < m; i++) v[i] = kg_zero_vector(g, ty[i]);
-    fb_yield(b, m, v);
-    fb_set_ip(b, save);
-    for (int i = 0; i < m; i++) kg_prefetch_put(g, use[i], &rix, fb_result(yielding, i));
+      if (kg_prefetchable(g, ts[i], &rix)) ixs[m] = rix, use[m++] = ts[i];
+    if (m > 0) issue_when_whole(g, fb_andi(b, ov[q].in_a, ov[q].full), m, use, ixs);
   }
 }
 
@@ -415,12 +449,14 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
   tile_in_vec iv[64];
   tile_out_vec ov[64];
   MlirValue x[4 * 64];
+  idx_t tix[64][4];
   tile_in_vectors(&g, p, t, a0, b0, A, B, iv);
-  load_tile_vectors(&g, p, &it, iv, x);
+  issue_tile_vectors(&g, p, &it, iv, tix);
   if (gpu) {
     tile_out_vectors(&g, p, t, a0, b0, A, B, ov);
     prefetch_outputs_inputs(&g, p, &it, ov);
   }
+  finish_tile_vectors(&g, p, iv, tix, x);
   store_tile_vectors(&g, p, &it, iv, x, A);
   fuser_scoped_memo_pop_to(&g.memo, 0);
   fb_set_ip(b, body);
