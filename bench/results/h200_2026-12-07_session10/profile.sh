@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 10: session 9's profile (~270 s), shift_pad now vectorized (the pad straddle split); results in $OUT/prof.tgz and stdout:
+# Session 10: session 9's profile (~300 s), shift_pad vectorized (the pad split), slice_end (segments); results in $OUT/prof.tgz and stdout:
 #  1. vs_compile.py --dump-graphs on the small twins behind torch.compile: each side's CUDA graph
 #     as DOT and its nodes by kind (does fuser's graph through the binding hold more than its
 #     kernel: memsets, allocation nodes?), beside fuser-run's own timing of the same artifacts;
@@ -7,8 +7,8 @@
 #  2. ncu (SpeedOfLight, MemoryWorkloadAnalysis, Occupancy, LaunchStats) of fuser's kernel and of
 #     torch.compile's for tadd_skinny (15% of copy), tadd_ragged (56%), shift_pad (20%) and the
 #     small twins.
-#   bash bench/results/h200_2026-12-07_session9/profile.sh .carry/prof9 .carry/py9
-# (carry [".carry/prof9", ".carry/py9"]; made by profile_prep.sh and python_run.sh prepare)
+#   bash bench/results/h200_2026-12-07_session10/profile.sh .carry/prof10 .carry/py10
+# (carry [".carry/prof10", ".carry/py10"]; made by prep.sh)
 set -uo pipefail
 c=${1:?PROF carry} py=${2:?PY carry}
 start=$(date +%s)
@@ -16,15 +16,15 @@ res=/tmp/prof; rm -rf $res && mkdir -p $res   # archived into $OUT/prof.tgz (the
 save() { tar czf "$OUT/prof.tgz" -C $res .; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 for z in "$py"/lib/*.xz; do [ -f "$z" ] && xz -d -f "$z"; done
-FUSER_DLPACK_INCLUDE=$c/include bash scripts/build-runtime.sh /tmp/rt > /tmp/rt.log 2>&1 & rb=$!
+([ -x /tmp/rt/fuser-run ] || FUSER_DLPACK_INCLUDE=$c/include bash scripts/build-runtime.sh /tmp/rt) > /tmp/rt.log 2>&1 & rb=$!
 small="$c/scripts/two_inputs_small.py $c/scripts/transpose_add_small.py $c/scripts/slice1_small.py"
 # shellcheck disable=SC2086
-PYTHONPATH=$py/python timeout 90 python3 bench/gpu/vs_compile.py --peers-dir "$c" --dump-graphs $res/graphs $small \
+PYTHONPATH=$py/python timeout 110 python3 bench/gpu/vs_compile.py --peers-dir "$c" --dump-graphs $res/graphs $small \
   > $res/vs_compile.jsonl 2> $res/vs_compile.err
 echo "vs_compile exit $? at $(( $(date +%s) - start )) s"; cut -c1-600 $res/vs_compile.jsonl; save
 # the gather variant (merged after session 9's run) on the skinny transpose, and the ragged one
-PYTHONPATH=$py/python timeout 90 python3 bench/gpu/vs_compile.py --peers-dir "$c" \
-  "$c/scripts/tadd_skinny_bf16_large.py" "$c/scripts/tadd_ragged_bf16_large.py" "$c/scripts/shift_pad_bf16_large.py" > $res/vs_compile_large.jsonl 2>> $res/vs_compile.err
+PYTHONPATH=$py/python timeout 110 python3 bench/gpu/vs_compile.py --peers-dir "$c" \
+  "$c/scripts/tadd_skinny_bf16_large.py" "$c/scripts/tadd_ragged_bf16_large.py" "$c/scripts/shift_pad_bf16_large.py" "$c/scripts/slice_end_bf16_large.py" > $res/vs_compile_large.jsonl 2>> $res/vs_compile.err
 cut -c1-600 $res/vs_compile_large.jsonl; save
 wait $rb || { tail /tmp/rt.log; exit 1; }
 for f in "$c"/arts/*_small.fart; do timeout 30 /tmp/rt/fuser-run --artifact "$f" --bench 30 | grep '^{' | cut -c1-300; done
