@@ -79,7 +79,7 @@ static void shift_setup(gen *g, int t, int64_t esize, int64_t B) {
 static MlirValue shift_pair(gen *g, MlirType vty, MlirValue v0, MlirValue v1, MlirValue mis, int64_t esize, int64_t B) {
   fb_builder *b = &g->b;
   int n = (int)(B / 4);
-  MlirType i32 = fb_int_type(b, 32), i64 = fb_int_type(b, 64), wty = fb_vector_type(i32, n);
+  MlirType i32 = fb_int_type(b, 32), wty = fb_vector_type(i32, n);
   MlirValue w[8], src[2] = {v0, v1};
   for (int h = 0; h < 2; h++) {
     MlirValue words = fb_op1(b, "vector.bitcast", wty, 1, &src[h]);
@@ -98,13 +98,11 @@ static MlirValue shift_pair(gen *g, MlirType vty, MlirValue v0, MlirValue v1, Ml
   if (esize >= 4) { /* whole words: no bit shift */
     for (int i = 0; i < n; i++) out[i] = w[i];
   } else {
-    MlirValue r = fb_cast(b, "arith.extui", fb_muli(b, fb_andi(b, s, fb_const_int(b, i32, 3)), fb_const_int(b, i32, 8)), i64);
-    MlirValue c32 = fb_const_int(b, i64, 32);
-    for (int i = 0; i < n; i++) {
-      MlirValue hi = fb_binary(b, "arith.shli", fb_cast(b, "arith.extui", w[i + 1], i64), c32);
-      MlirValue pair = fb_binary(b, "arith.ori", hi, fb_cast(b, "arith.extui", w[i], i64));
-      out[i] = fb_cast(b, "arith.trunci", fb_binary(b, "arith.shrui", pair, r), i32);
-    }
+    /* a funnel shift of each word pair (llvm.intr.fshr: one shf.r.wrap.b32
+     * in PTX, where the i64 form (zext, shl, or, lshr, trunc) was five
+     * instructions a word) */
+    MlirValue r = fb_muli(b, fb_andi(b, s, fb_const_int(b, i32, 3)), fb_const_int(b, i32, 8));
+    for (int i = 0; i < n; i++) out[i] = fb_op1(b, "llvm.intr.fshr", i32, 3, (MlirValue[]){w[i + 1], w[i], r});
   }
   MlirValue words = fb_from_elements(b, wty, n, out);
   return fb_op1(b, "vector.bitcast", vty, 1, &words);
