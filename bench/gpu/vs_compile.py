@@ -23,7 +23,9 @@ outputs of the two are compared (max |fuser - torch.compile| in float64).
         [--peers-dir DIR (nvfuser_torch.py)] [--dump-graphs DIR] [--device cpu (a dry run)] SCRIPT...
 
 One JSON line per script, and one for the copy bandwidth (2 GiB copy_,
-before and after)."""
+before and after). Rows under 4 MB also carry what bounds them, timed in the
+same rounds: floor_empty_us (a graph of one-element fills: the launch alone)
+and floor_copy_us (a graph of copies of the fusion's bytes)."""
 import argparse
 import json
 import os
@@ -148,6 +150,27 @@ def copy_TBps():
     return 2 * n / t / 1e6
 
 
+SMALL_MB = 4.0
+
+
+def small_floors(mb, calls):
+    """What bounds a small fusion, timed like its two sides (a CUDA graph
+    of `calls` calls): `floor_empty_us`, a one-element fill (a kernel launch
+    and nothing to move), and `floor_copy_us`, torch's copy_ of the fusion's
+    bytes (half read, half written). Empty on the CPU."""
+    if not CUDA:
+        return {}
+    one = torch.empty(1, device="cuda")
+    src = torch.empty(max(1, int(mb * 1e6 / 2)), dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    out = {}
+    for k, fn in (("floor_empty_us", lambda: one.fill_(1.0)), ("floor_copy_us", lambda: dst.copy_(src))):
+        t = graph_timer(fn, calls)
+        if t:
+            out[k] = t
+    return out
+
+
 def one(path, args, bw):
     fd, inputs, outputs = record_fuser(path)
     tfd = torch_fusion(path, args.peers_dir)
@@ -175,6 +198,7 @@ def one(path, args, bw):
         stem = os.path.join(args.dump_graphs, os.path.basename(path).replace(".py", ""))
         dumps = [stem + ".fuser.dot", stem + ".compile.dot"]
     timers = [graph_timer(ours, args.calls, dumps[0]), graph_timer(theirs, args.calls, dumps[1])]
+    floors = small_floors(row["MB"], args.calls) if row["MB"] < SMALL_MB else {}
     for side, d in zip(("fuser_graph", "compile_graph"), dumps):
         if d and os.path.exists(d):
             row[side] = node_kinds(d)
@@ -184,7 +208,7 @@ def one(path, args, bw):
         row["timing"] = "plain"
     for t in timers:  # warm both
         t()
-    f_us, c_us, ratio = [], [], []
+    f_us, c_us, ratio, floor_us = [], [], [], {}
     for r in range(args.rounds):
         order = (0, 1) if r % 2 == 0 else (1, 0)
         got = {}
@@ -193,9 +217,13 @@ def one(path, args, bw):
         f_us.append(got[0])
         c_us.append(got[1])
         ratio.append(got[0] / got[1])
+        for k, t in floors.items():
+            floor_us.setdefault(k, []).append(sample(t, args.reps))
     row.update(fuser_us=statistics.median(f_us), compile_us=statistics.median(c_us),
                ratio=statistics.median(ratio), ratio_lo=min(ratio), ratio_hi=max(ratio),
                rounds=args.rounds)
+    for k, v in floor_us.items():
+        row[k] = statistics.median(v)
     row["fuser_pct_copy"] = 100 * row["MB"] / row["fuser_us"] / bw
     row["compile_pct_copy"] = 100 * row["MB"] / row["compile_us"] / bw
     row["verdict"] = ("faster" if row["ratio_hi"] < 1 else "slower" if row["ratio_lo"] > 1 else "level")
