@@ -192,6 +192,33 @@ static bool has(entry *e, need n) {
   return false;
 }
 
+/* Whether a call's extents are compiled as constants (specialize_sizes;
+ * FUSER_SPECIALIZE_SMALL decides by the call's tensor bytes). */
+static bool sized_call(const fuser_fusion *f, const fuser_arg *args, size_t nargs) {
+  if (f->options.specialize_sizes != FUSER_SPECIALIZE_SMALL) return f->options.specialize_sizes != 0;
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < nargs; i++) {
+    const DLTensor *t = args[i].kind == FUSER_ARG_TENSOR ? args[i].tensor : NULL;
+    if (!t) continue;
+    uint64_t n = (t->dtype.bits * (uint64_t)t->dtype.lanes + 7) / 8;
+    for (int d = 0; d < t->ndim && n; d++) {
+      if (t->shape[d] <= 0) n = 0;
+      else if (n > UINT64_MAX / (uint64_t)t->shape[d]) return false; /* past any small size */
+      else n *= (uint64_t)t->shape[d];
+    }
+    bytes += n;
+    if (bytes >= FUSER_SMALL_CALL_BYTES) return false;
+  }
+  return true;
+}
+
+/* The options a call compiles with: specialize_sizes resolved to 0 or 1. */
+static fuser_fusion_options call_options(const fuser_fusion *f, const fuser_arg *args, size_t nargs) {
+  fuser_fusion_options o = f->options;
+  o.specialize_sizes = sized_call(f, args, nargs);
+  return o;
+}
+
 /* The persistent cache's key of an entry: a tag, the compiler version, the
  * chip, the fusion hash and the signature (disk_cache.h). */
 static size_t disk_key(const fuser_fusion *f, const fuser_signature *sig, unsigned char *buf, size_t cap) {
@@ -225,7 +252,8 @@ static int make_artifact(fuser_fusion *f, entry *e, const fuser_arg *args, size_
     }
   }
   if (!a) {
-    int rc = fuser_source_compile(&f->source, &f->options, args, nargs, klen ? key : NULL, klen, &a, err);
+    fuser_fusion_options o = call_options(f, args, nargs);
+    int rc = fuser_source_compile(&f->source, &o, args, nargs, klen ? key : NULL, klen, &a, err);
     if (rc != FUSER_OK) return rc;
     atomic_fetch_add(&f->compiles, 1);
     if (f->cache_dir && klen) {
@@ -242,15 +270,16 @@ static int make_artifact(fuser_fusion *f, entry *e, const fuser_arg *args, size_
 static int fill(fuser_fusion *f, entry *e, const fuser_arg *args, size_t nargs, const fuser_signature *sig, need n,
                 fuser_error *err) {
   int rc = FUSER_OK;
+  fuser_fusion_options o = call_options(f, args, nargs);
   if (n == NEED_REFERENCE) {
     fuser_source_ref *r;
-    rc = fuser_source_ref_prepare(&f->source, &f->options, args, nargs, &r, err);
+    rc = fuser_source_ref_prepare(&f->source, &o, args, nargs, &r, err);
     if (rc == FUSER_OK) atomic_store_explicit(&e->ref, r, memory_order_release);
     return rc;
   }
   if (n == NEED_JIT) {
     fuser_source_jit *j;
-    rc = fuser_source_jit_prepare(&f->source, &f->options, args, nargs, &j, err);
+    rc = fuser_source_jit_prepare(&f->source, &o, args, nargs, &j, err);
     if (rc == FUSER_OK) atomic_store_explicit(&e->jit, j, memory_order_release);
     return rc;
   }
@@ -313,7 +342,7 @@ static int lookup(fuser_fusion *f, const fuser_arg *args, size_t nargs, need n, 
   }
   if (nargs && !args) return fuser_set_error(err, FUSER_ERR_INVALID_ARGUMENT, "NULL argument array");
   fuser_signature sig;
-  int rc = fuser_signature_build(args, nargs, f->options.specialize_sizes != 0, &sig, err);
+  int rc = fuser_signature_build(args, nargs, sized_call(f, args, nargs), &sig, err);
   if (rc != FUSER_OK) {
     atomic_store_explicit(&f->last_compiled, -1, memory_order_relaxed);
     return rc;

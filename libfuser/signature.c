@@ -38,6 +38,7 @@ static uint64_t hash_bytes(const unsigned char *p, size_t n) {
 int fuser_signature_build(const fuser_arg *args, size_t nargs, bool with_sizes, fuser_signature *sig,
                           fuser_error *err) {
   sig->len = 0;
+  put_byte(sig, with_sizes); /* a sized key never equals an unsized one */
   for (size_t i = 0; i < nargs; i++) {
     /* a scalar's kind (int or double) does not change the compiled code:
      * the runtime converts, and refuses a double for an integer scalar */

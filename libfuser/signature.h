@@ -17,7 +17,7 @@
  * and stride order (a byte per dim each), extents (8 bytes per dim) or
  * which extents are 0 (2 bytes). */
 #define FUSER_SIG_MAX_ARG_BYTES (6 + 2 * FUSER_TENSOR_MAX_RANK + 8 * FUSER_TENSOR_MAX_RANK)
-#define FUSER_SIG_MAX_BYTES (FUSER_SIG_MAX_ARGS * FUSER_SIG_MAX_ARG_BYTES)
+#define FUSER_SIG_MAX_BYTES (1 + FUSER_SIG_MAX_ARGS * FUSER_SIG_MAX_ARG_BYTES) /* the sized flag, then the arguments */
 
 typedef struct {
   uint64_t hash;

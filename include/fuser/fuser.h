@@ -67,13 +67,22 @@ typedef enum fuser_backend {
   FUSER_BACKEND_CPU_JIT = 3,       /* the compiled kernels' loops JIT-compiled for the host (kDLCPU tensors) */
 } fuser_backend;
 
+/* fuser_fusion_options.specialize_sizes: extents as constants for small calls only. */
+#define FUSER_SPECIALIZE_SMALL 2
+/* A call is small below this many bytes of tensor arguments (numel x element size, summed). */
+#define FUSER_SMALL_CALL_BYTES (4 << 20)
+
 /* Compile options; a NULL pointer or zeroed fields mean the defaults. */
 typedef struct fuser_fusion_options {
   const char *chip;     /* PTX target, default "sm_90" */
   int unroll;           /* vectors per thread, default 1 */
   int block_size;       /* threads per block, default 128 */
   int specialize_sizes; /* 1: tensor extents join the key and compile as constants (one entry per
-                           shape, like fuser-specialize-shapes); 0 (default): one entry per layout class */
+                           shape, like fuser-specialize-shapes); 0 (default): one entry per layout class;
+                           FUSER_SPECIALIZE_SMALL: as 1 for a call whose tensor arguments hold fewer
+                           than FUSER_SMALL_CALL_BYTES, as 0 for larger ones (the Python binding's
+                           default: a small call's time is its kernel's instruction chain, which static
+                           extents shorten; a large one's is memory) */
   const char *cache_dir; /* persistent cache directory (created if missing); NULL: the environment
                             variable FUSER_CACHE_DIR, none when that is unset or empty; "": none */
   int cpu_backend;       /* FUSER_BACKEND_CPU_REFERENCE (0 means it) or FUSER_BACKEND_CPU_JIT: what

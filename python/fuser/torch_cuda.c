@@ -214,7 +214,9 @@ cache_entry *py_fusion_for(FDObj *fd, int device, py_allocator_kind kind, const 
   if (device < MAX_DEVICES && !(rt = runtime_for(device, kind, api, err))) return NULL;
   e = calloc(1, sizeof *e);
   if (!e) return NULL;
-  fuser_fusion_options o = {0};
+  /* small calls compile their extents as constants (torch.compile's
+   * dynamic=False does too): their time is the kernel's instruction chain */
+  fuser_fusion_options o = {.specialize_sizes = FUSER_SPECIALIZE_SMALL};
   const char *backend = getenv("FUSER_CPU_BACKEND"); /* "jit": the compiled loops; default the reference */
   o.cpu_backend = backend && !strcmp(backend, "jit") ? FUSER_BACKEND_CPU_JIT : FUSER_BACKEND_CPU_REFERENCE;
   if (fuser_fusion_create_definition(rt, fd->def, &o, &e->fusion, err) != FUSER_OK) {

@@ -194,6 +194,51 @@ static void test_cache(void) {
 
 /* Scalar values are parameters, not part of the key; an int for a double
  * scalar hits the same entry (the runtime converts it). */
+/* FUSER_SPECIALIZE_SMALL: a call under FUSER_SMALL_CALL_BYTES gets an entry
+ * per shape (its extents compiled as constants), a larger one an entry per
+ * layout class. Compiles only: the large tensors' bytes are never read. */
+static int compile2(fuser_fusion *f, const tensor2 *a, const tensor2 *b) {
+  fuser_arg args[2] = {fuser_arg_tensor(&a->t), fuser_arg_tensor(&b->t)};
+  return fuser_fusion_compile(f, args, 2, NULL, &err);
+}
+
+static void test_specialize_small(void) {
+  fuser_fusion_options o = {.specialize_sizes = FUSER_SPECIALIZE_SMALL};
+  fuser_fusion *f = NULL;
+  CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_NVFUSER, add_script, strlen(add_script), "add.py", &o, &f, &err), FUSER_OK);
+  if (!f) return;
+  tensor2 a, b;
+  make2(&a, kDLFloat, 32, 8, 64, 64, 1, 0);
+  make2(&b, kDLFloat, 32, 8, 64, 64, 1, 4096);
+  CHECK_EQ_INT(compile2(f, &a, &b), FUSER_OK);
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), 1);
+  make2(&a, kDLFloat, 32, 4, 32, 32, 1, 0); /* another small shape, the same layout class: a new entry */
+  make2(&b, kDLFloat, 32, 4, 32, 32, 1, 4096);
+  CHECK_EQ_INT(compile2(f, &a, &b), FUSER_OK);
+  CHECK_EQ_INT(fuser_fusion_last_compiled(f), 1);
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), 2);
+  CHECK_EQ_INT(compile2(f, &a, &b), FUSER_OK); /* the same shape again: a hit */
+  CHECK_EQ_INT(fuser_fusion_last_compiled(f), 0);
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), 2);
+  /* 2 x 2048 x 1024 floats (16 MiB): one entry for every large shape */
+  make2(&a, kDLFloat, 32, 2048, 1024, 1024, 1, 0);
+  make2(&b, kDLFloat, 32, 2048, 1024, 1024, 1, 4096);
+  CHECK_EQ_INT(compile2(f, &a, &b), FUSER_OK);
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), 3);
+  make2(&a, kDLFloat, 32, 1024, 2048, 2048, 1, 0);
+  make2(&b, kDLFloat, 32, 1024, 2048, 2048, 1, 4096);
+  CHECK_EQ_INT(compile2(f, &a, &b), FUSER_OK);
+  CHECK_EQ_INT(fuser_fusion_last_compiled(f), 0);
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), 3);
+  /* just under the threshold: sized again */
+  make2(&a, kDLFloat, 32, 511, 1024, 1024, 1, 0); /* 2 x 511 x 1024 x 4 bytes < 4 MiB */
+  make2(&b, kDLFloat, 32, 511, 1024, 1024, 1, 4096);
+  CHECK_EQ_INT(compile2(f, &a, &b), FUSER_OK);
+  CHECK_EQ_INT(fuser_fusion_last_compiled(f), 1);
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), 4);
+  fuser_fusion_destroy(f);
+}
+
 static void test_scalars(void) {
   fuser_fusion *f = NULL;
   CHECK_EQ_INT(fuser_fusion_create(rt, FUSER_SOURCE_NVFUSER, scale_script, strlen(scale_script), "scale.py", NULL, &f, &err), FUSER_OK);
@@ -455,6 +500,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   test_cache();
+  test_specialize_small();
   test_scalars();
   test_static_extent();
   test_empty_extents();
