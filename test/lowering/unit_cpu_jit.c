@@ -190,9 +190,11 @@ static void test_dynamic(MlirContext ctx) {
   compiled m;
   if (!compile(ctx, dyn_ir, &m)) return;
   /* contiguous (any size: the dims merge at run time, with a tail),
-   * padded rows whose stride keeps rows aligned ("rows"), and others */
+   * padded rows whose stride keeps rows aligned ("rows"), and others;
+   * rows of 7 at a stride of 9 ("segments": both inputs gathered by
+   * segments of their rows, the output flat) */
   struct { int64_t rows, cols, lda; const char *variant; } cases[] = {
-      {5, 7, 9, "scalar"}, {64, 12, 16, "rows"}, {3, 8, 10, "mixed"}, {1, 1, 1, "vector"},
+      {5, 7, 9, "segments"}, {64, 12, 16, "rows"}, {3, 8, 10, "mixed"}, {1, 1, 1, "vector"},
       {31, 63, 63, "vector"}, {16, 32, 32, "vector"}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     int64_t R = cases[c].rows, C = cases[c].cols, L = cases[c].lda;
