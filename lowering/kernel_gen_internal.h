@@ -193,6 +193,9 @@ void kg_access_checks(gen *g, MlirAttribute conditions);
  * narrow form of a vector access. */
 MlirValue kg_lanes_load(gen *g, MlirType vty, MlirValue m, MlirValue addr, MlirValue step);
 void kg_lanes_store(gen *g, MlirValue v, MlirValue m, MlirValue addr, MlirValue step);
+/* vector.load m[addr] where `when` holds, else a zero vector: a predicated
+ * load (scf.if yielding it), not a branch around a use of its data. */
+MlirValue kg_load_when(gen *g, MlirValue when, MlirType vty, MlirValue m, MlirValue addr, int64_t align);
 /* The loads of a W-wide access of tensor t at addr, issued with no branch
  * on data (kg_pair): the vector.load where t has no in-kernel check, else
  * kg_shift_issue's pair, else (no shifted form) the vector.load under

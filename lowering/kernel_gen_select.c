@@ -77,22 +77,26 @@ void kg_lanes_store(gen *g, MlirValue v, MlirValue m, MlirValue addr, MlirValue 
 
 bool kg_issues_pair(gen *g, int t) { return !mlirValueIsNull(g->access_ok[t]) && kg_shiftable(g, t); }
 
-kg_pair kg_select_issue(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align) {
+MlirValue kg_load_when(gen *g, MlirValue when, MlirType vty, MlirValue m, MlirValue addr, int64_t align) {
   fb_builder *b = &g->b;
-  if (mlirValueIsNull(g->access_ok[t])) return (kg_pair){fb_vector_load(b, vty, m, addr, align), {NULL}};
-  /* an aligned tensor's vector is its pair's v0 (no second load) */
-  kg_pair p = kg_shift_issue(g, t, vty, m, addr);
-  if (!mlirValueIsNull(p.v0)) return p;
   fb_ip save = fb_get_ip(b);
-  MlirOperation br = fb_if(b, g->access_ok[t], 1, &vty, true);
+  MlirOperation br = fb_if(b, when, 1, &vty, true);
   fb_set_ip(b, fb_ip_end(fb_then(br)));
-  MlirValue wide = fb_vector_load(b, vty, m, addr, align);
-  fb_yield(b, 1, &wide);
+  MlirValue v = fb_vector_load(b, vty, m, addr, align);
+  fb_yield(b, 1, &v);
   fb_set_ip(b, fb_ip_end(fb_else(br)));
   MlirValue z = kg_zero_vector(g, vty);
   fb_yield(b, 1, &z);
   fb_set_ip(b, save);
-  return (kg_pair){fb_result(br, 0), {NULL}};
+  return fb_result(br, 0);
+}
+
+kg_pair kg_select_issue(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align) {
+  if (mlirValueIsNull(g->access_ok[t])) return (kg_pair){fb_vector_load(&g->b, vty, m, addr, align), {NULL}};
+  /* an aligned tensor's vector is its pair's v0 (no second load) */
+  kg_pair p = kg_shift_issue(g, t, vty, m, addr);
+  if (!mlirValueIsNull(p.v0)) return p;
+  return (kg_pair){kg_load_when(g, g->access_ok[t], vty, m, addr, align), {NULL}};
 }
 
 MlirValue kg_select_load(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, int64_t align, const kg_pair *pre) {

@@ -128,22 +128,6 @@ static MlirValue clamp(gen *g, MlirValue x, MlirValue lo, MlirValue hi) {
   return fb_binary(b, "arith.minsi", fb_binary(b, "arith.maxsi", x, lo), hi);
 }
 
-/* vector.load m[addr] where `when` holds, else a zero vector: a predicated
- * load, not a branch around a use */
-static MlirValue load_when(gen *g, MlirValue when, MlirType vty, MlirValue m, MlirValue addr, int64_t B) {
-  fb_builder *b = &g->b;
-  fb_ip save = fb_get_ip(b);
-  MlirOperation br = fb_if(b, when, 1, &vty, true);
-  fb_set_ip(b, fb_ip_end(fb_then(br)));
-  MlirValue v = fb_vector_load(b, vty, m, addr, B);
-  fb_yield(b, 1, &v);
-  fb_set_ip(b, fb_ip_end(fb_else(br)));
-  MlirValue z = kg_zero_vector(g, vty);
-  fb_yield(b, 1, &z);
-  fb_set_ip(b, save);
-  return fb_result(br, 0);
-}
-
 kg_pair kg_shift_issue(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr) {
   fb_builder *b = &g->b;
   int64_t esize, B;
@@ -155,8 +139,8 @@ kg_pair kg_shift_issue(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr)
   MlirValue lo = g->shift.first[t], hi = g->shift.last[t];
   MlirValue c0 = clamp(g, a0, lo, hi), c1 = clamp(g, fb_addi(b, a0, kg_cidx(g, g->W)), lo, hi);
   MlirValue shifted = fb_cmpi(b, FB_CMPI_NE, mis, g->zero_index);
-  return (kg_pair){load_when(g, g->shift.has[t], vty, m, c0, B),
-                   load_when(g, fb_andi(b, g->shift.has[t], shifted), vty, m, c1, B)};
+  return (kg_pair){kg_load_when(g, g->shift.has[t], vty, m, c0, B),
+                   kg_load_when(g, fb_andi(b, g->shift.has[t], shifted), vty, m, c1, B)};
 }
 
 MlirValue kg_shift_finish(gen *g, int t, MlirType vty, MlirValue m, MlirValue addr, kg_pair p) {
