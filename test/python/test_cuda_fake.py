@@ -123,6 +123,18 @@ with FusionDefinition() as fd2:
 fd2.execute([x, y])
 check(fd2.cache_stats()["compiles"] == 1 and fd2.hash == fd.hash, "FusionCache: one fusion per IR")
 
+# small calls compile their extents as constants (FUSER_SPECIALIZE_SMALL, the binding's default):
+# another small shape is an entry of its own; calls of 4 MiB and up share their layout class's
+(out,) = fd.execute([FakeCudaTensor(np.ones((8, 8))), FakeCudaTensor(np.ones((8, 8)))])
+stats = fd.cache_stats()
+check(stats["compiles"] == 2 and stats["entries"] == 2, f"another small shape: its own entry: {stats}")
+del out
+for shape in ((1024, 1024), (512, 2048)):  # 2 x 4 MiB, 2 x 4 MiB
+    (out,) = fd.execute([FakeCudaTensor(np.ones(shape)), FakeCudaTensor(np.ones(shape))])
+    del out
+stats = fd.cache_stats()
+check(stats["compiles"] == 3 and stats["entries"] == 3, f"two large shapes: one entry: {stats}")
+
 raises(lambda: fd.execute([x, FakeCudaTensor(np.ones((4, 8)), device_id=1)]), FuserError, ["input 1", "device"],
        "tensors on two devices")
 raises(lambda: fd.execute([x, np.ones((4, 8), dtype=np.float32)]), FuserError, ["input 1", "device"],
