@@ -217,6 +217,17 @@ cache_entry *py_fusion_for(FDObj *fd, int device, py_allocator_kind kind, const 
   /* small calls compile their extents as constants (torch.compile's
    * dynamic=False does too): their time is the kernel's instruction chain */
   fuser_fusion_options o = {.specialize_sizes = FUSER_SPECIALIZE_SMALL};
+  const char *sizes = getenv("FUSER_SPECIALIZE_SIZES"); /* small (default), never, always */
+  if (sizes && *sizes) {
+    if (!strcmp(sizes, "never")) o.specialize_sizes = 0;
+    else if (!strcmp(sizes, "always")) o.specialize_sizes = 1;
+    else if (strcmp(sizes, "small") != 0) {
+      free(e);
+      snprintf(err->message, sizeof err->message, "FUSER_SPECIALIZE_SIZES=%.64s: expected small, never or always", sizes);
+      err->code = FUSER_ERR_INVALID_ARGUMENT;
+      return NULL;
+    }
+  }
   const char *backend = getenv("FUSER_CPU_BACKEND"); /* "jit": the compiled loops; default the reference */
   o.cpu_backend = backend && !strcmp(backend, "jit") ? FUSER_BACKEND_CPU_JIT : FUSER_BACKEND_CPU_REFERENCE;
   if (fuser_fusion_create_definition(rt, fd->def, &o, &e->fusion, err) != FUSER_OK) {

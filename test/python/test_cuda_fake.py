@@ -135,6 +135,31 @@ for shape in ((1024, 1024), (512, 2048)):  # 2 x 4 MiB, 2 x 4 MiB
 stats = fd.cache_stats()
 check(stats["compiles"] == 3 and stats["entries"] == 3, f"two large shapes: one entry: {stats}")
 
+# FUSER_SPECIALIZE_SIZES, read when a fusion is made: never (one entry per layout class), or a
+# located error for a value it does not know
+def sub_fusion():
+    with FusionDefinition() as f:
+        a = f.define_tensor([-1, -1], [True, True], DataType.Float)
+        b = f.define_tensor([-1, -1], [True, True], DataType.Float)
+        f.add_output(f.ops.sub(a, b))
+    return f
+
+
+os.environ["FUSER_SPECIALIZE_SIZES"] = "never"
+fs = sub_fusion()
+for shape in ((4, 8), (8, 8)):
+    (out,) = fs.execute([FakeCudaTensor(np.ones(shape)), FakeCudaTensor(np.ones(shape))])
+    del out
+stats = fs.cache_stats()
+check(stats["compiles"] == 1 and stats["entries"] == 1, f"FUSER_SPECIALIZE_SIZES=never: one entry: {stats}")
+os.environ["FUSER_SPECIALIZE_SIZES"] = "sometimes"
+with FusionDefinition() as fm:
+    a = fm.define_tensor([-1, -1], [True, True], DataType.Float)
+    fm.add_output(fm.ops.neg(a))
+raises(lambda: fm.execute([FakeCudaTensor(np.ones((4, 8)))]), FuserError, ["FUSER_SPECIALIZE_SIZES=sometimes", "small, never or always"],
+       "an unknown FUSER_SPECIALIZE_SIZES")
+del os.environ["FUSER_SPECIALIZE_SIZES"]
+
 raises(lambda: fd.execute([x, FakeCudaTensor(np.ones((4, 8)), device_id=1)]), FuserError, ["input 1", "device"],
        "tensors on two devices")
 raises(lambda: fd.execute([x, np.ones((4, 8), dtype=np.float32)]), FuserError, ["input 1", "device"],
