@@ -50,6 +50,7 @@ struct fuser_fusion {
   fuser_source source;
   _Atomic(entry *) head;
   atomic_size_t nentries;
+  atomic_size_t sized_entries; /* entries made for small calls (FUSER_SPECIALIZE_SMALL) */
   atomic_int last_compiled;
   atomic_uint_fast64_t hits, compiles, disk_hits, disk_writes, disk_rejects, cpu_runs;
   pthread_mutex_t lock; /* serialises misses */
@@ -127,6 +128,7 @@ static int fusion_create(fuser_runtime *rt, const source_args *src, const fuser_
   }
   atomic_init(&f->head, NULL);
   atomic_init(&f->nentries, 0);
+  atomic_init(&f->sized_entries, 0);
   atomic_init(&f->last_compiled, -1);
   atomic_init(&f->hits, 0);
   atomic_init(&f->compiles, 0);
@@ -196,6 +198,9 @@ static bool has(entry *e, need n) {
  * FUSER_SPECIALIZE_SMALL decides by the call's tensor bytes). */
 static bool sized_call(const fuser_fusion *f, const fuser_arg *args, size_t nargs) {
   if (f->options.specialize_sizes != FUSER_SPECIALIZE_SMALL) return f->options.specialize_sizes != 0;
+  /* past the limit, small shapes share the layout class's entry (a call
+   * keyed sized just before the limit may compile unsized: correct code) */
+  if (atomic_load_explicit(&f->sized_entries, memory_order_relaxed) >= FUSER_SMALL_SHAPES_MAX) return false;
   uint64_t bytes = 0;
   for (size_t i = 0; i < nargs; i++) {
     const DLTensor *t = args[i].kind == FUSER_ARG_TENSOR ? args[i].tensor : NULL;
@@ -325,6 +330,8 @@ static int miss(fuser_fusion *f, const fuser_arg *args, size_t nargs, const fuse
     entry_free(e);
     return rc;
   }
+  if (f->options.specialize_sizes == FUSER_SPECIALIZE_SMALL && sig->len && sig->bytes[0])
+    atomic_fetch_add(&f->sized_entries, 1); /* the key's first byte: sized */
   e->index = atomic_load(&f->nentries);
   e->next = atomic_load_explicit(&f->head, memory_order_relaxed);
   atomic_store_explicit(&f->head, e, memory_order_release);

@@ -71,6 +71,9 @@ typedef enum fuser_backend {
 #define FUSER_SPECIALIZE_SMALL 2
 /* A call is small below this many bytes of tensor arguments (numel x element size, summed). */
 #define FUSER_SMALL_CALL_BYTES (4 << 20)
+/* At most this many entries per fusion get their small call's extents; later small shapes
+ * share their layout class's entry (like torch.compile's recompile limit, then dynamic code). */
+#define FUSER_SMALL_SHAPES_MAX 16
 
 /* Compile options; a NULL pointer or zeroed fields mean the defaults. */
 typedef struct fuser_fusion_options {
@@ -80,7 +83,8 @@ typedef struct fuser_fusion_options {
   int specialize_sizes; /* 1: tensor extents join the key and compile as constants (one entry per
                            shape, like fuser-specialize-shapes); 0 (default): one entry per layout class;
                            FUSER_SPECIALIZE_SMALL: as 1 for a call whose tensor arguments hold fewer
-                           than FUSER_SMALL_CALL_BYTES, as 0 for larger ones (the Python binding's
+                           than FUSER_SMALL_CALL_BYTES (for the first FUSER_SMALL_SHAPES_MAX such
+                           shapes), as 0 for larger ones and later shapes (the Python binding's
                            default: a small call's time is its kernel's instruction chain, which static
                            extents shorten; a large one's is memory) */
   const char *cache_dir; /* persistent cache directory (created if missing); NULL: the environment

@@ -236,6 +236,15 @@ static void test_specialize_small(void) {
   CHECK_EQ_INT(compile2(f, &a, &b), FUSER_OK);
   CHECK_EQ_INT(fuser_fusion_last_compiled(f), 1);
   CHECK_EQ_INT(fuser_fusion_num_entries(f), 4);
+  /* 30 more small shapes: sized entries up to FUSER_SMALL_SHAPES_MAX (3 so far),
+   * then the layout class's entry (the large calls') serves them */
+  for (int64_t r = 1; r <= 30; r++) {
+    make2(&a, kDLFloat, 32, r, 16, 16, 1, 0);
+    make2(&b, kDLFloat, 32, r, 16, 16, 1, 4096);
+    CHECK_EQ_INT(compile2(f, &a, &b), FUSER_OK);
+  }
+  CHECK_EQ_INT(fuser_fusion_num_entries(f), FUSER_SMALL_SHAPES_MAX + 1);
+  CHECK_EQ_INT(fuser_fusion_last_compiled(f), 0);
   fuser_fusion_destroy(f);
 }
 
