@@ -67,7 +67,7 @@ void kg_delinearize(gen *g, MlirValue lin, idx_t *it) {
       it->v[0] = lin;
       break;
     }
-    MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
+    MlirValue ext = kg_iter_extent(g, d);
     it->v[d] = fb_remui(&g->b, lin, ext);
     lin = fb_divui(&g->b, lin, ext);
   }
@@ -146,7 +146,7 @@ static MlirValue straddles(gen *g, MlirValue e) {
     if (seen || !fk_lane_split_boundary(k, bd, g->W)) continue;
     if (mlirValueIsNull(i)) {
       int d = k->rank - 1;
-      MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
+      MlirValue ext = kg_iter_extent(g, d);
       i = d == 0 ? e : fb_remui(b, e, ext);
     }
     MlirValue at = kg_cidx(g, bd->value - 1);
@@ -287,7 +287,7 @@ MlirOperation fk_codegen(fk_kernel *k, const fk_codegen_options *opts, MlirOpera
   /* total number of points */
   MlirValue n = kg_cidx(&g, 1);
   for (int d = 0; d < k->rank; d++)
-    n = fb_muli(b, n, k->extent[d] == FK_DYN ? kg_param(&g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(&g, k->extent[d]));
+    n = fb_muli(b, n, kg_iter_extent(&g, d));
   /* threads = max(ceil(nvec / U), tail): enough for the vectors and the tail */
   MlirValue nvec = fb_divui(b, n, cW);
   g.pro = fb_ip_before(mlirOpResultGetOwner(nvec));

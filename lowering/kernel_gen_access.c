@@ -159,7 +159,7 @@ static void next_point(gen *g, idx_t *it) {
   MlirValue zero = kg_cidx(g, 0), one = kg_cidx(g, 1), carry = one;
   for (int d = k->rank - 1; d > 0; d--) {
     MlirValue v = fb_addi(b, it->v[d], carry);
-    MlirValue ext = k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
+    MlirValue ext = kg_iter_extent(g, d);
     MlirValue wrap = fb_cmpi(b, FB_CMPI_EQ, v, ext);
     it->v[d] = fb_select(b, wrap, zero, v);
     carry = fb_select(b, wrap, one, zero);
@@ -179,18 +179,24 @@ void kg_gather_point(gen *g) {
   }
 }
 
-/* Tensor t's element at iteration indices `it`, mapped through its access
- * (index j = sum_d coef[j][d] i_d + off[j]), at its own strides. */
-static MlirValue gather_lane(gen *g, int t, const fk_access *acc, const idx_t *it) {
+/* Tensor t's index at iteration indices `it`, mapped through its access:
+ * index j = sum_d coef[j][d] i_d + off[j]. */
+static void gathered_index(gen *g, int t, const fk_access *acc, const idx_t *it, idx_t *tix) {
   fb_builder *b = &g->b;
-  idx_t tix = {.rank = g->k->t[t].rank};
-  for (int j = 0; j < tix.rank; j++) {
+  tix->rank = g->k->t[t].rank;
+  for (int j = 0; j < tix->rank; j++) {
     MlirValue v = kg_cidx(g, acc->off[j]);
     for (int d = 0; d < g->k->rank; d++)
       if (acc->coef[j][d]) v = fb_addi(b, v, fb_muli(b, it->v[d], kg_cidx(g, acc->coef[j][d])));
-    tix.v[j] = v;
+    tix->v[j] = v;
   }
-  return fb_load(b, mem(g, t), address(g, t, &tix));
+}
+
+/* Tensor t's element at iteration indices `it`, at its own strides. */
+static MlirValue gather_lane(gen *g, int t, const fk_access *acc, const idx_t *it) {
+  idx_t tix;
+  gathered_index(g, t, acc, it, &tix);
+  return fb_load(&g->b, mem(g, t), address(g, t, &tix));
 }
 
 /* The tensor dim of gathered access acc that walks the innermost iteration
@@ -225,17 +231,11 @@ static MlirValue gather_load(gen *g, int t, MlirType vty) {
   MlirOperation in_row = {NULL};
   if (row_dim(g, acc) >= 0) {
     int inner = k->rank - 1;
-    MlirValue ext = k->extent[inner] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[inner]) : kg_cidx(g, k->extent[inner]);
-    MlirValue fits = fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, g->lane[0].v[inner], g->W), ext);
+    MlirValue fits = fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, g->lane[0].v[inner], g->W), kg_iter_extent(g, inner));
     in_row = fb_if(b, fits, 1, &vty, true);
     fb_set_ip(b, fb_ip_end(fb_then(in_row)));
-    idx_t tix = {.rank = k->t[t].rank};
-    for (int j = 0; j < tix.rank; j++) {
-      MlirValue v = kg_cidx(g, acc->off[j]);
-      for (int d = 0; d < k->rank; d++)
-        if (acc->coef[j][d]) v = fb_addi(b, v, fb_muli(b, g->lane[0].v[d], kg_cidx(g, acc->coef[j][d])));
-      tix.v[j] = v;
-    }
+    idx_t tix;
+    gathered_index(g, t, acc, &g->lane[0], &tix);
     MlirValue m = mem(g, t), addr = address(g, t, &tix);
     MlirValue row = kg_shift_load(g, t, vty, m, addr);
     if (mlirValueIsNull(row)) row = kg_lanes_load(g, vty, m, addr, kg_cidx(g, 1));

@@ -125,6 +125,8 @@ MlirType kg_type(gen *g, fuser_dtype dt, bool vec);
 MlirValue kg_cidx(gen *g, int64_t v);
 /* The value of a kernel parameter (index for sizes and strides). */
 MlirValue kg_param(gen *g, fk_param_kind kind, int tensor, int dim);
+/* The extent of iteration dim d: its constant, or its size parameter. */
+MlirValue kg_iter_extent(gen *g, int d);
 bool kg_is_float(fuser_dtype dt);
 /* The constant v of dtype dt (splat to a vector when vec), in the prologue. */
 kval kg_const(gen *g, double v, fuser_dtype dt, bool vec);

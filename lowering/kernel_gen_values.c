@@ -44,6 +44,11 @@ MlirValue kg_param(gen *g, fk_param_kind kind, int tensor, int dim) {
   return g->zero_index;
 }
 
+MlirValue kg_iter_extent(gen *g, int d) {
+  const fk_kernel *k = g->k;
+  return k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
+}
+
 bool kg_is_float(fuser_dtype dt) { return fuser_dtype_is_float(dt); }
 
 kval kg_const(gen *g, double v, fuser_dtype dt, bool vec) {

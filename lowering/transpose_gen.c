@@ -57,16 +57,11 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-static MlirValue extent(gen *g, int d) {
-  fk_kernel *k = g->k;
-  return k->extent[d] == FK_DYN ? kg_param(g, FK_PARAM_SIZE, k->num_args, k->iter_dim[d]) : kg_cidx(g, k->extent[d]);
-}
-
 /* The extent of tile group [lo, hi]: the product of its dims' extents (one
  * dim walked as one under the variant's `merge` conditions). */
 static MlirValue group_extent(gen *g, int lo, int hi) {
-  MlirValue e = extent(g, hi);
-  for (int d = hi - 1; d >= lo; d--) e = fb_muli(&g->b, e, extent(g, d));
+  MlirValue e = kg_iter_extent(g, hi);
+  for (int d = hi - 1; d >= lo; d--) e = fb_muli(&g->b, e, kg_iter_extent(g, d));
   return e;
 }
 
@@ -419,7 +414,7 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
   MlirValue ta = fb_ceildivui(b, A, cT), tbn = fb_ceildivui(b, B, cT);
   MlirValue ntiles = fb_muli(b, ta, tbn);
   for (int d = 0; d < R - 1; d++)
-    if (fuser_tile_side(p, R, d) == 0) ntiles = fb_muli(b, ntiles, extent(&g, d));
+    if (fuser_tile_side(p, R, d) == 0) ntiles = fb_muli(b, ntiles, kg_iter_extent(&g, d));
   MlirOperation loop = fb_for(b, first, ntiles, step, 0, NULL);
   g.pro = fb_ip_before(loop);
   fb_move_const_ip(b, g.pro);
@@ -437,7 +432,7 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
       it.v[d] = kg_cidx(&g, 0);
       continue;
     }
-    MlirValue e = extent(&g, d);
+    MlirValue e = kg_iter_extent(&g, d);
     it.v[d] = fb_remui(b, r, e);
     r = fb_divui(b, r, e);
   }
