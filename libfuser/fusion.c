@@ -198,8 +198,7 @@ static bool has(entry *e, need n) {
  * FUSER_SPECIALIZE_SMALL decides by the call's tensor bytes). */
 static bool sized_call(const fuser_fusion *f, const fuser_arg *args, size_t nargs) {
   if (f->options.specialize_sizes != FUSER_SPECIALIZE_SMALL) return f->options.specialize_sizes != 0;
-  /* past the limit, small shapes share the layout class's entry (a call
-   * keyed sized just before the limit may compile unsized: correct code) */
+  /* past the limit, small shapes share the layout class's entry */
   if (atomic_load_explicit(&f->sized_entries, memory_order_relaxed) >= FUSER_SMALL_SHAPES_MAX) return false;
   uint64_t bytes = 0;
   for (size_t i = 0; i < nargs; i++) {
@@ -217,10 +216,11 @@ static bool sized_call(const fuser_fusion *f, const fuser_arg *args, size_t narg
   return true;
 }
 
-/* The options a call compiles with: specialize_sizes resolved to 0 or 1. */
-static fuser_fusion_options call_options(const fuser_fusion *f, const fuser_arg *args, size_t nargs) {
+/* The options an entry compiles with: specialize_sizes as its key says
+ * (the key's first byte, fuser_signature_build), decided once per call. */
+static fuser_fusion_options entry_options(const fuser_fusion *f, const fuser_signature *sig) {
   fuser_fusion_options o = f->options;
-  o.specialize_sizes = sized_call(f, args, nargs);
+  o.specialize_sizes = sig->len > 0 && sig->bytes[0];
   return o;
 }
 
@@ -257,7 +257,7 @@ static int make_artifact(fuser_fusion *f, entry *e, const fuser_arg *args, size_
     }
   }
   if (!a) {
-    fuser_fusion_options o = call_options(f, args, nargs);
+    fuser_fusion_options o = entry_options(f, sig);
     int rc = fuser_source_compile(&f->source, &o, args, nargs, klen ? key : NULL, klen, &a, err);
     if (rc != FUSER_OK) return rc;
     atomic_fetch_add(&f->compiles, 1);
@@ -275,7 +275,7 @@ static int make_artifact(fuser_fusion *f, entry *e, const fuser_arg *args, size_
 static int fill(fuser_fusion *f, entry *e, const fuser_arg *args, size_t nargs, const fuser_signature *sig, need n,
                 fuser_error *err) {
   int rc = FUSER_OK;
-  fuser_fusion_options o = call_options(f, args, nargs);
+  fuser_fusion_options o = entry_options(f, sig);
   if (n == NEED_REFERENCE) {
     fuser_source_ref *r;
     rc = fuser_source_ref_prepare(&f->source, &o, args, nargs, &r, err);
@@ -330,8 +330,8 @@ static int miss(fuser_fusion *f, const fuser_arg *args, size_t nargs, const fuse
     entry_free(e);
     return rc;
   }
-  if (f->options.specialize_sizes == FUSER_SPECIALIZE_SMALL && sig->len && sig->bytes[0])
-    atomic_fetch_add(&f->sized_entries, 1); /* the key's first byte: sized */
+  if (f->options.specialize_sizes == FUSER_SPECIALIZE_SMALL && entry_options(f, sig).specialize_sizes)
+    atomic_fetch_add(&f->sized_entries, 1);
   e->index = atomic_load(&f->nentries);
   e->next = atomic_load_explicit(&f->head, memory_order_relaxed);
   atomic_store_explicit(&f->head, e, memory_order_release);
