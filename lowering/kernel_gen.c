@@ -103,13 +103,14 @@ static void emit_point(gen *g, MlirValue e) {
 }
 
 /* The index of every result at iteration indices `it` (result dim
- * iter_dim[d] is iteration dim d; the vectors run along the last). */
+ * iter_dim[d] is iteration dim d; the vectors run along g->lane_dim, the
+ * last but in a transpose tile's columns). */
 void kg_result_index(gen *g, const idx_t *it, idx_t *rix) {
   fk_kernel *k = g->k;
   memset(rix, 0, sizeof *rix);
   rix->rank = k->rank;
   for (int d = 0; d < k->rank; d++) rix->v[k->iter_dim[d]] = it->v[d];
-  if (k->rank > 0) rix->inner[k->iter_dim[k->rank - 1]] = true;
+  if (k->rank > 0) rix->inner[k->iter_dim[g->lane_dim]] = true;
 }
 
 /* Evaluates and stores every result at iteration indices `it`. */
@@ -219,6 +220,7 @@ MlirOperation kg_open(gen *g, fk_kernel *k, const fk_codegen_options *opts, Mlir
   memset(g, 0, sizeof *g);
   g->k = k;
   g->W = 1;
+  g->lane_dim = k->rank > 0 ? k->rank - 1 : 0;
   g->flat = opts->flat;
   for (intptr_t i = 0; !mlirAttributeIsNull(opts->gather) && i < mlirDenseArrayGetNumElements(opts->gather); i++) {
     int64_t t = mlirDenseI64ArrayGetElement(opts->gather, i);

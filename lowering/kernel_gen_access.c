@@ -102,6 +102,25 @@ kg_pair kg_prefetch_load(gen *g, int t, const idx_t *ix) {
   return kg_prefetchable(g, t, ix) ? kg_issue_load(g, t, ix) : (kg_pair){{NULL}, {NULL}};
 }
 
+bool kg_lanes_prefetchable(gen *g, int t, const idx_t *ix) {
+  MlirValue ls;
+  if (g->W == 1 || g->gather[t] || !mlirValueIsNull(g->tile.buf[t])) return false;
+  int64_t s = lane_stride(g, t, ix, &ls);
+  return s != 0 && s != 1;
+}
+
+kg_pair kg_prefetch_lanes(gen *g, int t, const idx_t *ix, MlirValue when) {
+  fb_builder *b = &g->b;
+  MlirValue ls;
+  if (!kg_lanes_prefetchable(g, t, ix)) return (kg_pair){{NULL}, {NULL}};
+  lane_stride(g, t, ix, &ls);
+  MlirType vty = fb_vector_type(kg_storage_type(g, g->k->t[t].dtype), g->W);
+  /* element 0 (the tensor has the result's extents: none is 0 where a
+   * point runs) for every lane where `when` fails */
+  MlirValue addr = fb_select(b, when, address(g, t, ix), g->zero_index);
+  return (kg_pair){kg_lanes_load(g, vty, mem(g, t), addr, fb_select(b, when, ls, g->zero_index)), {NULL}};
+}
+
 void kg_prefetch_put(gen *g, int t, const idx_t *ix, kg_pair v) {
   if (mlirValueIsNull(v.v0) || g->pre.n == FK_MAX_PREFETCH) return;
   g->pre.t[g->pre.n] = t;
@@ -270,8 +289,9 @@ kval kg_load(gen *g, int t, const idx_t *ix) {
     if (g->W > 1) raw = fb_broadcast(b, raw, vty);
   } else if (s == 1) {
     raw = kg_select_load(g, t, vty, m, addr, g->W * (int64_t)fuser_dtype_size(ten->dtype), prefetched(g, t, ix));
-  } else { /* gather: W scalar loads */
-    raw = kg_lanes_load(g, vty, m, addr, ls);
+  } else { /* gather: W scalar loads (issued ahead by kg_prefetch_lanes, or here) */
+    const kg_pair *pre = prefetched(g, t, ix);
+    raw = pre ? pre->v0 : kg_lanes_load(g, vty, m, addr, ls);
   }
   if (ten->dtype == FUSER_DTYPE_I1) {
     MlirValue z = fb_const_int(b, fb_int_type(b, 8), 0);

@@ -66,6 +66,10 @@ typedef struct {
   MlirValue point;
   idx_t lane[64]; /* the iteration indices of each lane of the point (kg_gather_point) */
   fb_ip pro; /* the prologue */
+  /* The iteration dim a vector's lanes run along: the innermost (set by
+   * kg_open), or the transpose tile's tile_dim while its phase 2 runs in
+   * columns (transpose_gen.c). */
+  int lane_dim;
   fuser_scoped_memo memo;    /* (value, index) -> kval, scoped to scf regions */
   fuser_scoped_memo dims;    /* (value, dim) -> index value */
   fuser_scoped_memo scalars; /* value -> kval */
@@ -105,6 +109,7 @@ typedef struct {
     MlirValue a_local, b_local;    /* the point (its first lane) in the tile */
     int T;                         /* tile edge, elements */
     int W;                         /* its chunk width (the point may be scalar) */
+    bool columns;                  /* phase 2 in columns: its lanes along tile_dim, one buffer chunk */
   } tile;
   bool failed;
 } gen;
@@ -181,6 +186,15 @@ bool kg_prefetchable(gen *g, int t, const idx_t *ix); /* kg_prefetch_load would 
  * scf region of the walker, so every load may use them). */
 void kg_gather_point(gen *g);
 kg_pair kg_issue_load(gen *g, int t, const idx_t *ix);
+/* Tensor t's W element loads at ix where its lanes are strided (neither
+ * contiguous nor broadcast: a row-major x read along its columns), issued
+ * ahead as kg_issue_load's are (v0; v1 null), from element 0 where `when`
+ * (i1) fails: no branch, so the lanes reach their use as loaded (in a
+ * branch's result LLVM widened bf16 lanes to f32 inside the branch: 8 f32
+ * registers a vector, 8 converts and adds instead of 4 add.rn.bf16x2).
+ * Nulls for any other access. */
+kg_pair kg_prefetch_lanes(gen *g, int t, const idx_t *ix, MlirValue when);
+bool kg_lanes_prefetchable(gen *g, int t, const idx_t *ix); /* kg_prefetch_lanes would load */
 kg_pair kg_prefetch_load(gen *g, int t, const idx_t *ix);
 void kg_prefetch_put(gen *g, int t, const idx_t *ix, kg_pair v);
 void kg_prefetch_point(gen *g, const idx_t *it);
@@ -272,7 +286,7 @@ MlirValue kg_tile_load(gen *g, int t, MlirType vty);
 void kg_delinearize(gen *g, MlirValue lin, idx_t *it);
 /* The index of the results at iteration indices `it` (kernel_info.h's
  * iter_dim: result dim iter_dim[d] is iteration dim d, the vectors run
- * along the last iteration dim). */
+ * along iteration dim g->lane_dim). */
 void kg_result_index(gen *g, const idx_t *it, idx_t *rix);
 /* Evaluates and stores every result at iteration indices `it`. */
 void kg_emit_results(gen *g, const idx_t *it);

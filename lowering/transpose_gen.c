@@ -38,6 +38,17 @@
  * of bank conflicts for 2-byte elements: phase 1's 8 lanes of a row write 8
  * distinct chunks (all 32 banks), and phase 2's 32 lanes read 4 tile_dim
  * offsets (2 words) in 8 chunks, 16 distinct words in 16 banks.
+ * Phase 2 in columns: where an output's W-wide stores may be misaligned
+ * (rows of 8193 bf16: each vector's store became chunks at a misalignment
+ * that changes from row to row, a warp's 4 rows in 4 branches), vector v is
+ * at innermost offset v % T and tile_dim offset (v / T) W instead: its W
+ * lanes run along tile_dim (the walker's lane_dim), a tiled input's lanes
+ * are one 16-byte chunk of a buffer row, the other inputs' and the outputs'
+ * are element accesses, and a warp's 32 threads sit on 32 consecutive
+ * columns, so each element access is one contiguous run. The choice is a
+ * uniform branch on the outputs' checks outside the tile loop (a loop per
+ * form; the buffers' swizzle per form, below), or static for a `narrow`
+ * output.
  * Ragged edges: a vector that crosses the tile_dim or innermost extent is
  * done element by element under guards; points past the extents are
  * skipped, so symbolic sizes need no condition.
@@ -68,11 +79,16 @@ static MlirValue group_extent(gen *g, int lo, int hi) {
 static MlirValue xori(gen *g, MlirValue x, MlirValue y) { return fb_binary(&g->b, "arith.xori", x, y); }
 
 /* The buffer index of tile point (a_local, b_local): row b_local, chunk
- * a_local / W swizzled by the row's group of W rows. */
+ * a_local / W swizzled by the row's group of W rows (rows: a phase-2 lane
+ * load reads rows W apart, in 8 distinct chunks) or, in columns, by the
+ * row mod C (a quarter-warp's 16-byte loads read 8 consecutive rows: 8
+ * distinct chunks). A tile's two phases take the same swizzle; the rows
+ * form keeps a vector's W rows at one chunk, at constant offsets. */
 static MlirValue buffer_index(gen *g, MlirValue a_local, MlirValue b_local, int W) {
   fb_builder *b = &g->b;
   int T = g->tile.T, C = T / W;
-  MlirValue group = fb_remui(b, fb_divui(b, b_local, kg_cidx(g, W)), kg_cidx(g, C));
+  MlirValue row = g->tile.columns ? b_local : fb_divui(b, b_local, kg_cidx(g, W));
+  MlirValue group = fb_remui(b, row, kg_cidx(g, C));
   MlirValue chunk = xori(g, fb_divui(b, a_local, kg_cidx(g, W)), group);
   MlirValue in_chunk = fb_remui(b, a_local, kg_cidx(g, W));
   return fb_addi(b, fb_addi(b, fb_muli(b, b_local, kg_cidx(g, T)), fb_muli(b, chunk, kg_cidx(g, W))), in_chunk);
@@ -82,6 +98,9 @@ MlirValue kg_tile_load(gen *g, int t, MlirType vty) {
   fb_builder *b = &g->b;
   MlirValue buf = g->tile.buf[t];
   if (g->W == 1) return fb_load(b, buf, buffer_index(g, g->tile.a_local, g->tile.b_local, g->tile.W));
+  if (g->tile.columns) /* the lanes along tile_dim: one chunk of the buffer row */
+    return fb_vector_load(b, vty, buf, buffer_index(g, g->tile.a_local, g->tile.b_local, g->tile.W),
+                          g->W * (int64_t)fuser_dtype_size(g->k->t[t].dtype));
   MlirValue lanes[64];
   for (int j = 0; j < g->W; j++)
     lanes[j] = fb_load(b, buf, buffer_index(g, g->tile.a_local, fb_addi_const(b, g->tile.b_local, j), g->tile.W));
@@ -278,30 +297,53 @@ static void store_tile_vectors(gen *g, const fuser_tile_plan *p, idx_t *it, cons
 }
 
 /* A thread's vector q of phase 2: the output vector at tile_dim offset
- * a_local, innermost offset b_local, iteration indices av, bv, and whether
- * it lies whole inside the extents. */
+ * a_local, innermost offset b_local, iteration indices av, bv; whether its
+ * other coordinate lies inside its extent (`in`: av in rows, bv in
+ * columns) and whether its W lanes all do (`full`). */
 typedef struct {
-  MlirValue a_local, b_local, av, bv, in_a, full;
+  MlirValue a_local, b_local, av, bv, in, full;
 } tile_out_vec;
 
+/* In rows, vector v = t + q x threads is the output vector at tile_dim
+ * offset v / C and innermost offset (v % C) W: W lanes along the innermost
+ * dim, read from W buffer rows and written as one W-wide access. In
+ * columns it is at innermost offset v % T and tile_dim offset (v / T) W: W
+ * lanes along tile_dim, one buffer chunk, written lane by lane, a warp's
+ * 32 threads at 32 consecutive innermost offsets, so that each of its W
+ * element stores (and loads of the inputs read at the output's index) is
+ * one contiguous run whatever the output's alignment. */
 static void tile_out_vectors(gen *g, const fuser_tile_plan *p, MlirValue t, MlirValue a0, MlirValue b0, MlirValue A,
-                             MlirValue B, tile_out_vec *ov) {
+                             MlirValue B, bool columns, tile_out_vec *ov) {
   fb_builder *b = &g->b;
   int W = p->width;
   for (int q = 0; q < p->vectors; q++) {
     tile_out_vec *o = &ov[q];
-    split_vector(g, p, t, q, &o->a_local, &o->b_local);
+    if (columns) {
+      MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
+      o->b_local = fb_remui(b, v, kg_cidx(g, p->tile));
+      o->a_local = fb_muli(b, fb_divui(b, v, kg_cidx(g, p->tile)), kg_cidx(g, W));
+    } else {
+      split_vector(g, p, t, q, &o->a_local, &o->b_local);
+    }
     o->av = fb_addi(b, a0, o->a_local), o->bv = fb_addi(b, b0, o->b_local);
-    o->in_a = fb_cmpi(b, FB_CMPI_ULT, o->av, A);
-    o->full = fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, o->bv, W), B);
+    o->in = columns ? fb_cmpi(b, FB_CMPI_ULT, o->bv, B) : fb_cmpi(b, FB_CMPI_ULT, o->av, A);
+    o->full = columns ? fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, o->av, W), A)
+                      : fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, o->bv, W), B);
   }
+}
+
+/* Phase 2's lanes: along tile_dim in columns (the walker's lane_dim and
+ * kg_tile_load's chunk), along the innermost dim otherwise. */
+static void set_lanes(gen *g, const fuser_tile_plan *p, bool columns) {
+  g->lane_dim = columns ? p->tile_dim : g->k->rank - 1;
 }
 
 /* The global loads of phase 2 (the inputs read at the output's index, not
  * through a tile) of every whole vector, issued ahead (kg_prefetch_put):
  * on the GPU before the barrier, so that they are in flight with the tile's
- * loads instead of after them. */
-static void prefetch_outputs_inputs(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_out_vec *ov) {
+ * loads instead of after them. In rows they are W-wide; in columns W
+ * element loads each. */
+static void prefetch_outputs_inputs(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_out_vec *ov, bool columns) {
   fb_builder *b = &g->b;
   fk_kernel *k = g->k;
   int W = p->width, a = p->tile_dim, R = k->rank;
@@ -311,42 +353,53 @@ static void prefetch_outputs_inputs(gen *g, const fuser_tile_plan *p, idx_t *it,
     if (mlirValueIsNull(g->tile.buf[t]) && kg_reads_at_result_index(g, t)) ts[n++] = t;
   if (n == 0 || n * p->vectors > FK_MAX_PREFETCH) return;
   g->W = W;
+  set_lanes(g, p, columns);
   for (int q = 0; q < p->vectors && !g->failed; q++) {
     it->v[a] = ov[q].av, it->v[R - 1] = ov[q].bv;
     idx_t rix;
     kg_result_index(g, it, &rix);
-    /* those that load W-wide (the others load where they are used) */
+    /* those that load W-wide (or, in columns, lanes; the others load where they are used) */
     int use[FK_MAX_TENSORS], m = 0;
     idx_t ixs[FK_MAX_TENSORS];
     for (int i = 0; i < n; i++)
-      if (kg_prefetchable(g, ts[i], &rix)) ixs[m] = rix, use[m++] = ts[i];
-    if (m > 0) issue_when_whole(g, fb_andi(b, ov[q].in_a, ov[q].full), m, use, ixs);
+      if (columns ? kg_lanes_prefetchable(g, ts[i], &rix) : kg_prefetchable(g, ts[i], &rix)) ixs[m] = rix, use[m++] = ts[i];
+    if (m == 0) continue;
+    MlirValue whole = fb_andi(b, ov[q].in, ov[q].full);
+    for (int i = 0; columns && i < m; i++) kg_prefetch_put(g, use[i], &ixs[i], kg_prefetch_lanes(g, use[i], &ixs[i], whole));
+    if (!columns) issue_when_whole(g, whole, m, use, ixs);
   }
+  set_lanes(g, p, false);
 }
 
-/* Phase 2: the outputs, W-wide along the innermost dim (of extent B: its
- * group's). */
-static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_out_vec *ov, MlirValue B) {
+/* Phase 2: the outputs, W lanes along the innermost dim (of extent B: its
+ * group's) or, in columns, along tile_dim (of extent A). */
+static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, const tile_out_vec *ov, MlirValue A, MlirValue B,
+                          bool columns) {
   fb_builder *b = &g->b;
   fk_kernel *k = g->k;
-  int W = p->width, a = p->tile_dim, R = k->rank;
+  int W = p->width, a = p->tile_dim, R = k->rank, lane = columns ? a : R - 1;
   g->tile.reading = true;
+  set_lanes(g, p, columns);
   for (int q = 0; q < p->vectors && !g->failed; q++) {
     fb_ip save = fb_get_ip(b);
-    open_if(g, ov[q].in_a);
+    open_if(g, ov[q].in);
     MlirOperation branch = fb_if(b, ov[q].full, 0, NULL, true);
     fb_set_ip(b, fb_ip_in(fb_then(branch)));
     it->v[a] = ov[q].av, it->v[R - 1] = ov[q].bv;
     g->tile.a_local = ov[q].a_local, g->tile.b_local = ov[q].b_local;
     g->W = W;
     kg_emit_results(g, it);
+    /* the ragged end: element by element */
     fb_set_ip(b, fb_ip_in(fb_else(branch)));
+    MlirValue first = columns ? ov[q].av : ov[q].bv, local = columns ? ov[q].a_local : ov[q].b_local;
     for (int j = 0; j < W && !g->failed; j++) {
       fb_ip e = fb_get_ip(b);
-      MlirValue bj = fb_addi_const(b, ov[q].bv, j);
-      open_if(g, fb_cmpi(b, FB_CMPI_ULT, bj, B));
-      it->v[R - 1] = bj;
-      g->tile.b_local = fb_addi_const(b, ov[q].b_local, j);
+      MlirValue at = fb_addi_const(b, first, j);
+      open_if(g, fb_cmpi(b, FB_CMPI_ULT, at, columns ? A : B));
+      it->v[a] = ov[q].av, it->v[R - 1] = ov[q].bv, it->v[lane] = at;
+      g->tile.a_local = ov[q].a_local, g->tile.b_local = ov[q].b_local;
+      if (columns) g->tile.a_local = fb_addi_const(b, local, j);
+      else g->tile.b_local = fb_addi_const(b, local, j);
       g->W = 1;
       kg_emit_results(g, it);
       fb_set_ip(b, e);
@@ -354,7 +407,113 @@ static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, const til
     fb_set_ip(b, save);
   }
   g->tile.reading = false;
+  set_lanes(g, p, false);
   g->pre.n = 0;
+}
+
+/* Whether phase 2 runs in columns: where an output's W-wide stores may be
+ * misaligned (a row of 8193 bf16: each vector's store would be chunks at a
+ * misalignment that differs from row to row, so a warp's 4 rows took 4
+ * branches of narrow stores). A run-time i1 from the outputs' in-kernel
+ * checks, uniform over the launch; null with *always set when an output is
+ * statically misaligned (`narrow`), null when none can be. */
+static MlirValue columns_condition(gen *g, const fuser_tile_plan *p, bool *always) {
+  fb_builder *b = &g->b;
+  fk_kernel *k = g->k;
+  MlirValue any = {NULL};
+  *always = false;
+  for (int j = 0; j < k->num_results; j++) {
+    int t = k->num_args + j;
+    if (p->narrow[t]) {
+      *always = true;
+      return (MlirValue){NULL};
+    }
+    if (mlirValueIsNull(g->access_ok[t])) continue;
+    fb_ip save = kg_enter_prologue(g);
+    MlirValue bad = fb_binary(b, "arith.xori", g->access_ok[t], fb_const_bool(b, true));
+    any = mlirValueIsNull(any) ? bad : fb_binary(b, "arith.ori", any, bad);
+    kg_leave_prologue(g, save);
+  }
+  return any;
+}
+
+/* One tile: phase 1 (the tiled inputs into the buffers, and on the GPU
+ * phase 2's global loads issued too), the barrier, phase 2 in rows or
+ * columns, the barrier before the next tile overwrites the buffers. On the
+ * GPU both phases' global loads are issued before the barrier; the CPU
+ * form's phases are loops of their own, so phase 2 issues its loads at its
+ * start. */
+static void emit_tile(gen *g, const fuser_tile_plan *p, bool gpu, MlirValue tid, idx_t *it, const MlirValue *tile,
+                      bool columns) {
+  fb_builder *b = &g->b;
+  MlirValue a0 = tile[0], b0 = tile[1], A = tile[2], B = tile[3];
+  g->tile.columns = columns; /* the buffers' swizzle, and phase 2's tile loads */
+  fb_ip body = fb_get_ip(b);
+  MlirValue t = thread_of_phase(g, gpu, tid, p);
+  tile_in_vec iv[64];
+  tile_out_vec ov[64];
+  MlirValue x[4 * 64];
+  idx_t tix[64][4];
+  tile_in_vectors(g, p, t, a0, b0, A, B, iv);
+  issue_tile_vectors(g, p, it, iv, tix);
+  if (gpu) {
+    tile_out_vectors(g, p, t, a0, b0, A, B, columns, ov);
+    prefetch_outputs_inputs(g, p, it, ov, columns);
+  }
+  finish_tile_vectors(g, p, iv, tix, x);
+  store_tile_vectors(g, p, it, iv, x, A);
+  fuser_scoped_memo_pop_to(&g->memo, 0);
+  fb_set_ip(b, body);
+  if (gpu) fb_barrier(b);
+  body = fb_get_ip(b);
+  t = thread_of_phase(g, gpu, tid, p);
+  if (!gpu) {
+    tile_out_vectors(g, p, t, a0, b0, A, B, columns, ov);
+    prefetch_outputs_inputs(g, p, it, ov, columns);
+  }
+  store_results(g, p, it, ov, A, B, columns);
+  fb_set_ip(b, body);
+  if (gpu) fb_barrier(b);
+  g->tile.columns = false;
+}
+
+/* The block's loop over the tiles (grid: first, step, ntiles, and the tile
+ * counts along tile_dim and the innermost side; sides: their extents A, B),
+ * phase 2 in columns or rows; own_prologue: the prologue goes right before
+ * it (else the caller has placed it). */
+static void tile_loop(gen *g, const fuser_tile_plan *p, bool gpu, MlirValue tid, const MlirValue *grid, const MlirValue *sides,
+                      bool columns, bool own_prologue) {
+  fb_builder *b = &g->b;
+  fk_kernel *k = g->k;
+  int R = k->rank, a = p->tile_dim;
+  MlirValue ta = grid[3], tbn = grid[4], cT = kg_cidx(g, p->tile);
+  MlirOperation loop = fb_for(b, grid[0], grid[2], grid[1], 0, NULL);
+  if (own_prologue) {
+    g->pro = fb_ip_before(loop);
+    fb_move_const_ip(b, g->pro);
+  }
+  fb_ip after = fb_ip_after(loop);
+  fb_set_ip(b, fb_ip_in(fb_body(loop)));
+  /* the tile: innermost tile fastest, then tile_dim's, then the other dims */
+  MlirValue r = fb_for_iv(loop);
+  MlirValue b0 = fb_muli(b, fb_remui(b, r, tbn), cT);
+  r = fb_divui(b, r, tbn);
+  MlirValue a0 = fb_muli(b, fb_remui(b, r, ta), cT);
+  r = fb_divui(b, r, ta);
+  idx_t it = {.rank = R};
+  for (int d = R - 2; d >= 0; d--) {
+    if (d == a) continue;
+    if (k->extent[d] == 1 || fuser_tile_side(p, R, d) != 0) {
+      it.v[d] = kg_cidx(g, 0);
+      continue;
+    }
+    MlirValue e = kg_iter_extent(g, d);
+    it.v[d] = fb_remui(b, r, e);
+    r = fb_divui(b, r, e);
+  }
+  MlirValue tile[4] = {a0, b0, sides[0], sides[1]};
+  emit_tile(g, p, gpu, tid, &it, tile, columns);
+  fb_set_ip(b, after);
 }
 
 static void set_attr(MlirOperation f, const char *name, MlirAttribute a) {
@@ -415,60 +574,32 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
   MlirValue ntiles = fb_muli(b, ta, tbn);
   for (int d = 0; d < R - 1; d++)
     if (fuser_tile_side(p, R, d) == 0) ntiles = fb_muli(b, ntiles, kg_iter_extent(&g, d));
-  MlirOperation loop = fb_for(b, first, ntiles, step, 0, NULL);
-  g.pro = fb_ip_before(loop);
-  fb_move_const_ip(b, g.pro);
-  fb_set_ip(b, fb_ip_in(fb_body(loop)));
-  /* the tile: innermost tile fastest, then tile_dim's, then the other dims */
-  MlirValue r = fb_for_iv(loop);
-  MlirValue b0 = fb_muli(b, fb_remui(b, r, tbn), cT);
-  r = fb_divui(b, r, tbn);
-  MlirValue a0 = fb_muli(b, fb_remui(b, r, ta), cT);
-  r = fb_divui(b, r, ta);
-  idx_t it = {.rank = R};
-  for (int d = R - 2; d >= 0; d--) {
-    if (d == a) continue;
-    if (k->extent[d] == 1 || fuser_tile_side(p, R, d) != 0) {
-      it.v[d] = kg_cidx(&g, 0);
-      continue;
-    }
-    MlirValue e = kg_iter_extent(&g, d);
-    it.v[d] = fb_remui(b, r, e);
-    r = fb_divui(b, r, e);
+  /* phase 2 in columns where an output may be misaligned: statically, or
+   * under a uniform branch on the outputs' checks, outside the tile loop
+   * (one loop per form: ptxas gave a loop holding both forms 120 registers
+   * where each alone takes 96) */
+  bool always;
+  MlirValue cols = columns_condition(&g, p, &always);
+  bool both = !mlirValueIsNull(cols);
+  MlirValue grid[5] = {first, step, ntiles, ta, tbn}, sides[2] = {A, B};
+  if (mlirValueIsNull(cols)) {
+    tile_loop(&g, p, gpu, tid, grid, sides, always, true);
+  } else {
+    MlirOperation br = fb_if(b, cols, 0, NULL, true);
+    g.pro = fb_ip_before(br);
+    fb_move_const_ip(b, g.pro);
+    fb_set_ip(b, fb_ip_in(fb_then(br)));
+    tile_loop(&g, p, gpu, tid, grid, sides, true, false);
+    fb_set_ip(b, fb_ip_in(fb_else(br)));
+    tile_loop(&g, p, gpu, tid, grid, sides, false, false);
   }
-  /* On the GPU both phases' global loads are issued before the barrier; the
-   * CPU form's phases are loops of their own, so phase 2 issues its loads at
-   * its start. */
-  fb_ip body = fb_get_ip(b);
-  MlirValue t = thread_of_phase(&g, gpu, tid, p);
-  tile_in_vec iv[64];
-  tile_out_vec ov[64];
-  MlirValue x[4 * 64];
-  idx_t tix[64][4];
-  tile_in_vectors(&g, p, t, a0, b0, A, B, iv);
-  issue_tile_vectors(&g, p, &it, iv, tix);
-  if (gpu) {
-    tile_out_vectors(&g, p, t, a0, b0, A, B, ov);
-    prefetch_outputs_inputs(&g, p, &it, ov);
-  }
-  finish_tile_vectors(&g, p, iv, tix, x);
-  store_tile_vectors(&g, p, &it, iv, x, A);
-  fuser_scoped_memo_pop_to(&g.memo, 0);
-  fb_set_ip(b, body);
-  if (gpu) fb_barrier(b);
-  body = fb_get_ip(b);
-  t = thread_of_phase(&g, gpu, tid, p);
-  if (!gpu) {
-    tile_out_vectors(&g, p, t, a0, b0, A, B, ov);
-    prefetch_outputs_inputs(&g, p, &it, ov);
-  }
-  store_results(&g, p, &it, ov, B);
-  fb_set_ip(b, body);
-  /* the next tile overwrites the buffers */
-  if (gpu) fb_barrier(b);
   MlirOperation out = kg_close(&g, f, o);
   if (!mlirOperationIsNull(out)) {
     set_attr(out, "fuser.row_kernel", mlirUnitAttrGet(ctx));
+    /* both forms in one kernel: ptxas gave it 108 registers where each form
+     * alone takes 96 (5 blocks of 128 threads an SM); .minnctapersm 5 keeps
+     * those 5 */
+    if (both) set_attr(out, "fuser.min_blocks_per_sm", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 5));
     set_attr(out, "fuser.workgroup_buffers", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), gpu ? p->ntiled : 0));
     /* the buffers' alignment (phase 1 stores 16-byte chunks) */
     set_attr(out, "fuser.workgroup_align", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 16));
