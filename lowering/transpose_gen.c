@@ -8,11 +8,11 @@
  *   func.func @f_k0__tile(%x: memref<1xbf16>, %y: ..., %out: ..., sizes..., %wg: memref<4096xbf16, #gpu.address_space<workgroup>>)
  *       attributes {fuser.loops, fuser.row_kernel, fuser.row_grid = {...}, fuser.workgroup_buffers = 1, ...} {
  *     scf.for %tile = %block_id to %ntiles step %grid_dim {
- *       4 x { %y_q = vector.load y[...] {alignment = 16} (along y's rows) }
- *       4 x { %x_q = vector.load x[...] }                  (phase 2's loads, issued here)
- *       4 x { vector.store %y_q, %wg[row * 64 + swizzled chunk] }
+ *       2 x { %y_q = vector.load y[...] {alignment = 16} (along y's rows) }
+ *       2 x { %x_q = vector.load x[...] }                  (phase 2's loads, issued here)
+ *       2 x { vector.store %y_q, %wg[row * 64 + swizzled chunk] }
  *       gpu.barrier
- *       4 x { 8 x memref.load %wg[...]; addf %x_q; vector.store out[...] {alignment = 16} }
+ *       2 x { 8 x memref.load %wg[...]; addf %x_q; vector.store out[...] {alignment = 16} }
  *       gpu.barrier
  *     }
  *   }
@@ -596,10 +596,11 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
   MlirOperation out = kg_close(&g, f, o);
   if (!mlirOperationIsNull(out)) {
     set_attr(out, "fuser.row_kernel", mlirUnitAttrGet(ctx));
-    /* both forms in one kernel: ptxas gave it 108 registers where each form
-     * alone takes 96 (5 blocks of 128 threads an SM); .minnctapersm 5 keeps
-     * those 5 */
-    if (both) set_attr(out, "fuser.min_blocks_per_sm", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 5));
+    /* both forms in one kernel: ptxas gave the bf16 tile of 128 threads 108
+     * registers where each form alone takes 96 (5 blocks an SM);
+     * .minnctapersm keeps 5 blocks of 128 threads (96 registers) and 4 of
+     * 256 (64 registers, as measured: bench/results/h200_2026-12-07_session12) */
+    if (both) set_attr(out, "fuser.min_blocks_per_sm", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), p->threads >= 256 ? 4 : 5));
     set_attr(out, "fuser.workgroup_buffers", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), gpu ? p->ntiled : 0));
     /* the buffers' alignment (phase 1 stores 16-byte chunks) */
     set_attr(out, "fuser.workgroup_align", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 16));

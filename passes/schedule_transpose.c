@@ -13,12 +13,12 @@
  * TILE_MIN_POINTS points: a small transpose runs faster per point, or the
  * lowering is asked for them):
  *
- *   fuser.schedule = {transpose = {block_size = 128 : i64, narrow = array<i64>, threads = 128 : i64,
+ *   fuser.schedule = {transpose = {block_size = 128 : i64, narrow = array<i64>, threads = 256 : i64,
  *     tile = 64 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [
  *       {access_conditions = [{align = {arg = 1 : i64, bytes = 16 : i64}}, ...],
  *        conditions = [{index32}, {points = {at_least = 262144 : i64, result = 0 : i64}}],
  *        flat = false, index_bits = 32 : i64, name = "tile",
- *        tail = false, unroll = 4 : i64, vector_width = 8 : i64},
+ *        tail = false, unroll = 2 : i64, vector_width = 8 : i64},
  *       ... the pointwise variants ...]}
  *
  * W = 16 bytes / the widest element; tile = 8 W (a buffer row is eight
@@ -42,8 +42,21 @@
 #include "passes/schedule_transpose.h"
 #include "passes/vectorize.h"
 
-/* Threads per block of the tile variant: 4 vectors per thread and phase for bf16. */
+/* Threads per block of the tile variant: two vectors per thread and phase
+ * where that takes 128 to 256 threads (bf16: 256), else 128 (f32: 2
+ * vectors, f64: 1, 1-byte: 8). Measured on an H100 (session 12): bf16
+ * tiles of 256 threads x 2 vectors against 128 x 4 ran the ragged
+ * transpose (8191 x 8193) 0.816x as long, at 50% occupancy instead of 31%
+ * (64 registers, not 96), and the other bf16/f16 transposes 0.980-1.006
+ * (from_last_bf16_large 1.029); f32 tiles of 256 threads x 1 vector were
+ * 1.09-1.23x as long. */
 #define TILE_THREADS 128
+#define TILE_THREADS_MAX 256
+
+static int tile_threads(int64_t tile, int W) {
+  int64_t two = tile * tile / (2 * (int64_t)W);
+  return two >= TILE_THREADS && two <= TILE_THREADS_MAX ? (int)two : TILE_THREADS;
+}
 /* At most this many tiled inputs (8 KB of shared memory each for bf16). */
 #define MAX_TILED 4
 /* A block's static shared memory, which holds the tile buffers. */
@@ -156,8 +169,8 @@ bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
   int64_t sizes[MAX_TILED], bytes;
   for (int i = 0; i < p->ntiled; i++) sizes[i] = (int64_t)fuser_dtype_size(k->t[p->tiled[i]].dtype);
   if (!tile_buffers_fit(p->tile, p->ntiled, sizes, &bytes)) return false; /* four 1-byte inputs: 4 x 16 KiB */
-  p->threads = TILE_THREADS;
-  p->vectors = p->tile * p->tile / (W * TILE_THREADS);
+  p->threads = tile_threads(p->tile, W);
+  p->vectors = p->tile * p->tile / (W * p->threads);
   return p->vectors >= 1;
 }
 
