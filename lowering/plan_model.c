@@ -276,6 +276,17 @@ static MlirAttribute temp_order(MlirOperation kernel, int r) {
   return ok ? so : mlirAttributeGetNull();
 }
 
+/* Whether an alias output's programs were all made: a null one is a
+ * polynomial with more terms than one holds (fuser_poly_program makes no
+ * program of part of one). */
+static bool alias_programs_made(const fpm_output *o, int rank, char *err, size_t errlen) {
+  bool ok = o->offset != NULL;
+  for (int k = 0; k < rank; k++) ok = ok && o->sizes[k] && o->strides[k];
+  if (!ok) fuser_message(err, errlen, "an output on input %d: its offset, sizes or strides need more than %d terms of input "
+                                      "sizes; the host plan cannot compute them", o->alias_input, FUSER_POLY_MAX_TERMS);
+  return ok;
+}
+
 /* A kernel result that is an output aliased to input k (fuser.alias_input,
  * fd.add_output(out, alias_input)): the kernel writes into k's buffer with
  * k's strides, the output is k itself, and the launch is refused unless
@@ -294,7 +305,7 @@ static bool write_into_input(model_state *st, call_info *c, value_desc *d, int k
   o->rank = d->rank;
   o->offset = fuser_poly_program(&in->offset);
   for (int j = 0; j < d->rank; j++) o->sizes[j] = fuser_poly_program(&in->size[j]), o->strides[j] = fuser_poly_program(&in->stride[j]);
-  return true;
+  return alias_programs_made(o, d->rank, err, errlen);
 }
 
 /* The plan's fuser.check ops (made by fuser-alias-meta-ops) as the call's
@@ -387,6 +398,12 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
       MlirAttribute so = out >= 0 ? fuser_func_result_attr(func, out, "fuser.stride_order") : temp_order(kernel, r);
       for (int k = 0; k < d->rank; k++) order[k] = mlirAttributeIsNull(so) ? d->rank - 1 - k : mlirDenseI64ArrayGetElement(so, k);
       dense_polys(d->rank, d->size, order, d->stride);
+      for (int k = 0; k < d->rank; k++)
+        if (d->size[k].overflow || d->stride[k].overflow)
+          return fpm_fail(op, err, errlen,
+                          "the extents of result %d of kernel %s make a stride of more than %d terms of input sizes; the "
+                          "host plan cannot compute it",
+                          r, c->callee, FUSER_POLY_MAX_TERMS);
       d->offset = fuser_poly_const(0);
       MlirAttribute alias = out >= 0 ? fuser_func_result_attr(func, out, "fuser.alias_input") : mlirAttributeGetNull();
       if (!mlirAttributeIsNull(alias)) {
@@ -402,10 +419,13 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
         d->buffer = FPM_TEMP;
         d->index = m->num_temps;
         m->temps = realloc(m->temps, sizeof *m->temps * (m->num_temps + 1));
-        fuser_poly bytes = fuser_poly_const((int64_t)d->esize);
-        for (int k = 0; k < d->rank; k++) bytes = fuser_poly_mul(bytes, d->size[k]);
+        /* the product of the extents' programs: expanded as one polynomial
+         * it may need more terms than one holds (cat(pad(x), y): 12) */
+        struct fuser_expr *bytes = fpx_const((int64_t)d->esize);
+        for (int k = 0; k < d->rank; k++) bytes = fpx_binary(FPX_MUL, bytes, fuser_poly_program(&d->size[k]));
+        if (!bytes) return fpm_fail(op, err, errlen, "out of memory");
         m->temps[m->num_temps].index_sites = NULL;
-        m->temps[m->num_temps++].bytes = fuser_poly_program(&bytes);
+        m->temps[m->num_temps++].bytes = bytes;
       }
       *new_desc(st, res) = *d;
     }
@@ -438,6 +458,7 @@ bool fuser_plan_model_build(MlirOperation module, fuser_plan_model *m, char *err
     for (int k = 0; k < FPM_MAX_RANK; k++) fuser_plan_program_free(o->sizes[k]), fuser_plan_program_free(o->strides[k]), o->sizes[k] = o->strides[k] = NULL;
     o->offset = fuser_poly_program(&d->offset);
     for (int k = 0; k < d->rank; k++) o->sizes[k] = fuser_poly_program(&d->size[k]), o->strides[k] = fuser_poly_program(&d->stride[k]);
+    if (!alias_programs_made(o, d->rank, err, errlen)) return false;
   }
   return true;
 }

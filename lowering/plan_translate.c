@@ -244,6 +244,7 @@ bool fuser_plan_view_programs(MlirOperation view, fuser_expr **offset, fuser_exp
 }
 
 fuser_expr *fuser_poly_program(const fuser_poly *poly) {
+  if (poly->overflow) return NULL; /* its terms are a part of it: never a program */
   program p = {0};
   char err[8];
   p.err = err, p.errlen = sizeof err;
