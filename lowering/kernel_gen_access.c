@@ -64,10 +64,12 @@ static int64_t lane_stride(gen *g, int t, const idx_t *ix, MlirValue *value) {
 
 /* ---- prefetched loads (kernel_gen_internal.h) ---------------------------- */
 
+/* The same index values with the same lanes: a load along other lanes
+ * (kg_load's strided path also takes prefetches now) is another load. */
 static bool same_index(const idx_t *x, const idx_t *y) {
   if (x->rank != y->rank) return false;
   for (int j = 0; j < x->rank; j++)
-    if (!mlirValueEqual(x->v[j], y->v[j])) return false;
+    if (!mlirValueEqual(x->v[j], y->v[j]) || x->inner[j] != y->inner[j]) return false;
   return true;
 }
 
@@ -102,18 +104,23 @@ kg_pair kg_prefetch_load(gen *g, int t, const idx_t *ix) {
   return kg_prefetchable(g, t, ix) ? kg_issue_load(g, t, ix) : (kg_pair){{NULL}, {NULL}};
 }
 
+/* Whether t's lanes at ix are strided in a global tensor (neither
+ * contiguous nor broadcast); *ls gets the stride. */
+static bool strided_lanes(gen *g, int t, const idx_t *ix, MlirValue *ls) {
+  if (g->W == 1 || g->gather[t] || !mlirValueIsNull(g->tile.buf[t])) return false;
+  int64_t s = lane_stride(g, t, ix, ls);
+  return s != 0 && s != 1;
+}
+
 bool kg_lanes_prefetchable(gen *g, int t, const idx_t *ix) {
   MlirValue ls;
-  if (g->W == 1 || g->gather[t] || !mlirValueIsNull(g->tile.buf[t])) return false;
-  int64_t s = lane_stride(g, t, ix, &ls);
-  return s != 0 && s != 1;
+  return strided_lanes(g, t, ix, &ls);
 }
 
 kg_pair kg_prefetch_lanes(gen *g, int t, const idx_t *ix, MlirValue when) {
   fb_builder *b = &g->b;
   MlirValue ls;
-  if (!kg_lanes_prefetchable(g, t, ix)) return (kg_pair){{NULL}, {NULL}};
-  lane_stride(g, t, ix, &ls);
+  if (!strided_lanes(g, t, ix, &ls)) return (kg_pair){{NULL}, {NULL}};
   MlirType vty = fb_vector_type(kg_storage_type(g, g->k->t[t].dtype), g->W);
   /* element 0 (the tensor has the result's extents: none is 0 where a
    * point runs) for every lane where `when` fails */

@@ -151,13 +151,18 @@ typedef struct {
   MlirValue row, a_local, av, bv, at, in_b, full;
 } tile_in_vec;
 
-/* Thread t's vector q of a phase, v = t + q x threads: its buffer-row
- * coordinate v / C and its chunk's first element (v % C) W (C = tile / W
- * chunks a row). */
+/* Thread t's vector q of a phase: v = t + q x threads. */
+static MlirValue vector_number(gen *g, const fuser_tile_plan *p, MlirValue t, int q) {
+  return fb_addi_const(&g->b, t, (int64_t)q * p->threads);
+}
+
+/* Vector v's buffer-row coordinate v / C and its chunk's first element
+ * (v % C) W (C = tile / W chunks a row). */
+
 static void split_vector(gen *g, const fuser_tile_plan *p, MlirValue t, int q, MlirValue *row, MlirValue *first) {
   fb_builder *b = &g->b;
   int W = p->width, C = p->tile / W;
-  MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
+  MlirValue v = vector_number(g, p, t, q);
   *row = fb_divui(b, v, kg_cidx(g, C));
   *first = fb_muli(b, fb_remui(b, v, kg_cidx(g, C)), kg_cidx(g, W));
 }
@@ -319,7 +324,7 @@ static void tile_out_vectors(gen *g, const fuser_tile_plan *p, MlirValue t, Mlir
   for (int q = 0; q < p->vectors; q++) {
     tile_out_vec *o = &ov[q];
     if (columns) {
-      MlirValue v = fb_addi_const(b, t, (int64_t)q * p->threads);
+      MlirValue v = vector_number(g, p, t, q);
       o->b_local = fb_remui(b, v, kg_cidx(g, p->tile));
       o->a_local = fb_muli(b, fb_divui(b, v, kg_cidx(g, p->tile)), kg_cidx(g, W));
     } else {
