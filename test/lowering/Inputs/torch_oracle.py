@@ -51,6 +51,10 @@ def write_tensor(f, t, with_layout, shift=0):
 
 def main():
     script, out, mode = sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else 'script'
+    # the scripts' own torch.randn inputs, the same in every run: unseeded,
+    # 1 run in ~10 of bias_grad_small drew a column whose bf16 sum is 2 ulp
+    # from the eager oracle's (a clean clone's corpus-cpu.test failed so)
+    torch.manual_seed(0)
     fd, inputs, outputs = nvfuser_torch.run_script(script, device='cpu')
     shift = 1 if mode == 'misaligned' else 0
     if mode == 'odd':
