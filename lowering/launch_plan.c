@@ -313,7 +313,11 @@ void fuser_launch_plan_write(FILE *out, const fuser_launch *ls, int n) {
       case FK_COND_STRIDE: fprintf(out, "condition stride %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
       case FK_COND_EXTENT: fprintf(out, "condition extent %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
       case FK_COND_INDEX32: fprintf(out, "condition index32\n"); break;
-      case FK_COND_MERGE: fprintf(out, "condition merge %d %d %d\n", k->tensor, k->dim, k->inner); break;
+      case FK_COND_MERGE:
+        fprintf(out, "condition merge %d %d %d", k->tensor, k->dim, k->inner);
+        if (k->value > 0) fprintf(out, " size %lld", (long long)k->value);
+        fprintf(out, "\n");
+        break;
       case FK_COND_POINTS: fprintf(out, "condition points %d %lld\n", k->tensor, (long long)k->value); break;
       case FK_COND_ROW_LENGTH: fprintf(out, "condition row_length %d %d %lld\n", k->tensor, k->dim, (long long)k->value); break;
       }

@@ -178,9 +178,10 @@ static void conditions_of(emitter *e, const fuser_launch *l, const call_info *c,
     case FK_COND_ROW_LENGTH: /* a row long enough for the cluster variant: dims [dim, rank) */
       push(out, op2c(e, "fuser.ge", points_of(e, d, k->kind == FK_COND_ROW_LENGTH ? k->dim : 0, d->rank), k->value));
       break;
-    case FK_COND_MERGE: { /* dims dim and inner form one linear run */
+    case FK_COND_MERGE: { /* dims dim and inner form one linear run over the inner extent */
       MlirValue outer = poly(e, &d->stride[k->dim]), inner = poly(e, &d->stride[k->inner]);
-      push(out, op2(e, "fuser.eq", outer, op2(e, "fuser.mul", inner, poly(e, &d->size[k->inner]))));
+      MlirValue extent = k->value > 0 ? num(e, k->value) : poly(e, &d->size[k->inner]);
+      push(out, op2(e, "fuser.eq", outer, op2(e, "fuser.mul", inner, extent)));
       break;
     }
     default: break;

@@ -64,6 +64,7 @@ MlirAttribute fk_condition_attr(MlirContext ctx, const fk_condition *c, int num_
     e[n++] = entry(ctx, c->tensor < num_args ? "arg" : "result", i64(ctx, c->tensor < num_args ? c->tensor : c->tensor - num_args));
   if (kinds[c->kind].dim) e[n++] = entry(ctx, "dim", i64(ctx, c->dim));
   if (c->kind == FK_COND_MERGE) e[n++] = entry(ctx, "inner", i64(ctx, c->inner));
+  if (c->kind == FK_COND_MERGE && c->value > 0) e[n++] = entry(ctx, "size", i64(ctx, c->value));
   if (kinds[c->kind].value) e[n++] = entry(ctx, kinds[c->kind].value, i64(ctx, c->value));
   MlirNamedAttribute k = entry(ctx, kinds[c->kind].key, c->kind == FK_COND_INDEX32 ? mlirUnitAttrGet(ctx) : mlirDictionaryAttrGet(ctx, n, e));
   return mlirDictionaryAttrGet(ctx, 1, &k);
@@ -105,6 +106,11 @@ bool fk_condition_read(MlirAttribute a, int num_args, fk_condition *c) {
   if (kind == FK_COND_MERGE) {
     if (!int_field(f, "inner", &v)) return false;
     q.inner = (int)v, expected++;
+    MlirAttribute size = mlirDictionaryAttrGetElementByName(f, mlirStringRefCreateFromCString("size"));
+    if (!mlirAttributeIsNull(size)) { /* optional: the inner extent, when not the tensor's size */
+      if (!int_field(f, "size", &v) || v < 1) return false;
+      q.value = v, expected++;
+    }
   }
   if (kinds[kind].value) {
     if (!int_field(f, kinds[kind].value, &v) || v < kinds[kind].least) return false;

@@ -10,6 +10,9 @@
  *   {extent = {arg = 0 : i64, dim = 1 : i64, multiple = 8 : i64}}   size(t, dim) % multiple == 0
  *   {merge = {arg = 0 : i64, dim = 0 : i64, inner = 1 : i64}}
  *                                                           stride(t, dim) == stride(t, inner) * size(t, inner)
+ *   {merge = {arg = 0 : i64, dim = 0 : i64, inner = 1 : i64, size = 9 : i64}}
+ *                                                           stride(t, dim) == stride(t, inner) * 9 (an access
+ *                                                           walking 9 of the dim's elements: a slice)
  *   {points = {at_least = 65536 : i64, result = 0 : i64}}   t holds at least that many elements
  *   {row_length = {at_least = 4096 : i64, dim = 1 : i64, result = 0 : i64}}
  *                                                           dims [dim, rank) of t hold at least that many
@@ -39,7 +42,8 @@ typedef struct {
   int tensor;    /* -1: none (index32) */
   int dim;       /* STRIDE, EXTENT, MERGE, ROW_LENGTH */
   int inner;     /* MERGE */
-  int64_t value; /* ALIGN: bytes; STRIDE/EXTENT: multiple; POINTS/ROW_LENGTH: at least */
+  int64_t value; /* ALIGN: bytes; STRIDE/EXTENT: multiple; POINTS/ROW_LENGTH: at least;
+                    MERGE: the inner extent (0: size(t, inner)) */
 } fk_condition;
 
 typedef struct {

@@ -135,15 +135,21 @@ static int walked_dim(const fk_access *a, int rank, int d) {
 
 /* Whether access acc walks dims d, d+1 as one run at run time (the rule
  * of fk_mergeable_at_run_time for one access; its condition, if any, is
- * appended to conds). */
+ * appended to conds): stride(j) == stride(j2) * E, E the iteration
+ * extent of d + 1, which an in-kernel slice makes smaller than the
+ * tensor's size along j2 (permute(x, [2, 1, 0])[:16, :7, :9] of x of
+ * 14 x 15 x 16 stored dim 0 fastest walks 9 of a row's 14: its strides
+ * nest, the access does not). A static E goes into the condition
+ * (`size`); a `?` E is the tensor's own size (no op the access analysis
+ * maps with a zero offset shrinks a `?` extent: slice ends are static). */
 static bool access_mergeable_at_run_time(const fk_kernel *k, const fk_access *acc, int d, fk_condition_list *conds) {
   const fk_tensor *t = &k->t[acc->tensor];
   int j = walked_dim(acc, t->rank, d), j2 = walked_dim(acc, t->rank, d + 1);
   if (j == -1 && j2 == -1) return true;
   if (j < 0 || j2 < 0 || acc->off[j] || acc->off[j2]) return false;
-  if (t->strides[j] != FK_DYN && t->strides[j2] != FK_DYN && t->shape[j2] != FK_DYN)
-    return t->strides[j] == t->strides[j2] * t->shape[j2];
-  fk_conditions_add(conds, (fk_condition){FK_COND_MERGE, acc->tensor, j, j2, 0});
+  int64_t e = k->extent[d + 1] != FK_DYN ? k->extent[d + 1] : t->shape[j2];
+  if (t->strides[j] != FK_DYN && t->strides[j2] != FK_DYN && e != FK_DYN) return t->strides[j] == t->strides[j2] * e;
+  fk_conditions_add(conds, (fk_condition){FK_COND_MERGE, acc->tensor, j, j2, e == FK_DYN ? 0 : e});
   return true;
 }
 
@@ -378,11 +384,12 @@ static bool follows_flat_run(const fk_kernel *k, const fk_access *acc, bool stri
  * read) loaded lane by lane at its own delinearized coordinates
  * (kernel_gen.c). Decided as the merged plan over the accesses that follow
  * the run only, so W and the conditions (alignment, merges, index32) come
- * from them. `strict` (the segments plan) also gathers every input whose
- * rows merge only under a run-time condition (x[:, :8191] of rows of 8192:
- * never), so the plan's conditions hold whatever the inputs' strides; an
- * input contiguous along its rows then loads each vector that stays in one
- * row as one contiguous (shifted) load. Returns the number of gathered
+ * from them. `strict` (the segments plan) gathers every input read once,
+ * so the plan has no condition on them (x[:, :8191] of rows of 8192, whose
+ * rows never merge; an input one element off its alignment): an input
+ * contiguous along its rows then loads each vector that stays in one row
+ * as one contiguous (shifted) load; an input read more than once follows
+ * the run only where its static facts let it. Returns the number of gathered
  * tensors (listed in gathered), 0 when there is no such plan: not affine,
  * rank < 2, an access that cannot follow the run belongs to a result, to a
  * tensor read more than once or through a reshape, no access follows it, or
@@ -399,7 +406,8 @@ static int decide_gather(const fk_kernel *k, int max_bytes, bool strict, vec_pla
   int nkept = 0;
   for (int a = 0; a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
-    if (follows_flat_run(k, acc, strict)) kept[nkept++] = *acc;
+    bool loose = strict && acc->tensor < k->num_args && count[acc->tensor] == 1 && !acc->lanes_only;
+    if (!loose && follows_flat_run(k, acc, strict)) kept[nkept++] = *acc;
     else if (acc->tensor >= k->num_args || count[acc->tensor] != 1 || acc->lanes_only) n = -1;
     else gather[acc->tensor] = true;
   }
