@@ -5,8 +5,8 @@
 #      ncu/ta_*.fart)
 #   $3 .carry/py13 (python_run.sh prepare: this tree's binding)
 #   $4 .carry/m13 (final_prep.sh: memcheck's artifacts, the corpus against d7d5b52)
-# Steps: the small A/B; fuser (binding) against torch.compile in one process on the four
-# table patterns, the ragged transpose and the small layouts; the corpus A/B; memcheck; ncu of
+# Steps: fuser (binding) against torch.compile in one process on the four table
+# patterns, the ragged transpose and the small layouts; the corpus A/B; memcheck; the small A/B; ncu of
 # transpose_add_small's kernels and torch.compile's. Raw output in $OUT/raw.tgz, tables beside it.
 #   bash bench/results/2026-12-07_session13/callB.sh .carry/f13 .carry/s13 .carry/py13 .carry/m13
 set -uo pipefail
@@ -29,17 +29,17 @@ ab() { # NAME TARBALL DEADLINE ROUNDS
   grep -h "check:" "$R/$1"/*.log | sed "s/(fnv1a.*//" | awk '{print $1, $2, $3}' | sort | uniq -c | sort -rn | head -4
   keep
 }
-ab small "$s13/ab.tar.xz" 40 7
 S=$f13/scripts
-PYTHONPATH=$py/python timeout 220 python3 bench/gpu/vs_compile.py --rounds 5 --peers-dir "$f13" \
+PYTHONPATH=$py/python timeout 200 python3 bench/gpu/vs_compile.py --rounds 3 --peers-dir "$f13" \
   $S/transpose_large.py $S/permute_large.py $S/two_inputs_large.py $S/slice1_large.py $S/tadd_ragged_bf16_large.py \
   $S/two_inputs_small.py $S/slice1_small.py $S/permute_small.py $S/transpose_small.py $S/transpose_add_small.py \
   $S/t021_add_bf16_small.py $S/tadd_ragged_bf16_small.py $S/nchw_nhwc_bf16_small.py $S/from_last_bf16_small.py $S/tout_f32_small.py \
   > "$OUT/vs_compile.jsonl" 2> "$R/vs_compile.err"
 el "vs_compile exit $?"; tail -2 "$R/vs_compile.err"; cut -c1-330 "$OUT/vs_compile.jsonl"; keep
-ab corpus "$m13/corpus.tar.xz" 45 5
-MEMCHECK_JOBS=12 timeout 80 bash bench/gpu/memcheck.sh "$m13/mc" /tmp/rt/fuser-run > "$R/memcheck.txt" 2>&1
+ab corpus "$m13/corpus.tar.xz" 40 5
+MEMCHECK_JOBS=12 timeout 70 bash bench/gpu/memcheck.sh "$m13/mc" /tmp/rt/fuser-run > "$R/memcheck.txt" 2>&1
 el "memcheck exit $?"; grep -c "ERROR SUMMARY: 0 errors" "$R/memcheck.txt"; grep -v "ERROR SUMMARY: 0 errors" "$R/memcheck.txt" | cut -c1-200 | head; keep
+ab small "$s13/ab.tar.xz" 30 7
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2> /dev/null)
 sec=(--section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis)
 if [ -n "$ncu" ] && [ $(( $(date +%s) - start )) -lt 500 ]; then
