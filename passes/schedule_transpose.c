@@ -10,8 +10,8 @@
  * waits at a barrier, then evaluates the outputs in W-wide vectors along the
  * innermost dim, reading the tiled inputs from the buffer. The pointwise
  * variants follow as the fallback (index32 does not hold, fewer than
- * TILE_MIN_POINTS points: a small transpose runs faster per point, or the
- * lowering is asked for them):
+ * TILE_MIN_POINTS points with symbolic sizes, or the lowering is asked for
+ * them; static sizes below TILE_MIN_POINTS get SMALL_TILE tiles):
  *
  *   fuser.schedule = {transpose = {block_size = 128 : i64, narrow = array<i64>, threads = 256 : i64,
  *     tile = 64 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [
@@ -61,13 +61,24 @@ static int tile_threads(int64_t tile, int W) {
 #define MAX_TILED 4
 /* A block's static shared memory, which holds the tile buffers. */
 #define TILE_SHARED_BYTES (48 * 1024)
-/* Points below which the per-point kernel runs instead of the tiles: a
- * small transpose is latency-bound, and the tile kernel's chain (global
- * load, shared store, barrier, shared loads and the other inputs' global
- * loads, store) is one global round trip longer than the per-point kernel's,
- * whose strided reads then come from the L2 (transpose_add_small, 200 x 328
- * bf16 on the H200: 3.75 us through tiles; docs/PERFORMANCE.md). */
+/* Points below which a symbolic space runs the per-point kernel instead of
+ * the tiles, and a static one smaller tiles: 64 x 64 bf16 tiles of a small
+ * transpose are too few blocks, each one a long chain (global load, shared
+ * store, barrier, shared loads and the other inputs' global loads, store):
+ * transpose_add_small, 200 x 328 bf16, 24 tiles, was 1.72x the per-point
+ * kernel on the H200 (docs/PERFORMANCE.md, session 12). */
 #define TILE_MIN_POINTS ((int64_t)1 << 18)
+/* A static space below TILE_MIN_POINTS gets tiles of SMALL_TILE elements a
+ * side (at most the usual 8 W): 32 x 32 bf16 makes four times the blocks of
+ * 64 x 64, each moving a quarter of the bytes, as torch.compile's tiled
+ * kernel does (transpose_add_small, 200 x 328 bf16: 77 tiles instead of
+ * 24; H200, session 13: 0.852x the per-point kernel's time, 64 x 64 tiles
+ * were 1.72x). Not where an output is `narrow` (its phase 2 stores element
+ * by element: t021_add_bf16_small, rows of 130, was 1.41x), nor below
+ * SMALL_TILE_MIN_POINTS (a handful of tiles on as many SMs: to_last_f32_small,
+ * 14 tiles, was 1.085x): the per-point kernel runs there. */
+#define SMALL_TILE 32
+#define SMALL_TILE_MIN_POINTS ((int64_t)1 << 14)
 
 static MlirAttribute fattr(MlirOperation op, const char *name) {
   return mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
@@ -128,6 +139,16 @@ static bool tile_buffers_fit(int64_t tile, int n, const int64_t *element_bytes, 
   return *bytes <= TILE_SHARED_BYTES;
 }
 
+/* The iteration space's points, or -1 when an extent is symbolic. */
+static int64_t static_points(const fk_kernel *k) {
+  int64_t n = 1;
+  for (int d = 0; d < k->rank; d++) {
+    if (k->extent[d] == FK_DYN) return -1;
+    n *= k->extent[d];
+  }
+  return n;
+}
+
 bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
   memset(p, 0, sizeof *p);
   int R = k->rank;
@@ -165,7 +186,8 @@ bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
   p->width = W;
   p->a_lo = p->tile_dim, p->b_lo = R - 1;
   mark_narrow(k, p);
-  p->tile = 8 * W;
+  int64_t points = static_points(k);
+  p->tile = points >= 0 && points < TILE_MIN_POINTS && SMALL_TILE < 8 * W ? SMALL_TILE : 8 * W;
   int64_t sizes[MAX_TILED], bytes;
   for (int i = 0; i < p->ntiled; i++) sizes[i] = (int64_t)fuser_dtype_size(k->t[p->tiled[i]].dtype);
   if (!tile_buffers_fit(p->tile, p->ntiled, sizes, &bytes)) return false; /* four 1-byte inputs: 4 x 16 KiB */
@@ -239,22 +261,18 @@ static MlirAttribute access_conditions(MlirContext ctx, const fk_kernel *k, cons
   return r;
 }
 
-/* The iteration space's points, or -1 when an extent is symbolic. */
-static int64_t static_points(const fk_kernel *k) {
-  int64_t n = 1;
-  for (int d = 0; d < k->rank; d++) {
-    if (k->extent[d] == FK_DYN) return -1;
-    n *= k->extent[d];
-  }
-  return n;
-}
 
-/* Static sizes below TILE_MIN_POINTS take the pointwise schedule; symbolic
- * ones get the tile variant under a `points` condition. */
+/* Static sizes below TILE_MIN_POINTS get small tiles (SMALL_TILE) where
+ * they pay; symbolic ones the tile variant under a `points` condition (the
+ * pointwise variants below it). */
 static bool applies(const fk_kernel *k, MlirOperation func) {
   fuser_tile_plan p;
+  if (!fuser_tile_plan_of(k, &p)) return false;
   int64_t n = static_points(k);
-  return fuser_tile_plan_of(k, &p) && (n < 0 || n >= TILE_MIN_POINTS);
+  if (n < 0 || n >= TILE_MIN_POINTS) return true;
+  for (int t = k->num_args; t < k->num_tensors; t++)
+    if (p.narrow[t]) return false;
+  return n >= SMALL_TILE_MIN_POINTS;
 }
 
 /* The tile's innermost side must be at least half a tile long: a skinny
