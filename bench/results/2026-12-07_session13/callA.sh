@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Never ran: every start failed; its A/B and ncu went into callB.sh (and its block-size
+# candidates were dropped: session 11 had measured them, bench/results/h200_2026-12-07_session11).
 # Session 13's first device call: what bounds the small fusions. The small fusions against
 # three candidates (small_prep.sh: pointwise blocks of 64 or 32 threads, 32 x 32 tiles at any
 # size), then ncu of transpose_add_small's four kernels and of torch.compile's, and
