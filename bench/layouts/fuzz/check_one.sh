@@ -10,7 +10,9 @@
 # (fuser-cpu-check against PyTorch's CPU eager run of the script,
 # test/lowering/Inputs/torch_oracle.py; only when FUZZ_TORCH=1), strides
 # (an output with add_output(stride_order=) not dense in that order in
-# fuser-run --cpu's printout, check_strides.py).
+# fuser-run --cpu's printout, check_strides.py), scheck (fuser-cpu-check of
+# the IR with static sizes, fuser-specialize-shapes, against the aligned and
+# misaligned cases: how the binding compiles a call under 4 MiB).
 # Logs stay beside the script (S.log). Env: FUSER_BIN (default
 # build/bin), PTXAS, FUZZ_TORCH, FUZZ_TIMEOUT (s per command, default 300).
 set -u
@@ -65,6 +67,15 @@ if step import "$bin/fuser-translate" --import-nvfuser "$s" -o "$b.mlir"; then
     step kcheck "$bin/fuser-cpu-check" "$b.mlir" "$b.k.case"; rc=$?
     if [ $rc = 1 ] && tail -5 "$log" | grep -q MISMATCH; then fails+=(kcheck$k:mismatch); elif [ $rc != 0 ]; then classify kcheck$k $rc; fi
   elif [ -f "$b.case" ]; then classify kref $?; fi
+  # static sizes (fuser-specialize-shapes: how the binding compiles a call under 4 MiB; small
+  # transposes get 32 x 32 tiles there), against the same two cases
+  if step simport "$bin/fuser-opt" --fuser-specialize-shapes "$b.mlir" -o "$b.s.mlir"; then
+    for c in case m.case; do
+      [ -f "$b.$c" ] || continue
+      step scheck "$bin/fuser-cpu-check" "$b.s.mlir" "$b.$c"; rc=$?
+      if [ $rc = 1 ] && tail -5 "$log" | grep -q MISMATCH; then fails+=(scheck:$c:mismatch); elif [ $rc != 0 ]; then classify scheck $rc; fi
+    done
+  else classify simport $?; fi
   ran=${va:-none}/${vm:-none}
   rm -f "$b".ptx "$b".*.ptx
   if step ptx "$bin/fuser-translate" --emit-ptx "$s" -o "$b.ptx"; then
@@ -90,6 +101,6 @@ fi
 t=$(echo "$(date +%s.%N) - $t0" | bc)
 pts=$(sed -n 's/.*points \([0-9]*\);.*/\1/p' "$s" | head -1)
 kinds=$(sed -n 's/.*kinds: //p' "$s" | head -1)
-if [ ${#fails[@]} = 0 ]; then st=OK; rm -f "$b.case" "$b.m.case" "$b.k.case" "$b.t.case" "$b.ref.txt" "$b".ptx "$b".*.ptx; else st="FAIL:$(IFS=,; echo "${fails[*]}")"; fi
+if [ ${#fails[@]} = 0 ]; then st=OK; rm -f "$b.case" "$b.m.case" "$b.k.case" "$b.t.case" "$b.ref.txt" "$b.s.mlir" "$b".ptx "$b".*.ptx; else st="FAIL:$(IFS=,; echo "${fails[*]}")"; fi
 [ ${#notes[@]} = 0 ] || kinds="$kinds note:$(IFS=,; echo "${notes[*]}")"
 printf '%s %s pts=%s ran=%s has=%s t=%.1f | %s\n' "$n" "$st" "$pts" "$ran" "${has:--}" "$t" "$kinds"
