@@ -22,7 +22,6 @@
 #include "passes/ir_util.h"
 #include "passes/kernel_info.h"
 #include "passes/pass.h"
-#include "passes/schedule.h"
 #include "passes/schedule_reduction.h"
 #include "passes/schedule_transpose.h"
 #include "support/mlir_print.h"
@@ -142,13 +141,11 @@ static void report_kernel(MlirOperation kernel, MlirOperation call, FILE *out) {
     fprintf(out, "    schedule: none (%s): the per-point kernel\n", s.why);
   }
   if (s.kind == FUSER_SCHED_NONE && strcmp(s.why, "no reduction") == 0) {
-    /* the transpose schedule (passes/schedule_transpose.h), where fuser-schedule
-     * would choose it (its applies: not a small static transpose with a narrow
-     * output or under 2^14 points) */
+    /* the transpose schedule (passes/schedule_transpose.h): wherever there
+     * is a tile plan, as fuser-schedule decides */
     fk_kernel *k = malloc(sizeof *k);
     fuser_tile_plan tp;
-    if (fk_kernel_read(kernel, k) && fk_kernel_analyze(k) && fuser_schedule_transpose.applies(k, kernel) &&
-        fuser_tile_plan_of(k, &tp)) {
+    if (fk_kernel_read(kernel, k) && fk_kernel_analyze(k) && fuser_tile_plan_of(k, &tp)) {
       fk_condition_list mc = {0};
       if (fuser_tile_groups(k, &tp, &mc))
         fprintf(out, "    schedule: transpose, %d x %d tiles of iteration dims %d..%d and %d..%d, each group merged into one "

@@ -149,6 +149,15 @@ static int64_t static_points(const fk_kernel *k) {
   return n;
 }
 
+/* Whether a static space of `points` below TILE_MIN_POINTS takes small
+ * tiles rather than the per-point kernel (SMALL_TILE): no `narrow` output,
+ * at least SMALL_TILE_MIN_POINTS points. */
+static bool small_tiles_pay(const fk_kernel *k, const fuser_tile_plan *p, int64_t points) {
+  for (int t = k->num_args; t < k->num_tensors; t++)
+    if (p->narrow[t]) return false;
+  return points >= SMALL_TILE_MIN_POINTS;
+}
+
 bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
   memset(p, 0, sizeof *p);
   int R = k->rank;
@@ -187,7 +196,9 @@ bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p) {
   p->a_lo = p->tile_dim, p->b_lo = R - 1;
   mark_narrow(k, p);
   int64_t points = static_points(k);
-  p->tile = points >= 0 && points < TILE_MIN_POINTS && SMALL_TILE < 8 * W ? SMALL_TILE : 8 * W;
+  bool small = points >= 0 && points < TILE_MIN_POINTS;
+  if (small && !small_tiles_pay(k, p, points)) return false;
+  p->tile = small && SMALL_TILE < 8 * W ? SMALL_TILE : 8 * W;
   int64_t sizes[MAX_TILED], bytes;
   for (int i = 0; i < p->ntiled; i++) sizes[i] = (int64_t)fuser_dtype_size(k->t[p->tiled[i]].dtype);
   if (!tile_buffers_fit(p->tile, p->ntiled, sizes, &bytes)) return false; /* four 1-byte inputs: 4 x 16 KiB */
@@ -262,17 +273,12 @@ static MlirAttribute access_conditions(MlirContext ctx, const fk_kernel *k, cons
 }
 
 
-/* Static sizes below TILE_MIN_POINTS get small tiles (SMALL_TILE) where
- * they pay; symbolic ones the tile variant under a `points` condition (the
- * pointwise variants below it). */
+/* Wherever there is a tile plan (static sizes below TILE_MIN_POINTS: small
+ * tiles where they pay); symbolic sizes get the tile variant under a
+ * `points` condition, the pointwise variants below it. */
 static bool applies(const fk_kernel *k, MlirOperation func) {
   fuser_tile_plan p;
-  if (!fuser_tile_plan_of(k, &p)) return false;
-  int64_t n = static_points(k);
-  if (n < 0 || n >= TILE_MIN_POINTS) return true;
-  for (int t = k->num_args; t < k->num_tensors; t++)
-    if (p.narrow[t]) return false;
-  return n >= SMALL_TILE_MIN_POINTS;
+  return fuser_tile_plan_of(k, &p);
 }
 
 /* The tile's innermost side must be at least half a tile long: a skinny

@@ -37,7 +37,9 @@ static inline int fuser_tile_side(const fuser_tile_plan *p, int rank, int d) {
  * pointwise (no reduction, reshape, cat or pad), rank >= 2, every access
  * either contiguous or broadcast along the innermost iteration dim or, for
  * inputs read once, contiguous along one common other dim (tile_dim); a
- * tensor whose W-wide accesses are statically misaligned is `narrow`. */
+ * tensor whose W-wide accesses are statically misaligned is `narrow`; a
+ * static space under 2^18 points only where small tiles pay (no narrow
+ * output, at least 2^14 points: schedule_transpose.c). */
 bool fuser_tile_plan_of(const fk_kernel *k, fuser_tile_plan *p);
 
 /* Widens p's groups (a_lo, b_lo) over the adjacent iteration dims that merge

@@ -406,8 +406,8 @@ static int decide_gather(const fk_kernel *k, int max_bytes, bool strict, vec_pla
   int nkept = 0;
   for (int a = 0; a < k->num_accesses; a++) {
     const fk_access *acc = &k->acc[a];
-    bool loose = strict && acc->tensor < k->num_args && count[acc->tensor] == 1 && !acc->lanes_only;
-    if (!loose && follows_flat_run(k, acc, strict)) kept[nkept++] = *acc;
+    bool strict_gather = strict && acc->tensor < k->num_args && count[acc->tensor] == 1 && !acc->lanes_only;
+    if (!strict_gather && follows_flat_run(k, acc, strict)) kept[nkept++] = *acc;
     else if (acc->tensor >= k->num_args || count[acc->tensor] != 1 || acc->lanes_only) n = -1;
     else gather[acc->tensor] = true;
   }
