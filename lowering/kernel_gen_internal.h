@@ -110,6 +110,9 @@ typedef struct {
     int T;                         /* tile edge, elements */
     int W;                         /* its chunk width (the point may be scalar) */
     bool columns;                  /* phase 2 in columns: its lanes along tile_dim, one buffer chunk */
+    /* the side's static extent is a multiple of W: a W-wide vector along
+     * it lies whole inside or whole outside (no ragged end) */
+    bool a_whole, b_whole;
   } tile;
   bool failed;
 } gen;

@@ -27,9 +27,10 @@ struct fuser_expr;
 #define FPM_MAX_RANK 8
 #define FPM_MAX_PARAMS 160
 #define FPM_MAX_CONDITIONS 64
-/* variants of one kernel: the transpose schedule makes five (tile, vector,
- * rows, mixed, scalar); at most the artifact's FUSER_MAX_VARIANTS */
-#define FPM_MAX_VARIANTS 8
+/* variants of one kernel: the transpose schedule makes up to nine (tile,
+ * tile_mixed, tile_dims, tile_dims_mixed, vector, rows, mixed, gather or
+ * segments, scalar); at most the artifact's FUSER_MAX_VARIANTS */
+#define FPM_MAX_VARIANTS 12
 
 /* Buffers a pointer parameter points into. */
 enum { FPM_INPUT = 1, FPM_OUTPUT = 2, FPM_TEMP = 3 };

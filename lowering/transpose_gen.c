@@ -51,7 +51,8 @@
  * output.
  * Ragged edges: a vector that crosses the tile_dim or innermost extent is
  * done element by element under guards; points past the extents are
- * skipped, so symbolic sizes need no condition.
+ * skipped, so symbolic sizes need no condition. A side whose static extent
+ * is a multiple of W has no such vector, and gets no element path.
  *
  * CPU form: the same loops with the threads as scf.for loops per phase, one
  * memref.alloca buffer per tiled input at the function entry (static: one
@@ -74,6 +75,16 @@ static MlirValue group_extent(gen *g, int lo, int hi) {
   MlirValue e = kg_iter_extent(g, hi);
   for (int d = hi - 1; d >= lo; d--) e = fb_muli(&g->b, e, kg_iter_extent(g, d));
   return e;
+}
+
+/* The same, static: -1 where an extent is symbolic. */
+static int64_t static_group_extent(const fk_kernel *k, int lo, int hi) {
+  int64_t n = 1;
+  for (int d = lo; d <= hi; d++) {
+    if (k->extent[d] == FK_DYN) return -1;
+    n *= k->extent[d];
+  }
+  return n;
 }
 
 static MlirValue xori(gen *g, MlirValue x, MlirValue y) { return fb_binary(&g->b, "arith.xori", x, y); }
@@ -167,6 +178,16 @@ static void split_vector(gen *g, const fuser_tile_plan *p, MlirValue t, int q, M
   *first = fb_muli(b, fb_remui(b, v, kg_cidx(g, C)), kg_cidx(g, W));
 }
 
+/* Whether the W-wide vector at `first` (a multiple of W) along a side of
+ * extent `extent` lies whole inside it: first + W <= extent, or, where the
+ * extent is statically a multiple of W (`whole`), first < extent (the
+ * vector is then whole inside or whole outside, and the callers make no
+ * ragged-end path: 200 x 328 bf16 has none). */
+static MlirValue vector_inside(gen *g, MlirValue first, MlirValue extent, int W, bool whole) {
+  if (whole) return fb_cmpi(&g->b, FB_CMPI_ULT, first, extent);
+  return fb_cmpi(&g->b, FB_CMPI_ULE, fb_addi_const(&g->b, first, W), extent);
+}
+
 static void tile_in_vectors(gen *g, const fuser_tile_plan *p, MlirValue t, MlirValue a0, MlirValue b0, MlirValue A,
                             MlirValue B, tile_in_vec *iv) {
   fb_builder *b = &g->b;
@@ -177,7 +198,7 @@ static void tile_in_vectors(gen *g, const fuser_tile_plan *p, MlirValue t, MlirV
     x->av = fb_addi(b, a0, x->a_local), x->bv = fb_addi(b, b0, x->row);
     x->at = buffer_index(g, x->a_local, x->row, W);
     x->in_b = fb_cmpi(b, FB_CMPI_ULT, x->bv, B);
-    x->full = fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, x->av, W), A);
+    x->full = vector_inside(g, x->av, A, W, g->tile.a_whole);
   }
 }
 
@@ -282,7 +303,7 @@ static void store_tile_vectors(gen *g, const fuser_tile_plan *p, idx_t *it, cons
       fb_vector_store(b, x[q * p->ntiled + i], g->tile.buf[tn], iv[q].at, W * (int64_t)fuser_dtype_size(k->t[tn].dtype));
       /* the ragged end: element by element */
       fb_set_ip(b, fb_ip_in(fb_else(branch)));
-      for (int j = 0; j < W; j++) {
+      for (int j = 0; j < W && !g->tile.a_whole; j++) {
         fb_ip e = fb_get_ip(b);
         MlirValue aj = fb_addi_const(b, iv[q].av, j);
         open_if(g, fb_cmpi(b, FB_CMPI_ULT, aj, A));
@@ -332,8 +353,7 @@ static void tile_out_vectors(gen *g, const fuser_tile_plan *p, MlirValue t, Mlir
     }
     o->av = fb_addi(b, a0, o->a_local), o->bv = fb_addi(b, b0, o->b_local);
     o->in = columns ? fb_cmpi(b, FB_CMPI_ULT, o->bv, B) : fb_cmpi(b, FB_CMPI_ULT, o->av, A);
-    o->full = columns ? fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, o->av, W), A)
-                      : fb_cmpi(b, FB_CMPI_ULE, fb_addi_const(b, o->bv, W), B);
+    o->full = columns ? vector_inside(g, o->av, A, W, g->tile.a_whole) : vector_inside(g, o->bv, B, W, g->tile.b_whole);
   }
 }
 
@@ -397,7 +417,8 @@ static void store_results(gen *g, const fuser_tile_plan *p, idx_t *it, const til
     /* the ragged end: element by element */
     fb_set_ip(b, fb_ip_in(fb_else(branch)));
     MlirValue first = columns ? ov[q].av : ov[q].bv, local = columns ? ov[q].a_local : ov[q].b_local;
-    for (int j = 0; j < W && !g->failed; j++) {
+    bool whole = columns ? g->tile.a_whole : g->tile.b_whole;
+    for (int j = 0; j < W && !whole && !g->failed; j++) {
       fb_ip e = fb_get_ip(b);
       MlirValue at = fb_addi_const(b, first, j);
       open_if(g, fb_cmpi(b, FB_CMPI_ULT, at, columns ? A : B));
@@ -548,6 +569,9 @@ MlirOperation fk_transpose_codegen(fk_kernel *k, const fk_codegen_options *o, co
     if (p->narrow[t]) g.access_ok[t] = fb_const_bool(b, false);
   g.tile.T = T;
   g.tile.W = p->width;
+  int64_t sa = static_group_extent(k, p->a_lo, a), sb = static_group_extent(k, p->b_lo, R - 1);
+  g.tile.a_whole = sa > 0 && sa % p->width == 0;
+  g.tile.b_whole = sb > 0 && sb % p->width == 0;
   MlirBlock entry = fb_body(f);
   MlirValue tid = {NULL}, first, step;
   for (int i = 0; i < p->ntiled; i++) {

@@ -15,17 +15,22 @@
  *
  *   fuser.schedule = {transpose = {block_size = 128 : i64, narrow = array<i64>, threads = 256 : i64,
  *     tile = 64 : i64, tile_dim = 0 : i64, tiled = array<i64: 1>, variants = [
- *       {access_conditions = [{align = {arg = 1 : i64, bytes = 16 : i64}}, ...],
- *        conditions = [{index32}, {points = {at_least = 262144 : i64, result = 0 : i64}}],
+ *       {access_conditions = [],
+ *        conditions = [{index32}, {points = {at_least = 262144 : i64, result = 0 : i64}},
+ *                      {align = {arg = 1 : i64, bytes = 16 : i64}}, ...],
  *        flat = false, index_bits = 32 : i64, name = "tile",
  *        tail = false, unroll = 2 : i64, vector_width = 8 : i64},
+ *       {access_conditions = [{align = {arg = 1 : i64, bytes = 16 : i64}}, ...],
+ *        conditions = [{index32}, {points = {at_least = 262144 : i64, result = 0 : i64}}],
+ *        ..., name = "tile_mixed", ...},
  *       ... the pointwise variants ...]}
  *
  * W = 16 bytes / the widest element; tile = 8 W (a buffer row is eight
  * W-wide chunks: 128 bytes of bf16); `unroll` = vectors per thread and
- * phase, tile^2 / (W threads). Each tensor's W-wide accesses are checked in
- * the kernel (alignment, run-time strides multiple of W; a failing tensor
- * gets shifted loads and stores), as in the pointwise `mixed` variant; a
+ * phase, tile^2 / (W threads). `tile` takes each tensor's W-wide accesses
+ * aligned (alignment, run-time strides multiple of W) as launch conditions;
+ * `tile_mixed` checks them in the kernel (a failing tensor gets shifted
+ * loads and stores), as in the pointwise `mixed` variant; a
  * tensor whose static strides or offset misalign them (a row of 70 f32) is
  * listed in `narrow` and always takes them. A tile variant also needs the
  * innermost side at least tile/2 long (a `row_length` condition where it
@@ -313,11 +318,26 @@ static MlirAttribute with_conditions(MlirContext ctx, const fk_kernel *k, MlirAt
   return r;
 }
 
+/* The array's conditions appended to conds. */
+static MlirAttribute with_array(MlirContext ctx, MlirAttribute conds, MlirAttribute more) {
+  intptr_t m = mlirArrayAttrGetNumElements(conds), n = mlirArrayAttrGetNumElements(more);
+  if (n == 0) return conds;
+  MlirAttribute *all = malloc((size_t)(m + n) * sizeof *all);
+  for (intptr_t i = 0; i < m; i++) all[i] = mlirArrayAttrGetElement(conds, i);
+  for (intptr_t i = 0; i < n; i++) all[m + i] = mlirArrayAttrGetElement(more, i);
+  MlirAttribute r = mlirArrayAttrGet(ctx, m + n, all);
+  free(all);
+  return r;
+}
+
 /* A tile variant of plan p: `groups` (p's a_lo, b_lo) when it merges dims,
  * its `merge` conditions at launch beside index32 and points, and the
- * short-side condition. */
+ * short-side condition. The W-wide accesses' alignment and strides are
+ * launch conditions (`checked` false: the kernel has no per-tensor checks,
+ * no shifted loads and stores, phase 2 in rows only) or checked in the
+ * kernel (`checked`: name + "_mixed", any layout). */
 static MlirAttribute tile_variant(MlirContext ctx, const fk_kernel *k, MlirOperation func, const fuser_tile_plan *p,
-                                  const char *name, const fk_condition_list *merge) {
+                                  const char *name, const fk_condition_list *merge, bool checked) {
   /* 32-bit index math, under index32 when the sizes are symbolic */
   bool wide = mlirIntegerAttrGetValueInt(fattr(func, "fuser.index_bits")) == 64;
   MlirAttribute cond = fk_condition_attr(ctx, &(fk_condition){.kind = FK_COND_INDEX32, .tensor = -1}, k->num_args);
@@ -327,18 +347,36 @@ static MlirAttribute tile_variant(MlirContext ctx, const fk_kernel *k, MlirOpera
   fk_condition side;
   if (short_side_condition(k, p, &side)) conds = with_conditions(ctx, k, conds, &side, 1);
   bool grouped = p->a_lo != p->tile_dim || p->b_lo != k->rank - 1;
+  MlirAttribute access = access_conditions(ctx, k, p);
+  char full[32];
+  snprintf(full, sizeof full, "%s%s", name, checked ? "_mixed" : "");
+  if (!checked) conds = with_array(ctx, conds, access), access = mlirArrayAttrGet(ctx, 0, NULL);
   MlirNamedAttribute v[9] = {
-      named(ctx, "access_conditions", access_conditions(ctx, k, p)),
+      named(ctx, "access_conditions", access),
       named(ctx, "conditions", conds),
       named(ctx, "flat", mlirBoolAttrGet(ctx, false)),
       named(ctx, "index_bits", i64(ctx, 32)),
-      named(ctx, "name", str(ctx, name)),
+      named(ctx, "name", str(ctx, full)),
       named(ctx, "tail", mlirBoolAttrGet(ctx, false)),
       named(ctx, "unroll", i64(ctx, p->vectors)),
       named(ctx, "vector_width", i64(ctx, p->width)),
       named(ctx, "groups", mlirDenseI64ArrayGet(ctx, 2, (int64_t[]){p->a_lo, p->b_lo})),
   };
   return mlirDictionaryAttrGet(ctx, grouped ? 9 : 8, v);
+}
+
+/* Plan p's tile variants into out: the one whose accesses' alignment is a
+ * launch condition, then, where any access has such a condition, the one
+ * that checks them in the kernel (`_mixed`). Both forms in one kernel cost
+ * a small tile its latency: transpose_add_small's static 32 x 32 tile held
+ * both phase-2 forms, the shifted loads' pairs and their element paths, 68
+ * registers against Triton's 22 for the same tile. Returns how many. */
+static int tile_pair(MlirContext ctx, const fk_kernel *k, MlirOperation func, const fuser_tile_plan *p, const char *name,
+                     const fk_condition_list *merge, MlirAttribute *out) {
+  out[0] = tile_variant(ctx, k, func, p, name, merge, false);
+  if (mlirArrayAttrGetNumElements(access_conditions(ctx, k, p)) == 0) return 1;
+  out[1] = tile_variant(ctx, k, func, p, name, merge, true);
+  return 2;
 }
 
 static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_schedule_options *o) {
@@ -353,17 +391,17 @@ static MlirAttribute choose(const fk_kernel *k, MlirOperation func, const fuser_
   fk_condition_list mc = {0}, none = {0};
   merged = p;
   bool grew = fuser_tile_groups(k, &merged, &mc);
-  MlirAttribute tiles[2];
+  MlirAttribute tiles[4];
   int nt = 0;
   if (grew && mc.n == 0) {
-    mark_narrow(k, &merged); /* static merges: the only tile variant */
+    mark_narrow(k, &merged); /* static merges: the only tile plan */
     p = merged;
-    tiles[nt++] = tile_variant(ctx, k, func, &p, "tile", &none);
+    nt = tile_pair(ctx, k, func, &p, "tile", &none, tiles);
   } else if (grew) {
-    tiles[nt++] = tile_variant(ctx, k, func, &merged, "tile", &mc);
-    tiles[nt++] = tile_variant(ctx, k, func, &p, "tile_dims", &none);
+    nt = tile_pair(ctx, k, func, &merged, "tile", &mc, tiles);
+    nt += tile_pair(ctx, k, func, &p, "tile_dims", &none, tiles + nt);
   } else {
-    tiles[nt++] = tile_variant(ctx, k, func, &p, "tile", &none);
+    nt = tile_pair(ctx, k, func, &p, "tile", &none, tiles);
   }
   fk_conditions_free(&mc);
   intptr_t n = mlirArrayAttrGetNumElements(pv);
