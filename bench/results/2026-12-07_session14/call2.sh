@@ -20,8 +20,8 @@ FUSER_DLPACK_INCLUDE=$f/include bash scripts/build-runtime.sh /tmp/rt > /tmp/rt.
 el built
 rm -rf /tmp/ab && mkdir -p /tmp/ab && xz -dc "$a/ab.tar.xz" | tar xf - -C /tmp/ab
 for side in base new; do sed "s| BASE/| /tmp/ab/ab/base/|; s| NEW/| /tmp/ab/ab/new/|" "/tmp/ab/ab/$side.manifest" > "/tmp/ab/$side.manifest"; done
-timeout 130 python3 bench/gpu/ab_bench.py --side "base=/tmp/rt/fuser-run:/tmp/ab/base.manifest" \
-  --side "new=/tmp/rt/fuser-run:/tmp/ab/new.manifest" --mode bench --calls 30 --rounds 7 --deadline 90 --out $R/ab > $R/ab.txt 2>&1
+timeout 100 python3 bench/gpu/ab_bench.py --side "base=/tmp/rt/fuser-run:/tmp/ab/base.manifest" \
+  --side "new=/tmp/rt/fuser-run:/tmp/ab/new.manifest" --mode bench --calls 30 --rounds 5 --deadline 60 --out $R/ab > $R/ab.txt 2>&1
 el "ab exit $?"
 python3 bench/gpu/compare_base.py $R/ab/base.jsonl $R/ab/new.jsonl > "$OUT/ab_table.md" 2>&1; cut -c1-150 "$OUT/ab_table.md"
 grep -h "check:" $R/ab/*.log 2> /dev/null | sed "s/(fnv1a.*//" | awk '{print $1, $2, $3}' | sort | uniq -c | sort -rn | head -4
@@ -31,7 +31,7 @@ table="$S/transpose_large.py $S/permute_large.py $S/two_inputs_large.py $S/slice
 small="$S/transpose_add_small.py $S/tout_f32_small.py $S/from_last_bf16_small.py $S/tadd_ragged_bf16_small.py \
   $S/t210_mul_f16_small.py $S/tbcast_bf16_small.py $S/tadd_f32_small.py $S/two_inputs_small.py $S/permute_small.py \
   $S/slice1_small.py $S/transpose_small.py $S/nchw_nhwc_bf16_small.py $S/t021_add_bf16_small.py"
-PYTHONPATH=$py/python timeout 220 python3 bench/gpu/vs_compile.py --rounds 5 --peers-dir "$f" \
+PYTHONPATH=$py/python timeout 220 python3 bench/gpu/vs_compile.py --rounds 3 --peers-dir "$f" \
   $table $S/transpose_add_large.py $S/tadd_ragged_bf16_large.py $small > "$OUT/vs_compile.jsonl" 2> "$R/vs_compile.err"
 el "vs_compile exit $?"; tail -2 "$R/vs_compile.err"; cut -c1-330 "$OUT/vs_compile.jsonl"; keep
 MEMCHECK_JOBS=12 timeout 100 bash bench/gpu/memcheck.sh "$a/mc" /tmp/rt/fuser-run > "$R/memcheck.txt" 2>&1
