@@ -3,8 +3,8 @@
 #   $1 .carry/f14 (prep1.sh: peers.py, nvfuser_torch.py, dlpack.h, scripts/)
 #   $2 .carry/a14 (prep2.sh: the A/B against 6689f30, memcheck's artifacts)
 #   $3 .carry/py14b (python_run.sh prepare: this tree's binding)
-# Steps: the A/B (ab_bench, 7 rounds); fuser (binding) against torch.compile in one process
-# (vs_compile, 5 rounds) on the table patterns and the small layouts; memcheck of every small
+# Steps: the A/B (ab_bench, 5 rounds); fuser (binding) against torch.compile in one process
+# (vs_compile, 3 rounds) on the table patterns and the small layouts; memcheck of every small
 # layout and layout test input, aligned and one element off; peers.py (eager and torch.compile)
 # on the table patterns (not with SKIP_PEERS set). Raw output in $OUT/raw.tgz, tables beside it.
 #   bash bench/results/2026-12-07_session14/call2.sh .carry/f14 .carry/a14 .carry/py14b
