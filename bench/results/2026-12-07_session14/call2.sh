@@ -21,7 +21,7 @@ el built
 rm -rf /tmp/ab && mkdir -p /tmp/ab && xz -dc "$a/ab.tar.xz" | tar xf - -C /tmp/ab
 for side in base new; do sed "s| BASE/| /tmp/ab/ab/base/|; s| NEW/| /tmp/ab/ab/new/|" "/tmp/ab/ab/$side.manifest" > "/tmp/ab/$side.manifest"; done
 timeout 100 python3 bench/gpu/ab_bench.py --side "base=/tmp/rt/fuser-run:/tmp/ab/base.manifest" \
-  --side "new=/tmp/rt/fuser-run:/tmp/ab/new.manifest" --mode bench --calls 30 --rounds 5 --deadline 60 --out $R/ab > $R/ab.txt 2>&1
+  --side "new=/tmp/rt/fuser-run:/tmp/ab/new.manifest" --mode bench --calls 30 --rounds 5 --deadline 50 --out $R/ab > $R/ab.txt 2>&1
 el "ab exit $?"
 python3 bench/gpu/compare_base.py $R/ab/base.jsonl $R/ab/new.jsonl > "$OUT/ab_table.md" 2>&1; cut -c1-150 "$OUT/ab_table.md"
 grep -h "check:" $R/ab/*.log 2> /dev/null | sed "s/(fnv1a.*//" | awk '{print $1, $2, $3}' | sort | uniq -c | sort -rn | head -4
