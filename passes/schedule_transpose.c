@@ -306,19 +306,7 @@ static bool short_side_condition(const fk_kernel *k, const fuser_tile_plan *p, f
   return true;
 }
 
-/* The array conds with the n conditions c appended. */
-static MlirAttribute with_conditions(MlirContext ctx, const fk_kernel *k, MlirAttribute conds, const fk_condition *c, int n) {
-  if (n == 0) return conds;
-  intptr_t m = mlirArrayAttrGetNumElements(conds);
-  MlirAttribute *all = malloc((size_t)(m + n) * sizeof *all);
-  for (intptr_t i = 0; i < m; i++) all[i] = mlirArrayAttrGetElement(conds, i);
-  for (int i = 0; i < n; i++) all[m + i] = fk_condition_attr(ctx, &c[i], k->num_args);
-  MlirAttribute r = mlirArrayAttrGet(ctx, m + n, all);
-  free(all);
-  return r;
-}
-
-/* The array's conditions appended to conds. */
+/* The array conds with the array more's conditions appended. */
 static MlirAttribute with_array(MlirContext ctx, MlirAttribute conds, MlirAttribute more) {
   intptr_t m = mlirArrayAttrGetNumElements(conds), n = mlirArrayAttrGetNumElements(more);
   if (n == 0) return conds;
@@ -327,6 +315,16 @@ static MlirAttribute with_array(MlirContext ctx, MlirAttribute conds, MlirAttrib
   for (intptr_t i = 0; i < n; i++) all[m + i] = mlirArrayAttrGetElement(more, i);
   MlirAttribute r = mlirArrayAttrGet(ctx, m + n, all);
   free(all);
+  return r;
+}
+
+/* The array conds with the n conditions c appended. */
+static MlirAttribute with_conditions(MlirContext ctx, const fk_kernel *k, MlirAttribute conds, const fk_condition *c, int n) {
+  if (n == 0) return conds;
+  MlirAttribute *more = malloc((size_t)n * sizeof *more);
+  for (int i = 0; i < n; i++) more[i] = fk_condition_attr(ctx, &c[i], k->num_args);
+  MlirAttribute r = with_array(ctx, conds, mlirArrayAttrGet(ctx, n, more));
+  free(more);
   return r;
 }
 
