@@ -6,6 +6,7 @@
 #               corpus' large scripts; only those whose artifacts differ
 #   mc/arts     memcheck's artifacts (memcheck.sh runs each aligned and one element off): the
 #               small layouts, the layout and shift test inputs
+# (builds.sh makes BASE_BUILD and TILES_BUILD).
 #   bash bench/results/2026-12-07_session14/prep2.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
