@@ -39,13 +39,8 @@ if [ -n "$ncu" ]; then
   (cd /tmp/ind 2> /dev/null && find . \( -name "*.py" -o -name "*.ptx" -o -name "*.ttgir" -o -name "*.json" \) -print0 | tar czf "$OUT/triton.tgz" --null -T -)
   keep
 fi
-rm -rf /tmp/u && mkdir -p /tmp/u && xz -dc "$u/ab.tar.xz" | tar xf - -C /tmp/u
-for side in base new; do sed "s| BASE/| /tmp/u/ab/base/|; s| NEW/| /tmp/u/ab/new/|" "/tmp/u/ab/$side.manifest" > "/tmp/u/$side.manifest"; done
-timeout 80 python3 bench/gpu/ab_bench.py --side "base=/tmp/rt/fuser-run:/tmp/u/base.manifest" \
-  --side "new=/tmp/rt/fuser-run:/tmp/u/new.manifest" --mode bench --calls 30 --rounds 5 --deadline 45 --out $R/unroll > $R/unroll.txt 2>&1
-el "unroll exit $?"
-python3 bench/gpu/compare_base.py $R/unroll/base.jsonl $R/unroll/new.jsonl > "$OUT/unroll_table.md" 2>&1; cut -c1-150 "$OUT/unroll_table.md"
-keep
+bash bench/gpu/ab_tarball.sh "$u/ab.tar.xz" /tmp/rt/fuser-run $R/unroll "$OUT/unroll_table.md" 45 5
+el "unroll done"; keep
 [ -n "${SKIP_VS_COMPILE:-}" ] && { el "all done"; exit 0; }
 PYTHONPATH=$py/python timeout 150 python3 bench/gpu/vs_compile.py --rounds 5 --peers-dir "$f" --dump-graphs $R/graphs \
   $S/two_inputs_large.py $small $S/two_inputs_small.py > "$OUT/vs_compile.jsonl" 2> "$R/vs_compile.err"

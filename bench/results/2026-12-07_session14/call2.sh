@@ -18,14 +18,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=c
 for z in "$py"/lib/*.xz; do [ -f "$z" ] && xz -d -f "$z"; done
 FUSER_DLPACK_INCLUDE=$f/include bash scripts/build-runtime.sh /tmp/rt > /tmp/rt.log 2>&1 || { tail /tmp/rt.log; exit 1; }
 el built
-rm -rf /tmp/ab && mkdir -p /tmp/ab && xz -dc "$a/ab.tar.xz" | tar xf - -C /tmp/ab
-for side in base new; do sed "s| BASE/| /tmp/ab/ab/base/|; s| NEW/| /tmp/ab/ab/new/|" "/tmp/ab/ab/$side.manifest" > "/tmp/ab/$side.manifest"; done
-timeout 100 python3 bench/gpu/ab_bench.py --side "base=/tmp/rt/fuser-run:/tmp/ab/base.manifest" \
-  --side "new=/tmp/rt/fuser-run:/tmp/ab/new.manifest" --mode bench --calls 30 --rounds 5 --deadline 50 --out $R/ab > $R/ab.txt 2>&1
-el "ab exit $?"
-python3 bench/gpu/compare_base.py $R/ab/base.jsonl $R/ab/new.jsonl > "$OUT/ab_table.md" 2>&1; cut -c1-150 "$OUT/ab_table.md"
-grep -h "check:" $R/ab/*.log 2> /dev/null | sed "s/(fnv1a.*//" | awk '{print $1, $2, $3}' | sort | uniq -c | sort -rn | head -4
-keep
+bash bench/gpu/ab_tarball.sh "$a/ab.tar.xz" /tmp/rt/fuser-run $R/ab "$OUT/ab_table.md" 50 5
+el "ab done"; keep
 S=$f/scripts
 table="$S/transpose_large.py $S/permute_large.py $S/two_inputs_large.py $S/slice1_large.py"
 small="$S/transpose_add_small.py $S/tout_f32_small.py $S/from_last_bf16_small.py $S/tadd_ragged_bf16_small.py \
