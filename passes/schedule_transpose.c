@@ -330,12 +330,13 @@ static MlirAttribute with_conditions(MlirContext ctx, const fk_kernel *k, MlirAt
 
 /* A tile variant of plan p: `groups` (p's a_lo, b_lo) when it merges dims,
  * its `merge` conditions at launch beside index32 and points, and the
- * short-side condition. The W-wide accesses' alignment and strides are
- * launch conditions (`checked` false: the kernel has no per-tensor checks,
- * no shifted loads and stores, phase 2 in rows only) or checked in the
- * kernel (`checked`: name + "_mixed", any layout). */
+ * short-side condition. The W-wide accesses' alignment and strides (access,
+ * access_conditions of p) are launch conditions (`checked` false: the
+ * kernel has no per-tensor checks, no shifted loads and stores, phase 2 in
+ * rows only) or checked in the kernel (`checked`: name + "_mixed", any
+ * layout). */
 static MlirAttribute tile_variant(MlirContext ctx, const fk_kernel *k, MlirOperation func, const fuser_tile_plan *p,
-                                  const char *name, const fk_condition_list *merge, bool checked) {
+                                  const char *name, const fk_condition_list *merge, MlirAttribute access, bool checked) {
   /* 32-bit index math, under index32 when the sizes are symbolic */
   bool wide = mlirIntegerAttrGetValueInt(fattr(func, "fuser.index_bits")) == 64;
   MlirAttribute cond = fk_condition_attr(ctx, &(fk_condition){.kind = FK_COND_INDEX32, .tensor = -1}, k->num_args);
@@ -345,7 +346,6 @@ static MlirAttribute tile_variant(MlirContext ctx, const fk_kernel *k, MlirOpera
   fk_condition side;
   if (short_side_condition(k, p, &side)) conds = with_conditions(ctx, k, conds, &side, 1);
   bool grouped = p->a_lo != p->tile_dim || p->b_lo != k->rank - 1;
-  MlirAttribute access = access_conditions(ctx, k, p);
   char full[32];
   snprintf(full, sizeof full, "%s%s", name, checked ? "_mixed" : "");
   if (!checked) conds = with_array(ctx, conds, access), access = mlirArrayAttrGet(ctx, 0, NULL);
@@ -371,9 +371,10 @@ static MlirAttribute tile_variant(MlirContext ctx, const fk_kernel *k, MlirOpera
  * registers against Triton's 22 for the same tile. Returns how many. */
 static int tile_pair(MlirContext ctx, const fk_kernel *k, MlirOperation func, const fuser_tile_plan *p, const char *name,
                      const fk_condition_list *merge, MlirAttribute *out) {
-  out[0] = tile_variant(ctx, k, func, p, name, merge, false);
-  if (mlirArrayAttrGetNumElements(access_conditions(ctx, k, p)) == 0) return 1;
-  out[1] = tile_variant(ctx, k, func, p, name, merge, true);
+  MlirAttribute access = access_conditions(ctx, k, p);
+  out[0] = tile_variant(ctx, k, func, p, name, merge, access, false);
+  if (mlirArrayAttrGetNumElements(access) == 0) return 1;
+  out[1] = tile_variant(ctx, k, func, p, name, merge, access, true);
   return 2;
 }
 
