@@ -11,14 +11,7 @@
 #   bash bench/results/2026-12-07_session14/call1.sh .carry/f14 .carry/u14 .carry/n14 .carry/py14
 set -uo pipefail
 f=${1:?} u=${2:?} n=${3:?} py=${4:?}
-start=$(date +%s)
-R=/tmp/res1 && rm -rf $R && mkdir -p $R
-el() { echo "$1 at $(( $(date +%s) - start )) s"; }
-keep() { tar czf "$OUT/raw1.tgz" -C $R .; }
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader
-for z in "$py"/lib/*.xz; do [ -f "$z" ] && xz -d -f "$z"; done
-[ -x /tmp/rt/fuser-run ] || FUSER_DLPACK_INCLUDE=$f/include bash scripts/build-runtime.sh /tmp/rt > /tmp/rt.log 2>&1 || { tail /tmp/rt.log; exit 1; }
-el built
+. bench/gpu/call_setup.sh /tmp/res1 raw1.tgz "$f" "$py"
 S=$f/scripts
 small="$S/from_last_bf16_small.py $S/tout_f32_small.py $S/transpose_add_small.py"
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2> /dev/null)

@@ -10,14 +10,7 @@
 #   bash bench/results/2026-12-07_session14/call2.sh .carry/f14 .carry/a14 .carry/py14b
 set -uo pipefail
 f=${1:?} a=${2:?} py=${3:?}
-start=$(date +%s)
-R=/tmp/res && rm -rf $R && mkdir -p $R
-el() { echo "$1 at $(( $(date +%s) - start )) s"; }
-keep() { tar czf "$OUT/raw.tgz" -C $R .; }
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
-for z in "$py"/lib/*.xz; do [ -f "$z" ] && xz -d -f "$z"; done
-FUSER_DLPACK_INCLUDE=$f/include bash scripts/build-runtime.sh /tmp/rt > /tmp/rt.log 2>&1 || { tail /tmp/rt.log; exit 1; }
-el built
+. bench/gpu/call_setup.sh /tmp/res raw.tgz "$f" "$py"
 bash bench/gpu/ab_tarball.sh "$a/ab.tar.xz" /tmp/rt/fuser-run $R/ab "$OUT/ab_table.md" 50 5
 el "ab done"; keep
 S=$f/scripts
